@@ -1,0 +1,26 @@
+package dev.cloudlock.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What {@link LockStore#extend} is asked to write.
+ *
+ * @param lock the state our acquisition (or last extension) wrote
+ * @param now the client's time, truncated to milliseconds
+ * @param lockAtMostFor the new lease, counted from {@code now}
+ */
+public record ExtendRequest(HeldLock lock, Instant now, Duration lockAtMostFor) {
+
+    public ExtendRequest {
+        Objects.requireNonNull(lock, "lock");
+        Objects.requireNonNull(now, "now");
+        Objects.requireNonNull(lockAtMostFor, "lockAtMostFor");
+    }
+
+    /** The new lease end for an extension at {@code at}: {@code at + lockAtMostFor}. */
+    public Instant lockUntilAt(Instant at) {
+        return at.plus(lockAtMostFor);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.cloudlock.core;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One lock's record as stored. Fields other than {@code name} may be {@code null} in a record written by another
+ * tool (for example ShedLock's own provider, which writes no owner or fence).
+ *
+ * @param name lock name
+ * @param lockUntil the lock is held while {@code now < lockUntil}
+ * @param lockedAt when it was last acquired
+ * @param lockedBy who last acquired it
+ * @param owner the last acquisition's owner token
+ * @param fence the last acquisition's fencing token ({@code 0} when never fenced)
+ * @param lastTick the newest tick that completed successfully
+ * @param version the store's version of the record (an ETag, an update time), or {@code null}
+ */
+public record LockRecord(String name, Instant lockUntil, Instant lockedAt, String lockedBy, String owner, long fence,
+                         Instant lastTick, String version) {
+
+    public LockRecord {
+        Objects.requireNonNull(name, "name");
+    }
+
+    /** True when the lock is not held at {@code now}: no lease, or {@code lockUntil <= now}. */
+    public boolean isFreeAt(Instant now) {
+        return lockUntil == null || !lockUntil.isAfter(now);
+    }
+
+    /** True when {@code tick} is not newer than the last completed tick. */
+    public boolean hasCompleted(Instant tick) {
+        return lastTick != null && !lastTick.isBefore(tick);
+    }
+
+    /**
+     * The acquire condition evaluated on the client, for stores whose conditional write compares versions rather
+     * than fields: free at {@code now}, and, when {@code tick} is not {@code null}, that tick not yet completed.
+     */
+    public boolean canBeAcquired(Instant now, Instant tick) {
+        return isFreeAt(now) && (tick == null || !hasCompleted(tick));
+    }
+}

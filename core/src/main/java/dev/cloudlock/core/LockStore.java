@@ -1,0 +1,56 @@
+package dev.cloudlock.core;
+
+import java.util.Optional;
+
+/**
+ * The storage SPI under {@link CloudLockProvider}: one record per lock name, changed only by conditional writes.
+ *
+ * <p>An implementation maps these four calls onto its store's compare-and-set primitive and its error codes, and
+ * nothing else: every rule of the algorithm (lease arithmetic, owner checks, ambiguity resolution, tick
+ * classification) lives in {@code cloudlock-core}. The contract every implementation must pass is in
+ * {@code cloudlock-testkit}.
+ *
+ * <p>Errors: a failed condition is a normal result ({@link AcquireResult.Lost}, {@code false}, empty). Anything
+ * else — the store unreachable, a missing table, a permission error — is thrown as a {@link LockStoreException} and
+ * must never be reported as "held".
+ */
+public interface LockStore {
+
+    /**
+     * One conditional write that takes the lock if the record is absent, or free at {@link AcquireRequest#now()}
+     * (and, for a tick, its {@code lastTick} is absent or older than the tick). On success the record holds
+     * {@code lockUntil = request.lockUntilAt(now)}, {@code lockedAt = now}, {@code lockedBy}, the request's
+     * {@code owner} and {@code fence + 1}.
+     *
+     * @return {@link AcquireResult.Acquired} with the written state, or {@link AcquireResult.Lost} with the
+     *     record that made the condition fail when the store returns it in the same response
+     */
+    AcquireResult tryAcquire(AcquireRequest request);
+
+    /**
+     * One write conditioned on {@code owner == request.lock().owner()} that sets
+     * {@code lockUntil = request.lockUntilAt(now)} and, when {@link ReleaseRequest#completedTick()} is present,
+     * {@code lastTick}.
+     *
+     * @return {@code false} when the record is no longer ours (our lease expired and another holder took it)
+     */
+    boolean release(ReleaseRequest request);
+
+    /**
+     * One write conditioned on {@code owner == request.lock().owner()} and {@code lockUntil > now} that sets
+     * {@code lockUntil = request.lockUntilAt(now)}; {@code lockedAt}, {@code owner} and {@code fence} stay.
+     *
+     * @return the new state, or empty when the lock is no longer ours or its lease has already run out
+     */
+    Optional<HeldLock> extend(ExtendRequest request);
+
+    /** A strongly consistent read of the record, empty when no record exists for the name. */
+    Optional<LockRecord> read(String name);
+
+    /**
+     * The hook for store-specific name rules, called after the core rules of {@link LockNames}. Throw
+     * {@link IllegalArgumentException} naming the problem. The default accepts every name.
+     */
+    default void checkName(String name) {
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cloudlock.dynamodb;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InstanceIdentity;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The ShedLock {@code LockProvider} on DynamoDB: {@link CloudLockProvider}'s guarantees (owner-checked release,
+ * fencing tokens, tick dedupe, errors never reported as "held") over a {@link DynamoDbLockStore}, one
+ * {@code UpdateItem} per acquire, release and extend.
+ *
+ * <pre>{@code
+ * LockProvider provider = DynamoDbLockProvider.builder()
+ *         .client(dynamoDbClient)
+ *         .tableName("shedlock")
+ *         .build();
+ * }</pre>
+ */
+public final class DynamoDbLockProvider extends CloudLockProvider {
+
+    /** The partition key of ShedLock's DynamoDB layout. */
+    public static final String DEFAULT_PARTITION_KEY = "_id";
+
+    private DynamoDbLockProvider(Builder builder) {
+        super(new DynamoDbLockStore(builder.client, builder.tableName, builder.partitionKey), builder.lockedBy);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link DynamoDbLockProvider}; {@code client} and {@code tableName} are required. */
+    public static final class Builder {
+        private DynamoDbClient client;
+        private String tableName;
+        private String partitionKey = DEFAULT_PARTITION_KEY;
+        private String lockedBy = InstanceIdentity.hostAndPid();
+
+        private Builder() {
+        }
+
+        /** The DynamoDB client to use. Required. */
+        public Builder client(DynamoDbClient client) {
+            this.client = client;
+            return this;
+        }
+
+        /** The lock table. Required. */
+        public Builder tableName(String tableName) {
+            this.tableName = tableName;
+            return this;
+        }
+
+        /** The table's string partition key attribute; default {@code _id}. */
+        public Builder partitionKey(String partitionKey) {
+            this.partitionKey = partitionKey;
+            return this;
+        }
+
+        /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
+        public Builder lockedBy(String lockedBy) {
+            this.lockedBy = lockedBy;
+            return this;
+        }
+
+        public DynamoDbLockProvider build() {
+            if (client == null) {
+                throw new IllegalStateException("client is required: DynamoDbLockProvider.builder().client(...)");
+            }
+            if (tableName == null) {
+                throw new IllegalStateException(
+                        "tableName is required: DynamoDbLockProvider.builder().tableName(...)");
+            }
+            return new DynamoDbLockProvider(this);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package dev.cloudlock.dynamodb;
+
+import dev.cloudlock.core.AcquireRequest;
+import dev.cloudlock.core.AcquireResult;
+import dev.cloudlock.core.ExtendRequest;
+import dev.cloudlock.core.HeldLock;
+import dev.cloudlock.core.IsoTimestamps;
+import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.core.LockStore;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.ReleaseRequest;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * A {@link dev.cloudlock.core.LockStore} on DynamoDB: one item per lock, one conditional {@code UpdateItem} per
+ * acquire, release and extend (the acquisition is an upsert, so the first-ever acquisition is the same single call).
+ *
+ * <p>Item layout, the same as ShedLock's own DynamoDB provider so a fleet can switch providers on the same table:
+ * partition key {@code _id} (configurable, string) = lock name; {@code lockUntil}, {@code lockedAt} as fixed-width
+ * ISO-8601 UTC strings ({@link IsoTimestamps}); {@code lockedBy}; plus {@code owner} (the acquisition's token),
+ * {@code fence} (number, +1 per acquisition) and {@code lastTick} (ISO string). Conditions compare the client's time
+ * with {@code lockUntil}.
+ *
+ * <p>A lost race returns the item that failed the condition ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD});
+ * where a backend omits it, core reads it with one {@code GetItem}.
+ */
+public final class DynamoDbLockStore implements LockStore {
+
+    static final String LOCK_UNTIL = "lockUntil";
+    static final String LOCKED_AT = "lockedAt";
+    static final String LOCKED_BY = "lockedBy";
+    static final String OWNER = "owner";
+    static final String FENCE = "fence";
+    static final String LAST_TICK = "lastTick";
+
+    private static final Map<String, String> NAMES = Map.of(
+            "#lockUntil", LOCK_UNTIL, "#lockedAt", LOCKED_AT, "#lockedBy", LOCKED_BY,
+            "#owner", OWNER, "#fence", FENCE, "#lastTick", LAST_TICK);
+    private static final String ACQUIRE = "SET #lockUntil = :lockUntil, #lockedAt = :now, #lockedBy = :lockedBy,"
+            + " #owner = :owner ADD #fence :one";
+    private static final String FREE = "(attribute_not_exists(#lockUntil) OR #lockUntil <= :now)";
+    private static final String TICK_OPEN = " AND (attribute_not_exists(#lastTick) OR #lastTick < :tick)";
+
+    private final DynamoDbClient client;
+    private final String tableName;
+    private final String partitionKey;
+
+    /**
+     * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
+     * @param tableName the lock table, with a string partition key named {@code partitionKey} and no sort key
+     * @param partitionKey the table's partition key attribute, {@code _id} in ShedLock's layout
+     */
+    public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.tableName = requireText(tableName, "tableName");
+        this.partitionKey = requireText(partitionKey, "partitionKey");
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":lockUntil", time(request.lockUntilAt(request.now())));
+        values.put(":now", time(request.now()));
+        values.put(":lockedBy", text(request.lockedBy()));
+        values.put(":owner", text(request.owner()));
+        values.put(":one", AttributeValue.fromN("1"));
+        String condition = FREE;
+        if (request.tick() != null) {
+            values.put(":tick", time(request.tick()));
+            condition += TICK_OPEN;
+        }
+        UpdateItemRequest update = UpdateItemRequest.builder()
+                .tableName(tableName)
+                .key(key(request.name()))
+                .updateExpression(ACQUIRE)
+                .conditionExpression(condition)
+                .expressionAttributeNames(names(ACQUIRE + condition))
+                .expressionAttributeValues(values)
+                .returnValues(ReturnValue.UPDATED_NEW)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .build();
+        try {
+            UpdateItemResponse response = call(() -> client.updateItem(update), "acquire", request.name());
+            long fence = Long.parseLong(response.attributes().get(FENCE).n());
+            return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, request.now(),
+                    request.lockUntilAt(request.now()), null));
+        } catch (ConditionalCheckFailedException lost) {
+            return new AcquireResult.Lost(lost.hasItem() && !lost.item().isEmpty()
+                    ? Optional.of(toRecord(request.name(), lost.item()))
+                    : Optional.empty());
+        }
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        HeldLock lock = request.lock();
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":lockUntil", time(request.lockUntilAt(request.now())));
+        values.put(":owner", text(lock.owner()));
+        String update = "SET #lockUntil = :lockUntil";
+        if (request.completedTick() != null) {
+            values.put(":tick", time(request.completedTick()));
+            update += ", #lastTick = :tick";
+        }
+        return conditionalUpdate(lock.name(), update, "#owner = :owner", values, "release");
+    }
+
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        HeldLock lock = request.lock();
+        Instant lockUntil = request.lockUntilAt(request.now());
+        Map<String, AttributeValue> values = Map.of(
+                ":lockUntil", time(lockUntil), ":now", time(request.now()), ":owner", text(lock.owner()));
+        boolean extended = conditionalUpdate(lock.name(), "SET #lockUntil = :lockUntil",
+                "#owner = :owner AND #lockUntil > :now", values, "extend");
+        return extended
+                ? Optional.of(new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, null))
+                : Optional.empty();
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        GetItemResponse response = call(() -> client.getItem(b -> b.tableName(tableName).key(key(name))
+                .consistentRead(true)), "read", name);
+        return response.hasItem() && !response.item().isEmpty()
+                ? Optional.of(toRecord(name, response.item()))
+                : Optional.empty();
+    }
+
+    private boolean conditionalUpdate(String name, String update, String condition,
+                                      Map<String, AttributeValue> values, String operation) {
+        try {
+            call(() -> client.updateItem(b -> b.tableName(tableName).key(key(name)).updateExpression(update)
+                    .conditionExpression(condition).expressionAttributeNames(names(update + condition))
+                    .expressionAttributeValues(values)), operation, name);
+            return true;
+        } catch (ConditionalCheckFailedException notOurs) {
+            return false;
+        }
+    }
+
+    /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
+    private <T> T call(java.util.function.Supplier<T> request, String operation, String name) {
+        try {
+            return request.get();
+        } catch (ConditionalCheckFailedException conditionFailed) {
+            throw conditionFailed;
+        } catch (ResourceNotFoundException e) {
+            throw new LockStoreException("DynamoDB table '" + tableName + "' does not exist (or is not visible with"
+                    + " these credentials and region). Create it, e.g. with DynamoDbLockTable.createIfAbsent, or fix"
+                    + " the configured tableName. Operation: " + operation + " '" + name + "'", e);
+        } catch (DynamoDbException e) {
+            String problem = isValidationError(e) ? keySchemaProblem().orElse("") : "";
+            throw new LockStoreException(problem + "DynamoDB " + operation + " of lock '" + name + "' in table '"
+                    + tableName + "' failed: " + e.getMessage(), e);
+        } catch (SdkClientException e) {
+            throw new LockStoreException("DynamoDB could not be reached for " + operation + " of lock '" + name
+                    + "' in table '" + tableName + "': " + e.getMessage(), e);
+        } catch (SdkException e) {
+            throw new LockStoreException("DynamoDB " + operation + " of lock '" + name + "' failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static boolean isValidationError(DynamoDbException e) {
+        return e.awsErrorDetails() != null && "ValidationException".equals(e.awsErrorDetails().errorCode());
+    }
+
+    /**
+     * Why the table cannot hold lock records, when its key schema is the reason a request was invalid: looked up
+     * only after such an error, so the happy path needs no DescribeTable permission or round trip.
+     */
+    private Optional<String> keySchemaProblem() {
+        String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
+        List<KeySchemaElement> keys;
+        try {
+            keys = client.describeTable(b -> b.tableName(tableName)).table().keySchema();
+        } catch (SdkException describeFailed) {
+            return Optional.empty();
+        }
+        String hash = keys.stream().filter(k -> k.keyType() == KeyType.HASH).map(KeySchemaElement::attributeName)
+                .findFirst().orElse("?");
+        if (keys.size() > 1) {
+            return Optional.of(prefix + "it has a sort key; a lock table has a string partition key only"
+                    + " (configured: '" + partitionKey + "'). ");
+        }
+        if (!hash.equals(partitionKey)) {
+            return Optional.of(prefix + "its partition key is '" + hash + "' but the provider is configured with '"
+                    + partitionKey + "'. Configure partitionKey(\"" + hash + "\") or use a table keyed by '"
+                    + partitionKey + "'. ");
+        }
+        return Optional.empty();
+    }
+
+    private LockRecord toRecord(String name, Map<String, AttributeValue> item) {
+        return new LockRecord(name, instant(item.get(LOCK_UNTIL)), instant(item.get(LOCKED_AT)),
+                string(item.get(LOCKED_BY)), string(item.get(OWNER)),
+                item.containsKey(FENCE) ? Long.parseLong(item.get(FENCE).n()) : 0L,
+                instant(item.get(LAST_TICK)), null);
+    }
+
+    private Map<String, AttributeValue> key(String name) {
+        return Map.of(partitionKey, text(name));
+    }
+
+    /** The placeholders an expression uses (DynamoDB rejects unused ones). */
+    private static Map<String, String> names(String expressions) {
+        Map<String, String> used = new HashMap<>();
+        NAMES.forEach((placeholder, attribute) -> {
+            if (expressions.contains(placeholder)) {
+                used.put(placeholder, attribute);
+            }
+        });
+        return used;
+    }
+
+    private static AttributeValue time(Instant instant) {
+        return AttributeValue.fromS(IsoTimestamps.format(instant));
+    }
+
+    private static AttributeValue text(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static Instant instant(AttributeValue value) {
+        return value == null || value.s() == null ? null : IsoTimestamps.parse(value.s());
+    }
+
+    private static String string(AttributeValue value) {
+        return value == null ? null : value.s();
+    }
+
+    static String requireText(String value, String what) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be blank");
+        }
+        return value;
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    public String partitionKey() {
+        return partitionKey;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cloudlock.dynamodb;
+
+import dev.cloudlock.testkit.EmulatorProcess;
+import dev.cloudlock.testkit.Emulators;
+import java.net.URI;
+import java.time.Duration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+
+/** DynamoDB clients on the shared emulators. */
+final class DynamoDbBackends {
+
+    static final String TABLE = "shedlock";
+
+    private DynamoDbBackends() {
+    }
+
+    static DynamoDbClient client(String endpoint, ExecutionInterceptor... interceptors) {
+        return builder(endpoint, interceptors).build();
+    }
+
+    static DynamoDbClientBuilder builder(String endpoint, ExecutionInterceptor... interceptors) {
+        return DynamoDbClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(Duration.ofSeconds(10)).build())
+                .overrideConfiguration(c -> {
+                    for (ExecutionInterceptor interceptor : interceptors) {
+                        c.addExecutionInterceptor(interceptor);
+                    }
+                });
+    }
+
+    /** Wipes moto and creates the lock table. */
+    static void resetMoto(DynamoDbClient client) {
+        Emulators.resetMoto();
+        DynamoDbLockTable.createIfAbsent(client, TABLE);
+    }
+
+    /** Drops and recreates the lock table on dynalite (which has no reset call). */
+    static void resetDynalite(DynamoDbClient client) {
+        DynamoDbLockTable.deleteIfPresent(client, TABLE);
+        DynamoDbLockTable.createIfAbsent(client, TABLE);
+    }
+
+    /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */
+    static DynamoDbClient deadClient() {
+        return builder(deadEndpoint()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
+    /** An endpoint on 127.0.0.1 where nothing listens. */
+    static String deadEndpoint() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            return "http://127.0.0.1:" + socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static String moto() {
+        return Emulators.moto().endpoint();
+    }
+
+    static String dynalite() {
+        EmulatorProcess dynalite = Emulators.dynalite();
+        return dynalite.endpoint();
+    }
+}

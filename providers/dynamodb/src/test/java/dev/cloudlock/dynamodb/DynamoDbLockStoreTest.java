@@ -1,0 +1,159 @@
+package dev.cloudlock.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockStoreException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/** DynamoDB specifics on moto: configuration errors, the ShedLock-compatible layout, requests per operation. */
+class DynamoDbLockStoreTest {
+
+    private static final String ISO = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
+    private static final AtomicInteger REQUESTS = new AtomicInteger();
+    private static final ExecutionInterceptor COUNTER = new ExecutionInterceptor() {
+        @Override
+        public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+            REQUESTS.incrementAndGet();
+        }
+    };
+    private static final DynamoDbClient CLIENT = DynamoDbBackends.client(DynamoDbBackends.moto(), COUNTER);
+
+    @BeforeEach
+    void reset() {
+        DynamoDbBackends.resetMoto(CLIENT);
+    }
+
+    private static LockConfiguration config(String name) {
+        return new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(1), Duration.ZERO);
+    }
+
+    private static DynamoDbLockProvider provider(String table, String key) {
+        return DynamoDbLockProvider.builder().client(CLIENT).tableName(table).partitionKey(key).lockedBy("me").build();
+    }
+
+    @Test
+    void missingTableIsAClearError() {
+        assertThatThrownBy(() -> provider("no-such-table", "_id").lock(config("job")))
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("'no-such-table'").hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void tableWithAnotherKeyIsAClearError() {
+        createTable("keyed-by-id", "id", false);
+        assertThatThrownBy(() -> provider("keyed-by-id", "_id").lock(config("job")))
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("partition key is 'id'").hasMessageContaining("'_id'");
+        assertThat(provider("keyed-by-id", "id").lock(config("job"))).as("configured to match").isPresent();
+    }
+
+    @Test
+    void tableWithASortKeyIsAClearError() {
+        createTable("with-sort-key", "_id", true);
+        assertThatThrownBy(() -> provider("with-sort-key", "_id").lock(config("job")))
+                .isInstanceOf(LockStoreException.class).hasMessageContaining("sort key");
+    }
+
+    @Test
+    void builderNamesWhatIsMissing() {
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().tableName("t").build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("client");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().client(CLIENT).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableName");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().client(CLIENT).tableName(" ").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tableName");
+    }
+
+    @Test
+    void writesShedLocksLayoutPlusOurFields() {
+        FencedLock lock = provider(DynamoDbBackends.TABLE, "_id").tryLock(config("report")).orElseThrow();
+        Map<String, AttributeValue> item = rawItem("report");
+        assertThat(item.get("_id").s()).isEqualTo("report");
+        assertThat(item.get("lockUntil").s()).matches(ISO);
+        assertThat(item.get("lockedAt").s()).matches(ISO);
+        assertThat(item.get("lockedBy").s()).isEqualTo("me");
+        assertThat(item.get("owner").s()).isNotBlank();
+        assertThat(item.get("fence").n()).isEqualTo(Long.toString(lock.fencingToken()));
+        lock.unlock();
+    }
+
+    @Test
+    void takesOverARecordWrittenByShedLocksProvider() {
+        Instant now = Instant.now();
+        putShedLockRecord("held-by-shedlock", now.plusSeconds(60));
+        putShedLockRecord("released-by-shedlock", now.minusSeconds(1));
+        CloudLockProvider provider = provider(DynamoDbBackends.TABLE, "_id");
+        assertThat(provider.lock(config("held-by-shedlock"))).as("lockUntil in the future").isEmpty();
+        FencedLock taken = provider.tryLock(config("released-by-shedlock")).orElseThrow();
+        assertThat(taken.fencingToken()).isEqualTo(1);
+        taken.unlock();
+    }
+
+    @Test
+    void oneRequestPerOperation() {
+        CloudLockProvider provider = provider(DynamoDbBackends.TABLE, "_id");
+        REQUESTS.set(0);
+        FencedLock first = provider.tryLock(config("rt")).orElseThrow();
+        assertThat(REQUESTS.getAndSet(0)).as("first-ever acquire").isEqualTo(1);
+        FencedLock extended = (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
+        assertThat(REQUESTS.getAndSet(0)).as("extend").isEqualTo(1);
+        assertThat(provider.lock(config("rt"))).isEmpty();
+        assertThat(REQUESTS.getAndSet(0)).as("lost race, with the old item returned").isEqualTo(1);
+        extended.unlock();
+        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
+        provider.tryLock(config("rt")).orElseThrow().unlock();
+        assertThat(REQUESTS.getAndSet(0)).as("steady-state acquire + release").isEqualTo(2);
+    }
+
+    private static Map<String, AttributeValue> rawItem(String name) {
+        return CLIENT.getItem(b -> b.tableName(DynamoDbBackends.TABLE).key(Map.of("_id", AttributeValue.fromS(name)))
+                .consistentRead(true)).item();
+    }
+
+    private static void putShedLockRecord(String name, Instant lockUntil) {
+        CLIENT.putItem(b -> b.tableName(DynamoDbBackends.TABLE).item(Map.of(
+                "_id", AttributeValue.fromS(name),
+                "lockUntil", AttributeValue.fromS(dev.cloudlock.core.IsoTimestamps.format(lockUntil)),
+                "lockedAt", AttributeValue.fromS(dev.cloudlock.core.IsoTimestamps.format(Instant.now())),
+                "lockedBy", AttributeValue.fromS("shedlock-host"))));
+    }
+
+    private static void createTable(String table, String key, boolean withSortKey) {
+        CLIENT.createTable(b -> {
+            b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST);
+            if (withSortKey) {
+                b.attributeDefinitions(
+                                AttributeDefinition.builder().attributeName(key).attributeType(ScalarAttributeType.S)
+                                        .build(),
+                                AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S)
+                                        .build())
+                        .keySchema(KeySchemaElement.builder().attributeName(key).keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build());
+            } else {
+                b.attributeDefinitions(AttributeDefinition.builder().attributeName(key)
+                                .attributeType(ScalarAttributeType.S).build())
+                        .keySchema(KeySchemaElement.builder().attributeName(key).keyType(KeyType.HASH).build());
+            }
+        });
+    }
+}

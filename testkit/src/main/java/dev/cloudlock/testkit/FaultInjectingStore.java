@@ -1,0 +1,83 @@
+package dev.cloudlock.testkit;
+
+import dev.cloudlock.core.AcquireRequest;
+import dev.cloudlock.core.AcquireResult;
+import dev.cloudlock.core.ExtendRequest;
+import dev.cloudlock.core.HeldLock;
+import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.core.LockStore;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.ReleaseRequest;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A real {@link LockStore} with one fault injected into acquisitions, for outcomes an emulator cannot produce on
+ * demand. Every write still goes to the real store underneath.
+ */
+public final class FaultInjectingStore implements LockStore {
+
+    /** The fault to inject. */
+    public enum Fault {
+        /** The acquisition is written, then its response is lost: the caller sees a store error. */
+        RESPONSE_LOST,
+        /**
+         * The acquisition is written, its response is lost, and the client retries the same request: the retry's
+         * condition fails on our own record.
+         */
+        RETRIED_AFTER_LOST_RESPONSE,
+        /**
+         * Broken on purpose (the history checker's negative control): when the real store refuses an acquisition,
+         * claim it succeeded anyway.
+         */
+        IGNORE_CONDITION
+    }
+
+    private final LockStore real;
+    private final Fault fault;
+
+    public FaultInjectingStore(LockStore real, Fault fault) {
+        this.real = Objects.requireNonNull(real, "real");
+        this.fault = Objects.requireNonNull(fault, "fault");
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        AcquireResult first = real.tryAcquire(request);
+        switch (fault) {
+            case RESPONSE_LOST:
+                throw new LockStoreException("injected fault: the response to an applied write was lost");
+            case RETRIED_AFTER_LOST_RESPONSE:
+                return real.tryAcquire(request);
+            case IGNORE_CONDITION:
+                if (first instanceof AcquireResult.Lost lost) {
+                    LockRecord current = lost.current().or(() -> real.read(request.name())).orElseThrow();
+                    return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), current.fence(),
+                            request.now(), request.lockUntilAt(request.now()), current.version()));
+                }
+                return first;
+            default:
+                throw new IllegalStateException(fault.name());
+        }
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        return real.release(request);
+    }
+
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        return real.extend(request);
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        return real.read(name);
+    }
+
+    @Override
+    public void checkName(String name) {
+        real.checkName(name);
+    }
+}

@@ -1,0 +1,455 @@
+package dev.cloudlock.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.TickAttempt;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockAssert;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend:
+ * ShedLock's expectations of a lock provider plus ours (owner-checked release and extend, fencing tokens, tick
+ * dedupe, name checks, store errors never reported as "held", ambiguity resolved by owner) and a contended history
+ * with its negative control.
+ *
+ * <p>Extend it in a JUnit 5 test class, implement {@link #provider(String)} and {@link #unreachableProvider()},
+ * and reset the backend in a {@code @BeforeEach} if you like (every test also uses fresh lock names).
+ */
+public abstract class LockProviderContract {
+
+    private static final Duration LONG = Duration.ofSeconds(60);
+
+    /** A provider on the backend under test that writes {@code lockedBy}; all providers share one backend. */
+    protected abstract CloudLockProvider provider(String lockedBy);
+
+    /** A provider whose store cannot be reached (e.g. a client pointed at a port nothing listens on). */
+    protected abstract CloudLockProvider unreachableProvider();
+
+    /**
+     * True when the store compares leases with the client's clock (ShedLock's {@link ClockProvider}), so the
+     * clock-driven tests apply; false for a store on server time.
+     */
+    protected boolean usesClientClock() {
+        return true;
+    }
+
+    /** Threads in the contended history run. */
+    protected int contentionThreads() {
+        return 8;
+    }
+
+    /** Holdings per thread in the contended history run. */
+    protected int contentionAcquisitionsPerThread() {
+        return 200;
+    }
+
+    @AfterEach
+    void restoreClock() {
+        ClockProvider.setClock(Clock.systemUTC());
+    }
+
+    protected static String uniqueName(String base) {
+        return base + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    protected static LockConfiguration config(String name, Duration lockAtMostFor, Duration lockAtLeastFor) {
+        return new LockConfiguration(ClockProvider.now(), name, lockAtMostFor, lockAtLeastFor);
+    }
+
+    protected static LockConfiguration config(String name) {
+        return config(name, LONG, Duration.ZERO);
+    }
+
+    private LockRecord record(String name) {
+        return provider("reader").store().read(name).orElseThrow(() -> new AssertionError("no record for " + name));
+    }
+
+    // ---- ShedLock's expectations ------------------------------------------------------------------------------
+
+    @Test
+    void locksAndRefusesWhileHeld() {
+        String name = uniqueName("held");
+        Optional<SimpleLock> first = provider("a").lock(config(name));
+        assertThat(first).as("first acquisition").isPresent();
+        assertThat(provider("b").lock(config(name))).as("second acquisition while held").isEmpty();
+        assertThat(provider("a").lock(config(name))).as("same identity does not re-enter").isEmpty();
+        first.get().unlock();
+    }
+
+    @Test
+    void namesAreIndependent() {
+        Optional<SimpleLock> one = provider("a").lock(config(uniqueName("one")));
+        Optional<SimpleLock> two = provider("a").lock(config(uniqueName("two")));
+        assertThat(one).isPresent();
+        assertThat(two).isPresent();
+        one.get().unlock();
+        two.get().unlock();
+    }
+
+    @Test
+    void relocksAfterUnlock() {
+        String name = uniqueName("relock");
+        provider("a").lock(config(name)).orElseThrow().unlock();
+        Optional<SimpleLock> again = provider("b").lock(config(name));
+        assertThat(again).isPresent();
+        assertThat(record(name).lockedBy()).isEqualTo("b");
+        again.get().unlock();
+    }
+
+    @Test
+    void leaseExpiresAfterLockAtMostFor() throws InterruptedException {
+        String name = uniqueName("expiry");
+        provider("a").lock(config(name, Duration.ofMillis(200), Duration.ZERO)).orElseThrow();
+        Thread.sleep(400);
+        assertThat(provider("b").lock(config(name))).as("acquisition after the lease ran out").isPresent();
+    }
+
+    @Test
+    void lockAtLeastForKeepsTheLockAfterUnlock() {
+        String name = uniqueName("at-least");
+        provider("a").lock(config(name, LONG, Duration.ofSeconds(5))).orElseThrow().unlock();
+        LockRecord after = record(name);
+        assertThat(after.lockUntil()).isEqualTo(after.lockedAt().plus(Duration.ofSeconds(5)));
+        assertThat(provider("b").lock(config(name))).as("acquisition within lockAtLeastFor").isEmpty();
+    }
+
+    @Test
+    void releaseAfterLockAtMostForSetsLockUntilToNow() throws InterruptedException {
+        String name = uniqueName("overran");
+        SimpleLock lock = provider("a").lock(config(name, Duration.ofMillis(100), Duration.ZERO)).orElseThrow();
+        Thread.sleep(250);
+        Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        lock.unlock();
+        Instant after = Instant.now();
+        LockRecord record = record(name);
+        assertThat(record.lockUntil()).isBetween(before.minusMillis(50), after.plusMillis(50));
+    }
+
+    @Test
+    void clockDrivenLeaseArithmetic() {
+        if (!usesClientClock()) {
+            return;
+        }
+        MutableClock clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        ClockProvider.setClock(clock);
+        Instant start = clock.instant();
+
+        // A job that finishes in 0.45 s with lockAtLeastFor = 15 s leaves lockUntil at acquire + 15 s.
+        String quick = uniqueName("quick-job");
+        SimpleLock quickLock = provider("a").lock(config(quick, Duration.ofSeconds(75), Duration.ofSeconds(15)))
+                .orElseThrow();
+        clock.advance(Duration.ofMillis(450));
+        quickLock.unlock();
+        assertThat(record(quick).lockUntil()).isEqualTo(start.plusSeconds(15));
+
+        // A job that ran 76 s with lockAtMostFor = 75 s releases to now.
+        String slow = uniqueName("slow-job");
+        Instant slowStart = clock.instant();
+        SimpleLock slowLock = provider("a").lock(config(slow, Duration.ofSeconds(75), Duration.ofSeconds(15)))
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(76));
+        slowLock.unlock();
+        assertThat(record(slow).lockUntil()).isEqualTo(slowStart.plusSeconds(76));
+
+        // The lease boundary: held until lockUntil, free at lockUntil.
+        String edge = uniqueName("edge");
+        provider("a").lock(config(edge, Duration.ofSeconds(10), Duration.ZERO)).orElseThrow();
+        clock.advance(Duration.ofMillis(9_999));
+        assertThat(provider("b").lock(config(edge))).as("1 ms before lockUntil").isEmpty();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(provider("b").lock(config(edge))).as("at lockUntil").isPresent();
+    }
+
+    @Test
+    void extendMovesTheLeaseAndReturnsANewHandle() {
+        String name = uniqueName("extend");
+        FencedLock lock = provider("a").tryLock(config(name, Duration.ofSeconds(5), Duration.ZERO)).orElseThrow();
+        Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Optional<SimpleLock> extended = lock.extend(Duration.ofSeconds(30), Duration.ZERO);
+        assertThat(extended).isPresent();
+        assertThat(extended.get()).isInstanceOf(FencedLock.class);
+        assertThat(((FencedLock) extended.get()).fencingToken()).isEqualTo(lock.fencingToken());
+        assertThat(record(name).lockUntil()).isAfterOrEqualTo(before.plusSeconds(30).minusMillis(50));
+        assertThat(provider("b").lock(config(name))).isEmpty();
+
+        assertThatThrownBy(lock::unlock).as("old handle after extend").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> lock.extend(LONG, Duration.ZERO)).isInstanceOf(IllegalStateException.class);
+        extended.get().unlock();
+        assertThatThrownBy(extended.get()::unlock).as("second unlock").isInstanceOf(IllegalStateException.class);
+        assertThat(provider("b").lock(config(name))).isPresent();
+    }
+
+    @Test
+    void extendAppliesLockAtLeastForFromTheExtension() {
+        String name = uniqueName("extend-at-least");
+        FencedLock lock = provider("a").tryLock(config(name, Duration.ofSeconds(5), Duration.ZERO)).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(30), Duration.ofSeconds(20)).orElseThrow();
+        extended.unlock();
+        LockRecord after = record(name);
+        assertThat(after.lockUntil()).isAfter(after.lockedAt().plusSeconds(19));
+        assertThat(provider("b").lock(config(name))).isEmpty();
+    }
+
+    @Test
+    void expiredLockCannotBeExtended() throws InterruptedException {
+        String name = uniqueName("extend-expired");
+        FencedLock lock = provider("a").tryLock(config(name, Duration.ofMillis(150), Duration.ZERO)).orElseThrow();
+        Thread.sleep(300);
+        assertThat(lock.extend(LONG, Duration.ZERO)).isEmpty();
+        assertThatThrownBy(lock::unlock).as("handle after a refused extend").isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void invalidLeasesAreRejected() {
+        String name = uniqueName("bad-lease");
+        assertThatThrownBy(() -> provider("a").lock(config(name, Duration.ofSeconds(1), Duration.ofSeconds(2))))
+                .isInstanceOf(IllegalArgumentException.class);
+        FencedLock lock = provider("a").tryLock(config(name)).orElseThrow();
+        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(1), Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lockAtLeastFor");
+        assertThatThrownBy(() -> lock.extend(Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lockAtMostFor");
+        lock.unlock(); // a rejected extend leaves the handle usable
+    }
+
+    @Test
+    void worksUnderShedLocksExecutorWithLockAssert() throws Throwable {
+        String name = uniqueName("executor");
+        LockingTaskExecutor executor = new DefaultLockingTaskExecutor(provider("a"));
+        LockingTaskExecutor other = new DefaultLockingTaskExecutor(provider("b"));
+        AtomicBoolean ran = new AtomicBoolean();
+        AtomicBoolean nestedRan = new AtomicBoolean();
+        executor.executeWithLock((Runnable) () -> {
+            LockAssert.assertLocked();
+            ran.set(true);
+            // ShedLock treats a nested call on the same thread as re-entrant, so the other instance gets a thread.
+            Thread otherInstance = new Thread(() -> other.executeWithLock((Runnable) () -> nestedRan.set(true),
+                    config(name)));
+            otherInstance.start();
+            try {
+                otherInstance.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, config(name));
+        assertThat(ran).isTrue();
+        assertThat(nestedRan).as("a second instance while the first holds the lock").isFalse();
+    }
+
+    // ---- ours: owner checks, fencing, ticks, names, errors -------------------------------------------------------
+
+    @Test
+    void staleHolderCannotReleaseOrExtendTheNewHoldersLock() throws InterruptedException {
+        String name = uniqueName("stale");
+        FencedLock stale = provider("stale").tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
+                .orElseThrow();
+        Thread.sleep(300);
+        FencedLock current = provider("current").tryLock(config(name)).orElseThrow();
+
+        stale.unlock(); // refused by the owner condition: logs a warning, changes nothing
+        assertThat(record(name).lockedBy()).isEqualTo("current");
+        assertThat(provider("third").lock(config(name))).as("after the stale release").isEmpty();
+
+        assertThat(current.fencingToken()).isGreaterThan(stale.fencingToken());
+        current.unlock();
+    }
+
+    @Test
+    void staleHolderCannotExtend() throws InterruptedException {
+        String name = uniqueName("stale-extend");
+        FencedLock stale = provider("stale").tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
+                .orElseThrow();
+        Thread.sleep(300);
+        FencedLock current = provider("current").tryLock(config(name, Duration.ofMillis(400), Duration.ZERO))
+                .orElseThrow();
+        Instant currentUntil = record(name).lockUntil();
+        assertThat(stale.extend(LONG, Duration.ZERO)).isEmpty();
+        assertThat(record(name).lockUntil()).isEqualTo(currentUntil);
+        current.unlock();
+    }
+
+    @Test
+    void fencingTokensStrictlyIncrease() throws InterruptedException {
+        String name = uniqueName("fence");
+        List<Long> tokens = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            FencedLock lock = provider("p" + i).tryLock(config(name)).orElseThrow();
+            tokens.add(lock.fencingToken());
+            lock.unlock();
+        }
+        FencedLock expiring = provider("x").tryLock(config(name, Duration.ofMillis(100), Duration.ZERO))
+                .orElseThrow();
+        tokens.add(expiring.fencingToken());
+        Thread.sleep(250);
+        FencedLock takeover = provider("y").tryLock(config(name)).orElseThrow();
+        tokens.add(takeover.fencingToken());
+        FencedLock extended = (FencedLock) takeover.extend(LONG, Duration.ZERO).orElseThrow();
+        assertThat(extended.fencingToken()).isEqualTo(takeover.fencingToken());
+        extended.unlock();
+
+        assertThat(tokens.get(0)).isPositive();
+        for (int i = 1; i < tokens.size(); i++) {
+            assertThat(tokens.get(i)).as("token %d of %s", i, tokens).isGreaterThan(tokens.get(i - 1));
+        }
+        assertThat(record(name).fence()).isEqualTo(tokens.get(tokens.size() - 1));
+    }
+
+    @Test
+    void ticksRunOnceAndFailedTicksMayBeRetried() {
+        String job = uniqueName("job");
+        Instant tick = Instant.parse("2026-11-30T03:00:00Z");
+        TickAttempt first = provider("a").lockTick(config(job), tick);
+        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(first.lock().orElseThrow().tick()).contains(tick);
+        assertThat(provider("b").lockTick(config(job), tick).status()).as("duplicate while running")
+                .isEqualTo(TickAttempt.Status.RUNNING);
+        first.lock().orElseThrow().completeTick();
+        assertThat(record(job).lastTick()).isEqualTo(tick);
+
+        assertThat(provider("b").lockTick(config(job), tick).status()).as("duplicate after completion")
+                .isEqualTo(TickAttempt.Status.DONE);
+        assertThat(provider("b").lockTick(config(job), tick.minusSeconds(60)).status()).as("an older tick")
+                .isEqualTo(TickAttempt.Status.DONE);
+
+        Instant next = tick.plusSeconds(60);
+        TickAttempt failing = provider("b").lockTick(config(job), next);
+        assertThat(failing.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        failing.lock().orElseThrow().unlock(); // the job failed: the tick stays open
+        TickAttempt retry = provider("c").lockTick(config(job), next);
+        assertThat(retry.status()).as("retry of a failed tick").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.lock().orElseThrow().fencingToken())
+                .isGreaterThan(failing.lock().orElseThrow().fencingToken());
+        retry.lock().orElseThrow().completeTick();
+        assertThat(provider("d").lockTick(config(job), next).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(record(job).lastTick()).isEqualTo(next);
+    }
+
+    @Test
+    void tickDuringLockAtLeastForIsRunningNotDone() {
+        String job = uniqueName("job-at-least");
+        Instant tick = Instant.parse("2026-11-30T04:00:00Z");
+        provider("a").lockTick(config(job, LONG, Duration.ofSeconds(30)), tick).lock().orElseThrow().completeTick();
+        assertThat(provider("b").lockTick(config(job), tick.plusSeconds(60)).status())
+                .as("a newer tick inside lockAtLeastFor").isEqualTo(TickAttempt.Status.RUNNING);
+    }
+
+    @Test
+    void completeTickRequiresATickLock() {
+        FencedLock plain = provider("a").tryLock(config(uniqueName("plain"))).orElseThrow();
+        assertThat(plain.tick()).isEmpty();
+        assertThatThrownBy(plain::completeTick).isInstanceOf(IllegalStateException.class);
+        plain.unlock();
+    }
+
+    @Test
+    void badNamesAreRejectedWithAClearMessage() {
+        CloudLockProvider provider = provider("a");
+        assertThatThrownBy(() -> provider.lock(config(""))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> provider.lock(config("x".repeat(256))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("256").hasMessageContaining("255");
+        assertThatThrownBy(() -> provider.lock(config("line\nbreak")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("control");
+        assertThatThrownBy(() -> provider.lock(config(" padded")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
+        String longest = "n".repeat(255);
+        provider.lock(config(longest)).orElseThrow().unlock();
+    }
+
+    @Test
+    void namesThatDifferOnlyInCaseOrPunctuationAreDifferentLocks() {
+        String base = uniqueName("Name");
+        List<String> names = List.of(base, base.toLowerCase(), base + "/x", base + "_x", base + "%2Fx", base + ".x");
+        List<SimpleLock> locks = new ArrayList<>();
+        for (String name : names) {
+            locks.add(provider("a").lock(config(name)).orElseThrow(
+                    () -> new AssertionError("'" + name + "' collided with another name")));
+        }
+        locks.forEach(SimpleLock::unlock);
+    }
+
+    @Test
+    void storeOutageIsAnErrorNeverHeld() {
+        CloudLockProvider down = unreachableProvider();
+        String name = uniqueName("outage");
+        assertThatThrownBy(() -> down.lock(config(name))).isInstanceOf(LockStoreException.class);
+        assertThatThrownBy(() -> down.lockTick(config(name), Instant.now())).isInstanceOf(LockStoreException.class);
+        AtomicBoolean ran = new AtomicBoolean();
+        assertThatThrownBy(() -> new DefaultLockingTaskExecutor(down)
+                .executeWithLock((Runnable) () -> ran.set(true), config(name)))
+                .isInstanceOf(LockStoreException.class);
+        assertThat(ran).as("the task must not run when the lock state is unknown").isFalse();
+    }
+
+    @Test
+    void lostResponseIsResolvedByOwner() {
+        String name = uniqueName("lost-response");
+        CloudLockProvider lossy = new CloudLockProvider(
+                new FaultInjectingStore(provider("a").store(), FaultInjectingStore.Fault.RESPONSE_LOST), "a");
+        FencedLock lock = lossy.tryLock(config(name)).orElseThrow(
+                () -> new AssertionError("our write landed, so we hold the lock"));
+        assertThat(lock.fencingToken()).isEqualTo(record(name).fence());
+        assertThat(provider("b").lock(config(name))).isEmpty();
+        lock.unlock();
+        assertThat(provider("b").lock(config(name))).as("released through the resolved handle").isPresent();
+
+        // When someone else holds the lock, the same fault must surface as the error it is.
+        assertThatThrownBy(() -> lossy.tryLock(config(name))).isInstanceOf(LockStoreException.class);
+    }
+
+    @Test
+    void retriedAcquisitionFindsItsOwnRecord() {
+        String name = uniqueName("retried");
+        CloudLockProvider retrying = new CloudLockProvider(new FaultInjectingStore(provider("a").store(),
+                FaultInjectingStore.Fault.RETRIED_AFTER_LOST_RESPONSE), "a");
+        FencedLock lock = retrying.tryLock(config(name)).orElseThrow(
+                () -> new AssertionError("the retry failed on our own record, so we hold the lock"));
+        assertThat(lock.fencingToken()).isEqualTo(record(name).fence());
+        lock.unlock();
+        assertThat(provider("b").lock(config(name))).isPresent();
+    }
+
+    // ---- concurrency ---------------------------------------------------------------------------------------------
+
+    @Test
+    void contendedHistoryHasNoOverlapAndIncreasingTokens() {
+        String name = uniqueName("contended");
+        ContendedRun.Result result = ContendedRun.run(i -> provider("worker-" + i), name, contentionThreads(),
+                contentionAcquisitionsPerThread(), Duration.ofMillis(1), Duration.ofMinutes(4));
+        assertThat(result.history().size()).isEqualTo(contentionThreads() * contentionAcquisitionsPerThread());
+        result.history().assertConsistent();
+        System.out.printf("[%s] contended run: %d threads x %d holdings, %d attempts, %d ms, 0 violations%n",
+                getClass().getSimpleName(), contentionThreads(), contentionAcquisitionsPerThread(),
+                result.attempts(), result.elapsed().toMillis());
+    }
+
+    @Test
+    void historyCheckerCatchesABrokenStore() {
+        String name = uniqueName("negative-control");
+        ContendedRun.Result result = ContendedRun.run(i -> new CloudLockProvider(new FaultInjectingStore(
+                        provider("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION), "broken-" + i),
+                name, 4, 25, Duration.ofMillis(3), Duration.ofMinutes(2));
+        assertThat(result.history().violations()).as("violations the checker found in a broken store's history")
+                .isNotEmpty();
+        assertThatThrownBy(result.history()::assertConsistent).isInstanceOf(AssertionError.class);
+    }
+}
