@@ -48,6 +48,14 @@ public interface LockStore {
     Optional<LockRecord> read(String name);
 
     /**
+     * The monitor this store feeds with the server times its responses carry, for stores whose conditions use the
+     * client's clock; empty for a store on server time.
+     */
+    default Optional<ClockSkewMonitor> clockSkewMonitor() {
+        return Optional.empty();
+    }
+
+    /**
      * The hook for store-specific name rules, called after the core rules of {@link LockNames}. Throw
      * {@link IllegalArgumentException} naming the problem. The default accepts every name.
      */

@@ -2,6 +2,7 @@ package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.AcquireRequest;
 import dev.cloudlock.core.AcquireResult;
+import dev.cloudlock.core.ClockSkewMonitor;
 import dev.cloudlock.core.ExtendRequest;
 import dev.cloudlock.core.HeldLock;
 import dev.cloudlock.core.IsoTimestamps;
@@ -9,18 +10,22 @@ import dev.cloudlock.core.LockRecord;
 import dev.cloudlock.core.LockStore;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.ReleaseRequest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
@@ -38,12 +43,15 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * partition key {@code _id} (configurable, string) = lock name; {@code lockUntil}, {@code lockedAt} as fixed-width
  * ISO-8601 UTC strings ({@link IsoTimestamps}); {@code lockedBy}; plus {@code owner} (the acquisition's token),
  * {@code fence} (number, +1 per acquisition) and {@code lastTick} (ISO string). Conditions compare the client's time
- * with {@code lockUntil}.
+ * with {@code lockUntil}; the {@code Date} header of every response feeds a {@link ClockSkewMonitor}.
  *
  * <p>A lost race returns the item that failed the condition ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD});
  * where a backend omits it, core reads it with one {@code GetItem}.
  */
 public final class DynamoDbLockStore implements LockStore {
+
+    /** The clock difference to DynamoDB above which the store warns, unless configured otherwise. */
+    public static final Duration DEFAULT_SKEW_TOLERANCE = Duration.ofSeconds(2);
 
     static final String LOCK_UNTIL = "lockUntil";
     static final String LOCKED_AT = "lockedAt";
@@ -63,6 +71,7 @@ public final class DynamoDbLockStore implements LockStore {
     private final DynamoDbClient client;
     private final String tableName;
     private final String partitionKey;
+    private final ClockSkewMonitor clockSkew;
 
     /**
      * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
@@ -70,9 +79,19 @@ public final class DynamoDbLockStore implements LockStore {
      * @param partitionKey the table's partition key attribute, {@code _id} in ShedLock's layout
      */
     public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey) {
+        this(client, tableName, partitionKey, new ClockSkewMonitor(DEFAULT_SKEW_TOLERANCE));
+    }
+
+    /**
+     * @param clockSkew fed with the {@code Date} header of every response; warns when DynamoDB's clock and ours
+     *     certainly differ by more than its tolerance
+     */
+    public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey,
+                             ClockSkewMonitor clockSkew) {
         this.client = Objects.requireNonNull(client, "client");
         this.tableName = requireText(tableName, "tableName");
         this.partitionKey = requireText(partitionKey, "partitionKey");
+        this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
     }
 
     @Override
@@ -159,10 +178,14 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
-    private <T> T call(java.util.function.Supplier<T> request, String operation, String name) {
+    private <T extends DynamoDbResponse> T call(Supplier<T> request, String operation, String name) {
+        Instant sent = Instant.now();
         try {
-            return request.get();
+            T response = request.get();
+            observeDate(response.sdkHttpResponse(), sent);
+            return response;
         } catch (ConditionalCheckFailedException conditionFailed) {
+            observeDate(conditionFailed.awsErrorDetails().sdkHttpResponse(), sent);
             throw conditionFailed;
         } catch (ResourceNotFoundException e) {
             throw new LockStoreException("DynamoDB table '" + tableName + "' does not exist (or is not visible with"
@@ -179,6 +202,17 @@ public final class DynamoDbLockStore implements LockStore {
             throw new LockStoreException("DynamoDB " + operation + " of lock '" + name + "' failed: "
                     + e.getMessage(), e);
         }
+    }
+
+    private void observeDate(SdkHttpResponse http, Instant sent) {
+        if (http != null) {
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, Instant.now());
+        }
+    }
+
+    @Override
+    public Optional<ClockSkewMonitor> clockSkewMonitor() {
+        return Optional.of(clockSkew);
     }
 
     private static boolean isValidationError(DynamoDbException e) {

@@ -125,6 +125,19 @@ class DynamoDbLockStoreTest {
         assertThat(REQUESTS.getAndSet(0)).as("steady-state acquire + release").isEqualTo(2);
     }
 
+    @Test
+    void responsesFeedTheClockSkewMonitor() {
+        CloudLockProvider provider = provider(DynamoDbBackends.TABLE, "_id");
+        for (int i = 0; i < 5; i++) {
+            provider.tryLock(config("skew")).orElseThrow().unlock();
+        }
+        assertThat(provider.store().clockSkewMonitor()).isPresent();
+        var estimate = provider.store().clockSkewMonitor().get().estimate().orElseThrow();
+        assertThat(estimate.samples()).isGreaterThanOrEqualTo(2);
+        // moto runs on this machine's clock: the true offset is 0, so 0 lies within the reported bound
+        assertThat(estimate.offset().abs()).isLessThanOrEqualTo(estimate.errorBound());
+    }
+
     private static Map<String, AttributeValue> rawItem(String name) {
         return CLIENT.getItem(b -> b.tableName(DynamoDbBackends.TABLE).key(Map.of("_id", AttributeValue.fromS(name)))
                 .consistentRead(true)).item();
