@@ -1,0 +1,35 @@
+package dev.cloudlock.function.aws;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.cloudlock.function.TickContext;
+import java.util.Map;
+
+/**
+ * A handler for EventBridge Scheduler schedules that runs {@link #runTick} at most once per scheduled occurrence.
+ * The schedule's target input must carry the scheduled time:
+ * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "nightly-report"}}. Configuration comes
+ * from the environment (see {@link LambdaGuardSettings}). Returns the outcome's name; a failing job is rethrown.
+ */
+public abstract class GuardedSchedulerHandler implements RequestHandler<Map<String, Object>, String> {
+
+    private final LambdaTickGuard guard;
+
+    /** Configured from the environment, on DynamoDB. */
+    protected GuardedSchedulerHandler() {
+        this(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment()));
+    }
+
+    /** Configured in code. */
+    protected GuardedSchedulerHandler(LambdaTickGuard guard) {
+        this.guard = guard;
+    }
+
+    @Override
+    public final String handleRequest(Map<String, Object> payload, Context context) {
+        return guard.run(payload, context, tick -> runTick(payload, tick, context)).name();
+    }
+
+    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
+    protected abstract void runTick(Map<String, Object> payload, TickContext tick, Context context) throws Exception;
+}

@@ -1,0 +1,130 @@
+package dev.cloudlock.function.aws;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickJob;
+import dev.cloudlock.function.TickOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The decorator behind the guarded Lambda handlers, usable on its own: turns an EventBridge rule event or an
+ * EventBridge Scheduler payload into a {@link Tick} and runs a job under a {@link TickGuard} whose lease is the
+ * invocation's remaining time plus a margin. Create one per execution environment (static or in the handler's
+ * constructor) so the DynamoDB client is reused across invocations.
+ */
+public final class LambdaTickGuard {
+
+    /** The Scheduler payload field carrying {@code <aws.scheduler.scheduled-time>}. */
+    public static final String SCHEDULED_TIME = "scheduledTime";
+    /** The Scheduler payload field naming the job (optional). */
+    public static final String JOB_NAME = "jobName";
+
+    private final LambdaGuardSettings settings;
+    private final TickGuard guard;
+
+    /** A guard on the DynamoDB table of {@code settings}, with a lean client (URL connection HTTP, SDK defaults). */
+    public LambdaTickGuard(LambdaGuardSettings settings) {
+        this(settings, DynamoDbLockProvider.builder()
+                .client(DynamoDbClient.builder().httpClient(UrlConnectionHttpClient.create()).build())
+                .tableName(settings.tableName())
+                .lockedBy(instanceIdentity())
+                .build());
+    }
+
+    /** A guard on any cloudlock provider. */
+    public LambdaTickGuard(LambdaGuardSettings settings, CloudLockProvider provider) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.guard = TickGuard.builder(provider).leaseMargin(settings.leaseMargin())
+                .lockAtLeastFor(settings.lockAtLeastFor()).build();
+    }
+
+    public LambdaGuardSettings settings() {
+        return settings;
+    }
+
+    /** Runs {@code job} for the occurrence of an EventBridge rule event (job: configured name, else rule name). */
+    public TickOutcome run(ScheduledEvent event, Context context, TickJob job) {
+        Objects.requireNonNull(event, "event");
+        if (event.getTime() == null) {
+            throw new IllegalArgumentException("The EventBridge event has no 'time': is this a scheduled event?");
+        }
+        String job0 = settings.jobName() != null ? settings.jobName() : ruleName(event.getResources());
+        return run(Tick.of(job0, Instant.ofEpochMilli(event.getTime().getMillis()), settings.resolution()), context,
+                job);
+    }
+
+    /**
+     * Runs {@code job} for the occurrence of an EventBridge Scheduler payload: the target's input template must be
+     * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "..."}} ({@code jobName} optional when
+     * {@code CLOUDLOCK_JOB_NAME} is set).
+     */
+    public TickOutcome run(Map<String, ?> payload, Context context, TickJob job) {
+        Objects.requireNonNull(payload, "payload");
+        Object time = payload.get(SCHEDULED_TIME);
+        if (time == null) {
+            throw new IllegalArgumentException("The payload has no '" + SCHEDULED_TIME + "'. Set the schedule"
+                    + " target's input to {\"" + SCHEDULED_TIME + "\": \"<aws.scheduler.scheduled-time>\"}");
+        }
+        Instant scheduled;
+        try {
+            scheduled = Instant.parse(time.toString());
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + SCHEDULED_TIME + "' must be an ISO-8601 instant such as"
+                    + " 2026-11-30T02:00:00Z, was '" + time + "'", e);
+        }
+        String jobName = settings.jobName() != null ? settings.jobName()
+                : payload.get(JOB_NAME) == null ? null : payload.get(JOB_NAME).toString();
+        if (jobName == null || jobName.isBlank()) {
+            throw new IllegalArgumentException("No job name: set " + LambdaGuardSettings.JOB_NAME
+                    + " or put \"" + JOB_NAME + "\" in the schedule's input");
+        }
+        return run(Tick.of(jobName, scheduled, settings.resolution()), context, job);
+    }
+
+    private TickOutcome run(Tick tick, Context context, TickJob job) {
+        int remaining = context.getRemainingTimeInMillis();
+        if (remaining <= 0) {
+            throw new IllegalStateException("The invocation has no time left (" + remaining + " ms)");
+        }
+        try {
+            return guard.run(tick, Duration.ofMillis(remaining), job);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception checked) {
+            throw new TickJobFailedException(tick, checked);
+        }
+    }
+
+    /** The rule name in {@code arn:aws:events:REGION:ACCOUNT:rule/[BUS/]NAME}. */
+    static String ruleName(List<String> resources) {
+        if (resources != null) {
+            for (String arn : resources) {
+                int rule = arn == null ? -1 : arn.indexOf(":rule/");
+                if (rule >= 0) {
+                    return arn.substring(arn.lastIndexOf('/') + 1);
+                }
+            }
+        }
+        throw new IllegalArgumentException("The event names no rule in 'resources' (" + resources + "): set "
+                + LambdaGuardSettings.JOB_NAME);
+    }
+
+    /** {@code function-name/log-stream} inside Lambda (one log stream per execution environment). */
+    static String instanceIdentity() {
+        String function = System.getenv("AWS_LAMBDA_FUNCTION_NAME");
+        String stream = System.getenv("AWS_LAMBDA_LOG_STREAM_NAME");
+        return function == null ? InstanceIdentity.hostAndPid() : function + "/" + (stream == null ? "?" : stream);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.cloudlock.function.aws;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.cloudlock.function.TickContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The handler the end-to-end test deploys to the real runtime client, configured from the environment only. Each
+ * run appends a line to {@code E2E_RUNS_FILE}; the event's {@code detail} may ask it to sleep ({@code sleepMs}) or
+ * to fail the first time ({@code failOnceMarker}: a file it creates before failing).
+ */
+public class E2eReportHandler extends GuardedScheduledEventHandler {
+
+    @Override
+    protected void runTick(ScheduledEvent event, TickContext tick, Context context) throws Exception {
+        Path runs = Path.of(System.getenv("E2E_RUNS_FILE"));
+        Files.writeString(runs, tick.tick().jobName() + " " + tick.tick().scheduledTime() + " fence="
+                + tick.fencingToken() + " pid=" + ProcessHandle.current().pid() + "\n",
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Object marker = event.getDetail() == null ? null : event.getDetail().get("failOnceMarker");
+        if (marker != null && !Files.exists(Path.of(marker.toString()))) {
+            Files.createFile(Path.of(marker.toString()));
+            throw new IllegalStateException("first attempt fails on purpose");
+        }
+        Object sleep = event.getDetail() == null ? null : event.getDetail().get("sleepMs");
+        if (sleep != null) {
+            Thread.sleep(Long.parseLong(sleep.toString()));
+        }
+    }
+}

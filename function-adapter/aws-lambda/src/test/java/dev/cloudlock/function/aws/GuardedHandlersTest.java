@@ -1,0 +1,141 @@
+package dev.cloudlock.function.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.function.TickContext;
+import dev.cloudlock.testkit.Emulators;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** The handlers on real EventBridge event JSON (EventLoader), in process, on DynamoDB (dynalite). */
+class GuardedHandlersTest {
+
+    private static final DynamoDbClient CLIENT = DynamoDbClient.builder()
+            .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
+            .httpClient(UrlConnectionHttpClient.create()).build();
+    private static final Context CONTEXT = new FixedContext(30_000);
+
+    static {
+        DynamoDbLockTable.createIfAbsent(CLIENT, "shedlock");
+    }
+
+    private static LambdaTickGuard guard(LambdaGuardSettings settings) {
+        return new LambdaTickGuard(settings, DynamoDbLockProvider.builder().client(CLIENT)
+                .tableName(settings.tableName()).lockedBy("test").build());
+    }
+
+    /** A rule handler as a user writes it. */
+    static final class ReportHandler extends GuardedScheduledEventHandler {
+        final AtomicInteger runs = new AtomicInteger();
+
+        ReportHandler(LambdaTickGuard guard) {
+            super(guard);
+        }
+
+        @Override
+        protected void runTick(ScheduledEvent event, TickContext tick, Context context) {
+            runs.incrementAndGet();
+        }
+    }
+
+    @Test
+    void ruleEventRunsOncePerOccurrence() {
+        String job = "report-" + UUID.randomUUID();
+        ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock").withJobName(job)));
+        ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
+        assertThat(handler.handleRequest(event, CONTEXT)).isEqualTo("RAN");
+        assertThat(handler.handleRequest(event, CONTEXT)).as("duplicate delivery").isEqualTo("SKIPPED_DONE");
+        assertThat(handler.runs).hasValue(1);
+    }
+
+    @Test
+    void jobNameDefaultsToTheRuleName() {
+        ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
+        assertThat(LambdaTickGuard.ruleName(event.getResources())).isEqualTo("nightly-report");
+        assertThat(LambdaTickGuard.ruleName(List.of("arn:aws:events:eu-west-1:1:rule/orders-bus/hourly-sync")))
+                .isEqualTo("hourly-sync");
+        assertThatThrownBy(() -> LambdaTickGuard.ruleName(List.of())).hasMessageContaining("CLOUDLOCK_JOB_NAME");
+    }
+
+    @Test
+    void deliveriesWithinTheResolutionAreOneTick() {
+        String job = "late-" + UUID.randomUUID();
+        ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock").withJobName(job)
+                .withResolution(Duration.ofMinutes(1))));
+        ScheduledEvent onTime = EventLoader.loadScheduledEvent("events/scheduled-event.json");
+        ScheduledEvent late = EventLoader.loadScheduledEvent("events/scheduled-event.json");
+        late.setTime(new org.joda.time.DateTime(Instant.parse("2026-11-30T02:00:41Z").toEpochMilli()));
+        assertThat(handler.handleRequest(onTime, CONTEXT)).isEqualTo("RAN");
+        assertThat(handler.handleRequest(late, CONTEXT)).isEqualTo("SKIPPED_DONE");
+    }
+
+    @Test
+    void schedulerPayloadRunsOncePerOccurrence() {
+        AtomicInteger runs = new AtomicInteger();
+        GuardedSchedulerHandler handler = new GuardedSchedulerHandler(guard(LambdaGuardSettings.forTable("shedlock"))) {
+            @Override
+            protected void runTick(Map<String, Object> payload, TickContext tick, Context context) {
+                runs.incrementAndGet();
+            }
+        };
+        Map<String, Object> payload = new HashMap<>(Map.of("scheduledTime", "2026-11-30T02:00:00Z",
+                "jobName", "scheduler-" + UUID.randomUUID()));
+        assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("RAN");
+        assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("SKIPPED_DONE");
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void malformedInputIsNamed() {
+        LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock"));
+        assertThatThrownBy(() -> guard.run(Map.of("jobName", "x"), CONTEXT, tick -> { }))
+                .hasMessageContaining("scheduledTime").hasMessageContaining("<aws.scheduler.scheduled-time>");
+        assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "tomorrow", "jobName", "x"), CONTEXT, t -> { }))
+                .hasMessageContaining("tomorrow");
+        assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "2026-11-30T02:00:00Z"), CONTEXT, t -> { }))
+                .hasMessageContaining("CLOUDLOCK_JOB_NAME");
+    }
+
+    @Test
+    void checkedJobFailureIsRethrownAndTheTickStaysOpen() {
+        String job = "flaky-" + UUID.randomUUID();
+        LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock").withJobName(job));
+        ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
+        assertThatThrownBy(() -> guard.run(event, CONTEXT, tick -> {
+            throw new java.io.IOException("upstream down");
+        })).isInstanceOf(TickJobFailedException.class).hasCauseInstanceOf(java.io.IOException.class)
+                .hasMessageContaining(job);
+        assertThat(guard.run(event, CONTEXT, tick -> { })).as("the retry").hasToString("RAN");
+    }
+
+    @Test
+    void settingsFromTheEnvironmentNameTheBadVariable() {
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of()))
+                .hasMessageContaining("CLOUDLOCK_DYNAMODB_TABLE");
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t",
+                "CLOUDLOCK_TICK_RESOLUTION", "1 minute"))).hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
+        LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t",
+                "CLOUDLOCK_JOB_NAME", "j", "CLOUDLOCK_TICK_RESOLUTION", "PT1M", "CLOUDLOCK_LEASE_MARGIN", "PT2S"));
+        assertThat(settings).isEqualTo(new LambdaGuardSettings("t", "j", Duration.ofMinutes(1),
+                Duration.ofSeconds(2), Duration.ZERO));
+    }
+}

@@ -1,0 +1,169 @@
+package dev.cloudlock.function.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.testkit.Emulators;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * A guarded handler run by the real Lambda runtime interface client, in separate JVMs polling a Runtime API served
+ * here, with DynamoDB on moto. The handler is configured from environment variables only, as in Lambda.
+ */
+class LambdaRuntimeEndToEndTest {
+
+    private static final String TIME = "2026-11-30T02:00:00Z";
+    private static final String HANDLER = E2eReportHandler.class.getName() + "::handleRequest";
+    private static final List<Process> RUNTIMES = new ArrayList<>();
+    private static Path runsFile;
+    private static Path workDir;
+
+    @BeforeAll
+    static void table() throws IOException {
+        workDir = Files.createTempDirectory("cloudlock-lambda-e2e");
+        runsFile = workDir.resolve("runs.txt");
+        try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t"))).build()) {
+            DynamoDbLockTable.createIfAbsent(client, "shedlock");
+        }
+    }
+
+    @AfterAll
+    static void stopRuntimes() {
+        RUNTIMES.forEach(p -> {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        });
+    }
+
+    private static Process startRuntime(RuntimeApiServer api, String instance) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "com.amazonaws.services.lambda.runtime.api.client.AWSLambda", HANDLER)
+                .redirectErrorStream(true).redirectOutput(workDir.resolve(instance + ".log").toFile());
+        builder.environment().putAll(Map.of(
+                "AWS_LAMBDA_RUNTIME_API", api.address(),
+                "AWS_REGION", "us-east-1",
+                "AWS_ACCESS_KEY_ID", "test",
+                "AWS_SECRET_ACCESS_KEY", "test",
+                "AWS_ENDPOINT_URL_DYNAMODB", Emulators.moto().endpoint(),
+                "CLOUDLOCK_DYNAMODB_TABLE", "shedlock",
+                "CLOUDLOCK_LEASE_MARGIN", "PT1S",
+                "E2E_RUNS_FILE", runsFile.toString(),
+                "AWS_LAMBDA_FUNCTION_NAME", "guarded",
+                "AWS_LAMBDA_LOG_STREAM_NAME", instance));
+        builder.environment().put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
+        builder.environment().put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        Process process = builder.start();
+        RUNTIMES.add(process);
+        return process;
+    }
+
+    private static String event(String rule, String time, String detail) {
+        return "{\"version\":\"0\",\"id\":\"" + java.util.UUID.randomUUID() + "\",\"detail-type\":\"Scheduled Event\","
+                + "\"source\":\"aws.events\",\"account\":\"123456789012\",\"time\":\"" + time + "\","
+                + "\"region\":\"us-east-1\",\"resources\":[\"arn:aws:events:us-east-1:123456789012:rule/" + rule
+                + "\"],\"detail\":" + detail + "}";
+    }
+
+    private static long runsOf(String job) throws IOException {
+        if (!Files.exists(runsFile)) {
+            return 0;
+        }
+        return Files.readAllLines(runsFile).stream().filter(line -> line.startsWith(job + " ")).count();
+    }
+
+    private static RuntimeApiServer.Result await(RuntimeApiServer.Pending pending) throws Exception {
+        return pending.result().get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void duplicatesRunOnceAndAFailedTickIsRetried() throws Exception {
+        try (RuntimeApiServer api = new RuntimeApiServer()) {
+            for (int i = 0; i < 3; i++) {
+                startRuntime(api, "instance-" + i);
+            }
+            api.awaitPolling(3, Duration.ofSeconds(60));
+
+            // The same occurrence delivered to three instances at once, then once more after it completed.
+            String report = event("nightly-report", TIME, "{\"sleepMs\":\"1500\"}");
+            List<RuntimeApiServer.Pending> deliveries = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                deliveries.add(api.invoke(report, 30_000));
+            }
+            List<String> outcomes = new ArrayList<>();
+            for (RuntimeApiServer.Pending delivery : deliveries) {
+                RuntimeApiServer.Result result = await(delivery);
+                assertThat(result.error()).as("handler error: %s", result.body()).isFalse();
+                outcomes.add(result.body());
+            }
+            assertThat(outcomes).containsExactlyInAnyOrder("\"RAN\"", "\"SKIPPED_RUNNING\"", "\"SKIPPED_RUNNING\"");
+            assertThat(await(api.invoke(report, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
+            assertThat(runsOf("nightly-report")).isEqualTo(1);
+
+            // A failing first attempt, then the platform's retry of the same event.
+            String marker = workDir.resolve("failed-once").toString();
+            String flaky = event("flaky-import", TIME, "{\"failOnceMarker\":\"" + marker + "\"}");
+            RuntimeApiServer.Result first = await(api.invoke(flaky, 30_000));
+            assertThat(first.error()).isTrue();
+            assertThat(first.body()).contains("first attempt fails on purpose");
+            assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"RAN\"");
+            assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
+            assertThat(runsOf("flaky-import")).as("runs of the flaky job: failed once, succeeded once").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aKilledInvocationBlocksTheNextTickNoLongerThanItsLease() throws Exception {
+        try (RuntimeApiServer doomedApi = new RuntimeApiServer(); RuntimeApiServer api = new RuntimeApiServer()) {
+            Process doomed = startRuntime(doomedApi, "doomed");
+            startRuntime(api, "survivor");
+            doomedApi.awaitPolling(1, Duration.ofSeconds(60));
+            api.awaitPolling(1, Duration.ofSeconds(60));
+
+            long timeoutMillis = 4_000; // the function's timeout: lease = remaining time + 1 s margin
+            doomedApi.invoke(event("hourly-sync", TIME, "{\"sleepMs\":\"600000\"}"), timeoutMillis);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (runsOf("hourly-sync") == 0) {
+                assertThat(System.nanoTime()).as("the doomed invocation never started").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            long lockTaken = System.nanoTime();
+            doomed.descendants().forEach(ProcessHandle::destroyForcibly);
+            doomed.destroyForcibly().waitFor();
+
+            String nextTick = event("hourly-sync", "2026-11-30T03:00:00Z", "{}");
+            assertThat(await(api.invoke(nextTick, 30_000)).body()).as("while the dead invocation's lease runs")
+                    .isEqualTo("\"SKIPPED_RUNNING\"");
+            String outcome;
+            do {
+                Thread.sleep(250);
+                outcome = await(api.invoke(nextTick, 30_000)).body();
+            } while (outcome.equals("\"SKIPPED_RUNNING\"")
+                    && System.nanoTime() - lockTaken < TimeUnit.SECONDS.toNanos(30));
+            long blockedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lockTaken);
+            assertThat(outcome).isEqualTo("\"RAN\"");
+            // Blocked for about the lease (timeout 4 s + margin 1 s), not for a fixed lockAtMostFor.
+            assertThat(blockedMillis).as("ms the next tick was blocked").isBetween(3_000L, 5_000L + 3_000L);
+            System.out.printf("[lambda e2e] next tick blocked %d ms by a killed invocation (lease ~5,000 ms)%n",
+                    blockedMillis);
+        }
+    }
+}

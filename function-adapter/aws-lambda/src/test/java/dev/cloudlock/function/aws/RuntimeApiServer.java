@@ -1,0 +1,145 @@
+package dev.cloudlock.function.aws;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The Lambda Runtime API (next / response / error) served on 127.0.0.1, so the real runtime interface client can
+ * run a handler here: each {@link #invoke} queues one invocation that the next polling runtime process takes.
+ */
+final class RuntimeApiServer implements AutoCloseable {
+
+    /** How an invocation ended: the handler's response, or its error. */
+    record Result(boolean error, String body) {
+    }
+
+    private record Invocation(String id, String event, long deadlineEpochMillis) {
+    }
+
+    private static final String PREFIX = "/2018-06-01/runtime/";
+
+    private final HttpServer server;
+    private final BlockingQueue<Invocation> queue = new LinkedBlockingQueue<>();
+    private final Map<String, CompletableFuture<Result>> results = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Void>> taken = new ConcurrentHashMap<>();
+    private volatile String initError;
+    private final java.util.concurrent.atomic.AtomicInteger polling = new java.util.concurrent.atomic.AtomicInteger();
+
+    RuntimeApiServer() {
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext(PREFIX, this::handle);
+        server.setExecutor(Executors.newCachedThreadPool(r -> {
+            Thread thread = new Thread(r, "runtime-api");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        server.start();
+    }
+
+    /** {@code 127.0.0.1:port}, the value of {@code AWS_LAMBDA_RUNTIME_API}. */
+    String address() {
+        return "127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Queues an invocation of {@code event} with {@code timeoutMillis} to run; completes with its result. */
+    Pending invoke(String event, long timeoutMillis) {
+        Invocation invocation = new Invocation(UUID.randomUUID().toString(), event,
+                System.currentTimeMillis() + timeoutMillis);
+        CompletableFuture<Result> result = new CompletableFuture<>();
+        CompletableFuture<Void> start = new CompletableFuture<>();
+        results.put(invocation.id(), result);
+        taken.put(invocation.id(), start);
+        queue.add(invocation);
+        return new Pending(start, result);
+    }
+
+    /** A queued invocation: when a runtime took it, and how it ended. */
+    record Pending(CompletableFuture<Void> taken, CompletableFuture<Result> result) {
+    }
+
+    /** Waits until {@code n} runtime processes are waiting for an invocation. */
+    void awaitPolling(int n, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (polling.get() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + polling.get() + " of " + n + " runtimes are polling; init error: "
+                        + initError);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    String initError() {
+        return initError;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        if (path.equals("invocation/next") && exchange.getRequestMethod().equals("GET")) {
+            Invocation next;
+            polling.incrementAndGet();
+            try {
+                next = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                exchange.sendResponseHeaders(500, -1);
+                return;
+            } finally {
+                polling.decrementAndGet();
+            }
+            exchange.getResponseHeaders().add("Lambda-Runtime-Aws-Request-Id", next.id());
+            exchange.getResponseHeaders().add("Lambda-Runtime-Deadline-Ms", Long.toString(next.deadlineEpochMillis()));
+            exchange.getResponseHeaders().add("Lambda-Runtime-Invoked-Function-Arn",
+                    "arn:aws:lambda:us-east-1:123456789012:function:guarded");
+            exchange.getResponseHeaders().add("Lambda-Runtime-Trace-Id", "Root=1-00000000-000000000000000000000000");
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            send(exchange, 200, next.event());
+            taken.get(next.id()).complete(null);
+            return;
+        }
+        if (path.startsWith("invocation/") && (path.endsWith("/response") || path.endsWith("/error"))) {
+            String id = path.substring("invocation/".length(), path.lastIndexOf('/'));
+            CompletableFuture<Result> result = results.get(id);
+            if (result != null) {
+                result.complete(new Result(path.endsWith("/error"), new String(body, StandardCharsets.UTF_8)));
+            }
+            send(exchange, 202, "{}");
+            return;
+        }
+        if (path.equals("init/error")) {
+            initError = new String(body, StandardCharsets.UTF_8);
+            send(exchange, 202, "{}");
+            return;
+        }
+        send(exchange, 404, "{\"errorMessage\":\"unknown path " + path + "\"}");
+    }
+
+    private static void send(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
