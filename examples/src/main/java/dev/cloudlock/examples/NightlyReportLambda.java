@@ -1,0 +1,21 @@
+package dev.cloudlock.examples;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.cloudlock.function.TickContext;
+import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
+
+/**
+ * The README's Lambda example: an EventBridge-scheduled handler whose body runs once per scheduled occurrence.
+ * Configured by environment variables (CLOUDLOCK_DYNAMODB_TABLE, optionally CLOUDLOCK_JOB_NAME and
+ * CLOUDLOCK_TICK_RESOLUTION).
+ */
+public class NightlyReportLambda extends GuardedScheduledEventHandler {
+
+    @Override
+    protected void runTick(ScheduledEvent event, TickContext tick, Context context) throws Exception {
+        context.getLogger().log("Building the report for " + tick.tick().scheduledTime()
+                + " (fencing token " + tick.fencingToken() + ")");
+        // ... build and send the report; pass tick.fencingToken() to what you write
+    }
+}
