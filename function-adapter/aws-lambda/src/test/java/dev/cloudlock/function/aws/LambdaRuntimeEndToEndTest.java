@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.testkit.LambdaRuntimeApi;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -53,13 +54,8 @@ class LambdaRuntimeEndToEndTest {
         });
     }
 
-    private static Process startRuntime(RuntimeApiServer api, String instance) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "com.amazonaws.services.lambda.runtime.api.client.AWSLambda", HANDLER)
-                .redirectErrorStream(true).redirectOutput(workDir.resolve(instance + ".log").toFile());
-        builder.environment().putAll(Map.of(
-                "AWS_LAMBDA_RUNTIME_API", api.address(),
+    private static Process startRuntime(LambdaRuntimeApi api, String instance) throws IOException {
+        Map<String, String> env = new java.util.HashMap<>(Map.of(
                 "AWS_REGION", "us-east-1",
                 "AWS_ACCESS_KEY_ID", "test",
                 "AWS_SECRET_ACCESS_KEY", "test",
@@ -69,9 +65,9 @@ class LambdaRuntimeEndToEndTest {
                 "E2E_RUNS_FILE", runsFile.toString(),
                 "AWS_LAMBDA_FUNCTION_NAME", "guarded",
                 "AWS_LAMBDA_LOG_STREAM_NAME", instance));
-        builder.environment().put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
-        builder.environment().put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
-        Process process = builder.start();
+        env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
+        env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        Process process = api.startRuntime(HANDLER, env, workDir.resolve(instance + ".log"));
         RUNTIMES.add(process);
         return process;
     }
@@ -90,13 +86,13 @@ class LambdaRuntimeEndToEndTest {
         return Files.readAllLines(runsFile).stream().filter(line -> line.startsWith(job + " ")).count();
     }
 
-    private static RuntimeApiServer.Result await(RuntimeApiServer.Pending pending) throws Exception {
+    private static LambdaRuntimeApi.Result await(LambdaRuntimeApi.Pending pending) throws Exception {
         return pending.result().get(60, TimeUnit.SECONDS);
     }
 
     @Test
     void duplicatesRunOnceAndAFailedTickIsRetried() throws Exception {
-        try (RuntimeApiServer api = new RuntimeApiServer()) {
+        try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             for (int i = 0; i < 3; i++) {
                 startRuntime(api, "instance-" + i);
             }
@@ -104,13 +100,13 @@ class LambdaRuntimeEndToEndTest {
 
             // The same occurrence delivered to three instances at once, then once more after it completed.
             String report = event("nightly-report", TIME, "{\"sleepMs\":\"1500\"}");
-            List<RuntimeApiServer.Pending> deliveries = new ArrayList<>();
+            List<LambdaRuntimeApi.Pending> deliveries = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 deliveries.add(api.invoke(report, 30_000));
             }
             List<String> outcomes = new ArrayList<>();
-            for (RuntimeApiServer.Pending delivery : deliveries) {
-                RuntimeApiServer.Result result = await(delivery);
+            for (LambdaRuntimeApi.Pending delivery : deliveries) {
+                LambdaRuntimeApi.Result result = await(delivery);
                 assertThat(result.error()).as("handler error: %s", result.body()).isFalse();
                 outcomes.add(result.body());
             }
@@ -121,7 +117,7 @@ class LambdaRuntimeEndToEndTest {
             // A failing first attempt, then the platform's retry of the same event.
             String marker = workDir.resolve("failed-once").toString();
             String flaky = event("flaky-import", TIME, "{\"failOnceMarker\":\"" + marker + "\"}");
-            RuntimeApiServer.Result first = await(api.invoke(flaky, 30_000));
+            LambdaRuntimeApi.Result first = await(api.invoke(flaky, 30_000));
             assertThat(first.error()).isTrue();
             assertThat(first.body()).contains("first attempt fails on purpose");
             assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"RAN\"");
@@ -132,7 +128,7 @@ class LambdaRuntimeEndToEndTest {
 
     @Test
     void aKilledInvocationBlocksTheNextTickNoLongerThanItsLease() throws Exception {
-        try (RuntimeApiServer doomedApi = new RuntimeApiServer(); RuntimeApiServer api = new RuntimeApiServer()) {
+        try (LambdaRuntimeApi doomedApi = new LambdaRuntimeApi(); LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Process doomed = startRuntime(doomedApi, "doomed");
             startRuntime(api, "survivor");
             doomedApi.awaitPolling(1, Duration.ofSeconds(60));

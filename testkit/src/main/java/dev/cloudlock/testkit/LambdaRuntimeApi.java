@@ -1,4 +1,4 @@
-package dev.cloudlock.function.aws;
+package dev.cloudlock.testkit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -14,15 +16,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The Lambda Runtime API (next / response / error) served on 127.0.0.1, so the real runtime interface client can
- * run a handler here: each {@link #invoke} queues one invocation that the next polling runtime process takes.
+ * The AWS Lambda Runtime API (next / response / error, a small documented HTTP protocol) served on 127.0.0.1, so
+ * the real runtime interface client can run a handler here: each {@link #invoke} queues one invocation that the
+ * next polling runtime process takes. Point a runtime at it with {@code AWS_LAMBDA_RUNTIME_API=}{@link #address()}.
  */
-final class RuntimeApiServer implements AutoCloseable {
+public final class LambdaRuntimeApi implements AutoCloseable {
 
     /** How an invocation ended: the handler's response, or its error. */
-    record Result(boolean error, String body) {
+    public record Result(boolean error, String body) {
     }
 
     private record Invocation(String id, String event, long deadlineEpochMillis) {
@@ -35,9 +39,9 @@ final class RuntimeApiServer implements AutoCloseable {
     private final Map<String, CompletableFuture<Result>> results = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> taken = new ConcurrentHashMap<>();
     private volatile String initError;
-    private final java.util.concurrent.atomic.AtomicInteger polling = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger polling = new AtomicInteger();
 
-    RuntimeApiServer() {
+    public LambdaRuntimeApi() {
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         } catch (IOException e) {
@@ -53,12 +57,12 @@ final class RuntimeApiServer implements AutoCloseable {
     }
 
     /** {@code 127.0.0.1:port}, the value of {@code AWS_LAMBDA_RUNTIME_API}. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + server.getAddress().getPort();
     }
 
     /** Queues an invocation of {@code event} with {@code timeoutMillis} to run; completes with its result. */
-    Pending invoke(String event, long timeoutMillis) {
+    public Pending invoke(String event, long timeoutMillis) {
         Invocation invocation = new Invocation(UUID.randomUUID().toString(), event,
                 System.currentTimeMillis() + timeoutMillis);
         CompletableFuture<Result> result = new CompletableFuture<>();
@@ -70,11 +74,11 @@ final class RuntimeApiServer implements AutoCloseable {
     }
 
     /** A queued invocation: when a runtime took it, and how it ended. */
-    record Pending(CompletableFuture<Void> taken, CompletableFuture<Result> result) {
+    public record Pending(CompletableFuture<Void> taken, CompletableFuture<Result> result) {
     }
 
     /** Waits until {@code n} runtime processes are waiting for an invocation. */
-    void awaitPolling(int n, java.time.Duration timeout) throws InterruptedException {
+    public void awaitPolling(int n, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (polling.get() < n) {
             if (System.nanoTime() > deadline) {
@@ -85,7 +89,24 @@ final class RuntimeApiServer implements AutoCloseable {
         }
     }
 
-    String initError() {
+    /**
+     * Starts a runtime process polling this API: a JVM with this JVM's class path running the runtime interface
+     * client ({@code com.amazonaws:aws-lambda-java-runtime-interface-client} must be on it) for {@code handler}
+     * ({@code package.Class::method}), with {@code environment} added and its output in {@code log}.
+     */
+    public Process startRuntime(String handler, Map<String, String> environment, Path log)
+            throws IOException {
+        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(javaBinary, "-cp", System.getProperty("java.class.path"),
+                "com.amazonaws.services.lambda.runtime.api.client.AWSLambda", handler)
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        builder.environment().put("AWS_LAMBDA_RUNTIME_API", address());
+        return builder.start();
+    }
+
+    /** The body of an {@code init/error} report, if a runtime failed to load its handler. */
+    public String initError() {
         return initError;
     }
 

@@ -1,0 +1,108 @@
+package dev.cloudlock.benchmarks;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import java.net.URI;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** The DynamoDB provider on one emulator, with every request counted on the wire by operation. */
+final class DynamoDbTarget implements LockCycleBenchmark.Target {
+
+    /** DynamoDB on-demand, us-east-1: USD per million write / read request units. */
+    static final double WRITE_PRICE = 0.625;
+    static final double READ_PRICE = 0.125;
+
+    private final String name;
+    private final DynamoDbClient client;
+    private final Map<String, Integer> requests = new TreeMap<>();
+
+    DynamoDbTarget(String name, String endpoint) {
+        this.name = name;
+        ExecutionInterceptor counter = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                synchronized (requests) {
+                    requests.merge(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), 1, Integer::sum);
+                }
+            }
+        };
+        this.client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("b", "b")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build();
+        DynamoDbLockTable.createIfAbsent(client, "shedlock");
+        drainRequests();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public CloudLockProvider provider(String lockedBy) {
+        return DynamoDbLockProvider.builder().client(client).tableName("shedlock").lockedBy(lockedBy).build();
+    }
+
+    @Override
+    public Map<String, Integer> drainRequests() {
+        synchronized (requests) {
+            Map<String, Integer> copy = new TreeMap<>(requests);
+            requests.clear();
+            return copy;
+        }
+    }
+
+    /** One conditional UpdateItem of a lock-sized item: the physical floor of an acquire, release or extend. */
+    @Override
+    public void floorWrite(String key) {
+        client.updateItem(b -> b.tableName("shedlock").key(Map.of("_id", AttributeValue.fromS(key)))
+                .updateExpression("SET lockUntil = :u, lockedAt = :a, lockedBy = :b, #o = :o ADD fence :one")
+                .conditionExpression("attribute_not_exists(lockUntil) OR lockUntil <= :a")
+                .expressionAttributeNames(Map.of("#o", "owner"))
+                .expressionAttributeValues(Map.of(":u", AttributeValue.fromS("2000-01-01T00:00:00.000Z"),
+                        ":a", AttributeValue.fromS("2000-01-01T00:00:00.000Z"),
+                        ":b", AttributeValue.fromS("bench-host/1234"),
+                        ":o", AttributeValue.fromS("0f8fad5b-d9cb-469f-a165-70867728950e"),
+                        ":one", AttributeValue.fromN("1"))));
+    }
+
+    @Override
+    public void floorRead(String key) {
+        client.getItem(b -> b.tableName("shedlock").key(Map.of("_id", AttributeValue.fromS(key)))
+                .consistentRead(true));
+    }
+
+    @Override
+    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
+        double usd = 0;
+        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
+            usd += e.getValue() * (e.getKey().equals("GetItem") ? READ_PRICE : WRITE_PRICE);
+        }
+        return usd;
+    }
+
+    @Override
+    public String prices() {
+        return "DynamoDB on-demand, us-east-1: $" + WRITE_PRICE + " per million write request units, $" + READ_PRICE
+                + " per million read request units (list prices since the November 2024 reduction, as recorded"
+                + " 2026-11-30). A lock item is about 200 bytes: 1 WRU per write, 1 RRU per strongly consistent read.";
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,194 @@
+package dev.cloudlock.benchmarks;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.testkit.ContendedRun;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+
+/**
+ * Per provider on its emulator: requests on the wire per operation (counted, not estimated), latency percentiles
+ * per operation next to the bare SDK call of the store's primitive (the floor of "one round trip"), contended
+ * throughput, and the cost per million uncontended lock cycles.
+ *
+ * <p>A plain harness rather than JMH: each operation is a network round trip of milliseconds, so JIT and timer
+ * effects that JMH controls for are far below the noise; what matters is counting requests and comparing against
+ * the floor in the same run, which JMH does not do for us.
+ */
+final class LockCycleBenchmark {
+
+    /** A store under test. */
+    interface Target extends AutoCloseable {
+        String name();
+
+        CloudLockProvider provider(String lockedBy);
+
+        /** Requests sent since the last call, by operation. */
+        Map<String, Integer> drainRequests();
+
+        void floorWrite(String key);
+
+        void floorRead(String key);
+
+        /** USD per million repetitions of {@code requestsPerCycle}. */
+        double costPerMillion(Map<String, Integer> requestsPerCycle);
+
+        String prices();
+
+        @Override
+        void close();
+    }
+
+    private LockCycleBenchmark() {
+    }
+
+    private static LockConfiguration config(String name) {
+        return new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(5), Duration.ZERO);
+    }
+
+    /** Runs every measurement on {@code target}; {@code samples} per latency, {@code holdings} per thread. */
+    static Map<String, Object> run(Target target, int samples, int holdings, Report report) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        CloudLockProvider a = target.provider("bench-a");
+        CloudLockProvider b = target.provider("bench-b");
+
+        // Requests per operation.
+        String name = "rt-" + System.nanoTime();
+        Map<String, Map<String, Integer>> trips = new LinkedHashMap<>();
+        target.drainRequests();
+        FencedLock first = a.tryLock(config(name)).orElseThrow();
+        trips.put("acquire, first ever", target.drainRequests());
+        FencedLock extended = (FencedLock) first.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
+        trips.put("extend", target.drainRequests());
+        if (b.tryLock(config(name)).isPresent()) {
+            throw new IllegalStateException("a second holder got a held lock");
+        }
+        trips.put("acquire that loses (contended)", target.drainRequests());
+        extended.unlock();
+        trips.put("release", target.drainRequests());
+        a.tryLock(config(name)).orElseThrow().unlock();
+        Map<String, Integer> steadyCycle = target.drainRequests();
+        FencedLock steady = a.tryLock(config(name)).orElseThrow();
+        trips.put("acquire, steady state (same holder)", target.drainRequests());
+        steady.unlock();
+        target.drainRequests();
+        b.tryLock(config(name)).orElseThrow().unlock();
+        Map<String, Integer> afterOther = target.drainRequests();
+        FencedLock byA = a.tryLock(config(name)).orElseThrow();
+        trips.put("acquire after another holder", target.drainRequests());
+        byA.unlock();
+        target.drainRequests();
+        List<List<String>> tripRows = new ArrayList<>();
+        Map<String, Object> tripJson = new LinkedHashMap<>();
+        trips.forEach((op, requests) -> {
+            int total = requests.values().stream().mapToInt(Integer::intValue).sum();
+            tripRows.add(List.of(op, Integer.toString(total), requests.toString()));
+            tripJson.put(op, Map.of("requests", total, "byOperation", requests));
+        });
+        json.put("roundTrips", tripJson);
+
+        // Latency per operation, and the floor.
+        Map<String, Samples> latency = new LinkedHashMap<>();
+        for (String op : List.of("acquire", "acquire that loses", "extend", "release", "floor: conditional write",
+                "floor: consistent read")) {
+            latency.put(op, new Samples());
+        }
+        String timed = "lat-" + System.nanoTime();
+        for (int i = 0; i < samples + samples / 10; i++) {
+            boolean warm = i >= samples / 10;
+            FencedLock lock = time(latency.get("acquire"), warm, () -> a.tryLock(config(timed)).orElseThrow());
+            time(latency.get("acquire that loses"), warm, () -> b.tryLock(config(timed)));
+            FencedLock longer = time(latency.get("extend"), warm,
+                    () -> (FencedLock) lock.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow());
+            time(latency.get("release"), warm, () -> {
+                longer.unlock();
+                return null;
+            });
+            time(latency.get("floor: conditional write"), warm, () -> {
+                target.floorWrite("floor");
+                return null;
+            });
+            time(latency.get("floor: consistent read"), warm, () -> {
+                target.floorRead("floor");
+                return null;
+            });
+        }
+        double floor = latency.get("floor: conditional write").percentileMillis(50);
+        List<List<String>> latencyRows = new ArrayList<>();
+        Map<String, Object> latencyJson = new LinkedHashMap<>();
+        latency.forEach((op, s) -> {
+            double p50 = s.percentileMillis(50);
+            latencyRows.add(List.of(op, ms(p50), ms(s.percentileMillis(90)), ms(s.percentileMillis(99)),
+                    String.format("%.2f", p50 / floor)));
+            latencyJson.put(op, Map.of("p50Ms", round(p50), "p90Ms", round(s.percentileMillis(90)),
+                    "p99Ms", round(s.percentileMillis(99)), "p50RatioToFloorWrite", round(p50 / floor),
+                    "samples", s.size()));
+        });
+        json.put("latency", latencyJson);
+        target.drainRequests();
+
+        // Contended throughput.
+        List<List<String>> throughputRows = new ArrayList<>();
+        Map<String, Object> throughputJson = new LinkedHashMap<>();
+        for (int threads : new int[] {1, 4, 8}) {
+            ContendedRun.Result result = ContendedRun.run(i -> target.provider("bench-" + i),
+                    "tp-" + threads + "-" + System.nanoTime(), threads, holdings, Duration.ZERO, Duration.ofMinutes(5));
+            result.history().assertConsistent();
+            double perSecond = result.history().size() / (result.elapsed().toNanos() / 1e9);
+            Map<String, Integer> requests = target.drainRequests();
+            int total = requests.values().stream().mapToInt(Integer::intValue).sum();
+            throughputRows.add(List.of(Integer.toString(threads), Integer.toString(result.history().size()),
+                    String.format("%.0f", perSecond), Long.toString(result.attempts()),
+                    String.format("%.1f", (double) total / result.history().size())));
+            throughputJson.put(threads + " threads", Map.of("holdingsPerSecond", round(perSecond),
+                    "holdings", result.history().size(), "attempts", result.attempts(),
+                    "requestsPerHolding", round((double) total / result.history().size())));
+        }
+        json.put("contendedThroughput", throughputJson);
+
+        // Cost.
+        double cost = target.costPerMillion(steadyCycle);
+        double costAfterOther = target.costPerMillion(afterOther);
+        json.put("costPerMillionCyclesUsd", Map.of("steadyState", round(cost), "alternatingHolders",
+                round(costAfterOther), "requestsPerCycle", steadyCycle, "prices", target.prices()));
+
+        report.heading(target.name())
+                .paragraph("**Requests on the wire per operation** (counted by a client interceptor):")
+                .table(List.of("operation", "requests", "by API call"), tripRows)
+                .paragraph("**Latency** over " + samples + " samples after " + samples / 10 + " warm-up rounds; "
+                        + "the floor is the bare SDK call of the store's primitive on an item of the same size; "
+                        + "ratio = p50 / p50 of the floor's conditional write:")
+                .table(List.of("operation", "p50 ms", "p90 ms", "p99 ms", "ratio to floor"), latencyRows)
+                .paragraph("**Contended throughput** on one lock name (each thread takes it " + holdings
+                        + " times, backing off after a refusal; the history checker found no overlap):")
+                .table(List.of("threads", "holdings", "holdings/s", "attempts", "requests per holding"),
+                        throughputRows)
+                .paragraph(String.format("**Cost per million uncontended lock cycles** (acquire + release, %s): "
+                        + "$%.2f (same holder), $%.2f (alternating holders, %s). %s", steadyCycle, cost,
+                        costAfterOther, afterOther, target.prices()));
+        return json;
+    }
+
+    private static <T> T time(Samples samples, boolean record, Supplier<T> operation) {
+        long start = System.nanoTime();
+        T result = operation.get();
+        if (record) {
+            samples.add(System.nanoTime() - start);
+        }
+        return result;
+    }
+
+    private static String ms(double millis) {
+        return String.format("%.2f", millis);
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}
