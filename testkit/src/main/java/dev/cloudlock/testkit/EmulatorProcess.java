@@ -111,16 +111,25 @@ public final class EmulatorProcess implements AutoCloseable {
 
     /** Sends {@code POST endpoint + path} with an empty body and fails unless the answer is 2xx. */
     public void post(String path) {
+        send("POST", path);
+    }
+
+    /** Sends {@code DELETE endpoint + path} and fails unless the answer is 2xx. */
+    public void delete(String path) {
+        send("DELETE", path);
+    }
+
+    private void send(String method, String path) {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint() + path))
-                    .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    .timeout(Duration.ofSeconds(10)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
-                throw new IllegalStateException(name + " answered " + response.statusCode() + " to POST " + path
-                        + ": " + response.body());
+                throw new IllegalStateException(name + " answered " + response.statusCode() + " to " + method + " "
+                        + path + ": " + response.body());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(name + ": POST " + path + " failed", e);
+            throw new UncheckedIOException(name + ": " + method + " " + path + " failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

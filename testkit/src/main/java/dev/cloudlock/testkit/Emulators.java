@@ -20,12 +20,18 @@ import java.util.List;
  *   <li>{@link #dynalite()}: dynalite (DynamoDB on Node), from {@code emulators/node_modules}, which the Maven build
  *       installs with {@code npm ci}. The folder is found from the system property {@code cloudlock.emulators.dir},
  *       the variable {@code CLOUDLOCK_EMULATORS_DIR}, or by looking upwards from the working directory.</li>
+ *   <li>{@link #s3proxy()}: S3Proxy (S3 on an in-memory store), run with {@code java -jar} from the jar named by
+ *       {@code cloudlock.s3proxy.jar}.</li>
+ *   <li>{@link #firestore()}: the official Cloud Firestore emulator, from the jar of the Google Cloud CLI component
+ *       {@code cloud-firestore-emulator} ({@code CLOUDLOCK_FIRESTORE_EMULATOR_JAR} names another jar).</li>
  * </ul>
  */
 public final class Emulators {
 
     private static EmulatorProcess moto;
     private static EmulatorProcess dynalite;
+    private static EmulatorProcess firestore;
+    private static EmulatorProcess s3proxy;
 
     private Emulators() {
     }
@@ -61,6 +67,84 @@ public final class Emulators {
                     "/", Duration.ofSeconds(30));
         }
         return dynalite;
+    }
+
+    /**
+     * The shared S3Proxy server: S3 over an in-memory store ({@code transient-nio2}), no authorization (any
+     * credentials pass). Its jar ({@code org.gaul:s3proxy:4.1.0}, classifier {@code jar-with-dependencies}) is named
+     * by the system property {@code cloudlock.s3proxy.jar} or the variable {@code CLOUDLOCK_S3PROXY_JAR}; the
+     * {@code cloudlock-s3} build copies it from Maven Central and sets the property. It has no reset call: use fresh
+     * bucket or key names.
+     */
+    public static synchronized EmulatorProcess s3proxy() {
+        if (s3proxy == null || !s3proxy.isAlive()) {
+            String jar = System.getProperty("cloudlock.s3proxy.jar", System.getenv("CLOUDLOCK_S3PROXY_JAR"));
+            if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+                throw new IllegalStateException("S3Proxy jar not found (" + jar + "): set -Dcloudlock.s3proxy.jar or"
+                        + " CLOUDLOCK_S3PROXY_JAR to org.gaul:s3proxy:4.1.0:jar-with-dependencies (the cloudlock-s3"
+                        + " build fetches it itself: ./mvnw verify -pl providers/s3)");
+            }
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            s3proxy = EmulatorProcess.start("s3proxy",
+                    port -> List.of(java, "-Xmx256m", "-jar", jar, "--properties", s3proxyProperties(port).toString()),
+                    "/", Duration.ofSeconds(60));
+        }
+        return s3proxy;
+    }
+
+    private static Path s3proxyProperties(int port) {
+        try {
+            Path file = Files.createTempFile("cloudlock-s3proxy-", ".conf");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, String.join("\n",
+                    "s3proxy.endpoint=http://127.0.0.1:" + port,
+                    "s3proxy.authorization=none",
+                    "jclouds.provider=transient-nio2",
+                    "jclouds.identity=x",
+                    "jclouds.credential=y",
+                    ""));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The project id the shared Firestore emulator serves. */
+    public static final String FIRESTORE_PROJECT = "demo-test";
+
+    /** Where the Google Cloud CLI's Debian package installs the Cloud Firestore emulator. */
+    public static final String FIRESTORE_EMULATOR_JAR =
+            "/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud-firestore-emulator.jar";
+
+    /**
+     * The shared Cloud Firestore emulator, serving project {@value #FIRESTORE_PROJECT}; {@link #resetFirestore()}
+     * wipes its documents. Connect with {@code FirestoreOptions.newBuilder().setProjectId(FIRESTORE_PROJECT)
+     * .setEmulatorHost("127.0.0.1:" + firestore().port())}. The jar is {@value #FIRESTORE_EMULATOR_JAR} unless the
+     * variable {@code CLOUDLOCK_FIRESTORE_EMULATOR_JAR} names another.
+     */
+    public static synchronized EmulatorProcess firestore() {
+        if (firestore == null || !firestore.isAlive()) {
+            Path jar = Path.of(System.getenv().getOrDefault("CLOUDLOCK_FIRESTORE_EMULATOR_JAR",
+                    FIRESTORE_EMULATOR_JAR));
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException("The Cloud Firestore emulator is not installed: " + jar + " is"
+                        + " missing. Install it with 'gcloud components install cloud-firestore-emulator' or the"
+                        + " Debian package google-cloud-cli-firestore-emulator, or point"
+                        + " CLOUDLOCK_FIRESTORE_EMULATOR_JAR at cloud-firestore-emulator.jar");
+            }
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            firestore = EmulatorProcess.start("firestore",
+                    port -> List.of(java, "-Xmx512m", "-cp", jar.toString(),
+                            "com.google.cloud.datastore.emulator.firestore.CloudFirestore",
+                            "--host=127.0.0.1", "--port=" + port, "--project_id=" + FIRESTORE_PROJECT),
+                    "/", Duration.ofSeconds(90));
+        }
+        return firestore;
+    }
+
+    /** Deletes every document in the shared Firestore emulator. */
+    public static void resetFirestore() {
+        firestore().delete("/emulator/v1/projects/" + FIRESTORE_PROJECT + "/databases/(default)/documents");
     }
 
     /** The repository's {@code emulators/} folder, holding the npm emulators and our launchers. */

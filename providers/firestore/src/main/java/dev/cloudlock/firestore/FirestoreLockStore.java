@@ -1,0 +1,312 @@
+package dev.cloudlock.firestore;
+
+import com.google.api.core.ApiFuture;
+import com.google.api.gax.rpc.ApiException;
+import com.google.api.gax.rpc.StatusCode;
+import com.google.cloud.Timestamp;
+import com.google.cloud.firestore.CollectionReference;
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreException;
+import com.google.cloud.firestore.Precondition;
+import com.google.cloud.firestore.WriteResult;
+import dev.cloudlock.core.AcquireRequest;
+import dev.cloudlock.core.AcquireResult;
+import dev.cloudlock.core.ExtendRequest;
+import dev.cloudlock.core.HeldLock;
+import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.core.LockStore;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.ReleaseRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A {@link LockStore} on Cloud Firestore, on the server's clock and without transactions: one document per lock in
+ * one collection.
+ *
+ * <ul>
+ *   <li><b>acquire</b> — a read, then one write: {@code create()} when the document is absent ({@code ALREADY_EXISTS}
+ *       means another instance won), or, when the record is free at the read's {@link DocumentSnapshot#getReadTime()
+ *       read time}, an {@code update} with {@link Precondition#updatedAt} of the version read
+ *       ({@code FAILED_PRECONDITION} means another write came in between). That precondition is a compare-and-set on
+ *       the whole document, so two instances can never both take the same free record. {@code lockedAt} and
+ *       {@code lockUntil} are computed from the read time, the server's clock: a client clock that is off changes
+ *       nothing.</li>
+ *   <li><b>release, extend</b> — one {@code update} with {@code Precondition.updatedAt(<update time of our own last
+ *       write>)}. Any write by someone else changes the update time, so the precondition is the owner check.</li>
+ * </ul>
+ *
+ * <p>Document fields: {@code lockUntil}, {@code lockedAt}, {@code lastTick} (Firestore timestamps, millisecond
+ * precision), {@code lockedBy}, {@code owner} (strings), {@code fence} (integer, +1 per acquisition). Document ids
+ * are the lock names encoded by {@link FirestoreDocumentIds}.
+ *
+ * <p><b>Time for release and extend.</b> Neither gets a fresh server read. The store estimates the server's time as
+ * the server time it last learned for this lock (the update time of our own write, or the read time of the read that
+ * found our record) plus the local monotonic time ({@link System#nanoTime()}) elapsed since that response
+ * <em>arrived</em>. The server's time was taken before the response left, so the estimate is early by at most that
+ * response's latency, never late, and does not depend on the client's wall clock at all ({@code request.now()} is
+ * not used); only clock-rate drift over the lease adds to the error. Early is the side that costs nothing:
+ * <ul>
+ *   <li>a release writes {@code lockUntil} no later than the server's now, so the lock is free at once (or at
+ *       {@code lockAtLeastFor}, which is counted from the read time of the acquisition, exactly);</li>
+ *   <li>an extension is refused, without a write, once our lease has run out by the estimate; it may still be
+ *       accepted up to one response latency after the lease ran out by the server's clock, and that is safe: the
+ *       precondition proves nobody has written the record since our write, so nobody has taken the lock, and an
+ *       acquirer racing us on the same update time loses (or wins, and then our extension fails).</li>
+ * </ul>
+ */
+public final class FirestoreLockStore implements LockStore {
+
+    private static final String LOCK_UNTIL = "lockUntil";
+    private static final String LOCKED_AT = "lockedAt";
+    private static final String LOCKED_BY = "lockedBy";
+    private static final String OWNER = "owner";
+    private static final String FENCE = "fence";
+    private static final String LAST_TICK = "lastTick";
+
+    private final Firestore firestore;
+    private final CollectionReference collection;
+
+    /**
+     * @param firestore the Firestore client (its project, database, credentials and retry settings are the caller's
+     *     choice)
+     * @param collection the collection holding one document per lock
+     */
+    public FirestoreLockStore(Firestore firestore, String collection) {
+        this.firestore = Objects.requireNonNull(firestore, "firestore");
+        if (collection == null || collection.isBlank() || collection.contains("/")) {
+            throw new IllegalArgumentException("collection must be a non-blank top-level collection id without '/',"
+                    + " was '" + collection + "'");
+        }
+        this.collection = firestore.collection(collection);
+    }
+
+    @Override
+    public void checkName(String name) {
+        FirestoreDocumentIds.check(name);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        DocumentReference doc = document(request.name());
+        DocumentSnapshot snapshot = await(doc.get(), "acquire (read)", request.name());
+        long readAnswered = System.nanoTime();
+        Instant now = serverNow(snapshot);
+        long fence = 1;
+        if (snapshot.exists()) {
+            LockRecord current = toRecord(request.name(), snapshot, readAnswered);
+            if (!current.canBeAcquired(now, request.tick())) {
+                return new AcquireResult.Lost(Optional.of(current));
+            }
+            fence = current.fence() + 1;
+        }
+        Instant lockUntil = request.lockUntilAt(now);
+        Map<String, Object> fields = Map.of(LOCK_UNTIL, timestamp(lockUntil), LOCKED_AT, timestamp(now),
+                LOCKED_BY, request.lockedBy(), OWNER, request.owner(), FENCE, fence);
+        ApiFuture<WriteResult> write = snapshot.exists()
+                ? doc.update(fields, Precondition.updatedAt(snapshot.getUpdateTime()))
+                : doc.create(fields);
+        Optional<WriteResult> written = awaitConditional(write, "acquire", request.name());
+        if (written.isEmpty()) {
+            return new AcquireResult.Lost(Optional.empty());
+        }
+        Version version = Version.ofWrite(written.get().getUpdateTime(), System.nanoTime());
+        return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, now, lockUntil,
+                version.encode()));
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        HeldLock lock = request.lock();
+        Version version = Version.decode(lock);
+        Instant now = version.estimateServerNow();
+        Map<String, Object> fields = new HashMap<>();
+        fields.put(LOCK_UNTIL, timestamp(request.lockUntilAt(now)));
+        request.completedTickIfAny().ifPresent(tick -> fields.put(LAST_TICK, timestamp(tick)));
+        return conditionalUpdate(lock.name(), fields, version, "release").isPresent();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refused without a write when our lease has run out by the estimated server time (see the class comment);
+     * otherwise one {@code update} preconditioned on our last write.
+     */
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        HeldLock lock = request.lock();
+        Version version = Version.decode(lock);
+        Instant now = version.estimateServerNow();
+        if (!lock.lockUntil().isAfter(now)) {
+            return Optional.empty();
+        }
+        Instant lockUntil = request.lockUntilAt(now);
+        return conditionalUpdate(lock.name(), Map.of(LOCK_UNTIL, timestamp(lockUntil)), version, "extend")
+                .map(v -> new HeldLock(lock.name(), lock.owner(), lock.fence(), now, lockUntil, v.encode()));
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        DocumentSnapshot snapshot = await(document(name).get(), "read", name);
+        return snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
+    }
+
+    /** One update preconditioned on {@code version}; the new version, or empty when someone else wrote since. */
+    private Optional<Version> conditionalUpdate(String name, Map<String, Object> fields, Version version,
+                                                String operation) {
+        return awaitConditional(document(name).update(fields, Precondition.updatedAt(version.updateTime())),
+                operation, name)
+                .map(w -> Version.ofWrite(w.getUpdateTime(), System.nanoTime()));
+    }
+
+    /**
+     * Waits for a write whose precondition may fail: empty when it did ({@code ALREADY_EXISTS} on create,
+     * {@code FAILED_PRECONDITION} on update, {@code NOT_FOUND} when the document is gone).
+     */
+    private Optional<WriteResult> awaitConditional(ApiFuture<WriteResult> write, String operation, String name) {
+        try {
+            return Optional.of(await(write, operation, name));
+        } catch (LockStoreException e) {
+            StatusCode.Code code = statusCode(e.getCause());
+            if (code == StatusCode.Code.ALREADY_EXISTS || code == StatusCode.Code.FAILED_PRECONDITION
+                    || code == StatusCode.Code.NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** Waits for one Firestore call, translating every failure into a {@link LockStoreException} naming it. */
+    private <T> T await(ApiFuture<T> call, String operation, String name) {
+        try {
+            return call.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockStoreException("Interrupted during Firestore " + operation + " of lock '" + name + "'", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new LockStoreException(describe(statusCode(cause), operation, name) + ": " + cause.getMessage(),
+                    cause);
+        } catch (RuntimeException e) {
+            throw new LockStoreException(describe(statusCode(e), operation, name) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private String describe(StatusCode.Code code, String operation, String name) {
+        String what = "Firestore " + operation + " of lock '" + name + "' in collection '" + collection.getId()
+                + "' (project '" + firestore.getOptions().getProjectId() + "', database '"
+                + firestore.getOptions().getDatabaseId() + "') failed";
+        if (code == null) {
+            return what;
+        }
+        return what + " with " + code + switch (code) {
+            case UNAVAILABLE -> ": Firestore could not be reached at '" + endpoint()
+                    + "' (network, or an emulator that is not running?)";
+            case DEADLINE_EXCEEDED -> ": Firestore did not answer in time";
+            case PERMISSION_DENIED -> ": the credentials may not read or write this collection; grant the role"
+                    + " roles/datastore.user (or a custom role with datastore.entities.get, .create and .update)";
+            case UNAUTHENTICATED -> ": no valid credentials (set up Application Default Credentials)";
+            case NOT_FOUND -> ": the database does not exist; create a Firestore database in Native mode";
+            case FAILED_PRECONDITION -> ": the database may be in Datastore mode; cloudlock needs Native mode";
+            case RESOURCE_EXHAUSTED -> ": quota exceeded";
+            default -> "";
+        };
+    }
+
+    /** The gRPC status of a failure, found in its cause chain, or {@code null} when it has none. */
+    private static StatusCode.Code statusCode(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof FirestoreException firestoreError && firestoreError.getStatus() != null) {
+                return StatusCode.Code.valueOf(firestoreError.getStatus().getCode().name());
+            }
+            if (t instanceof ApiException apiError) {
+                return apiError.getStatusCode().getCode();
+            }
+        }
+        return null;
+    }
+
+    private DocumentReference document(String name) {
+        return collection.document(FirestoreDocumentIds.encode(name));
+    }
+
+    private LockRecord toRecord(String name, DocumentSnapshot snapshot, long answeredNanos) {
+        Version version = new Version(snapshot.getUpdateTime(), serverNow(snapshot), answeredNanos);
+        try {
+            Long fence = snapshot.getLong(FENCE);
+            return new LockRecord(name, instant(snapshot.getTimestamp(LOCK_UNTIL)),
+                    instant(snapshot.getTimestamp(LOCKED_AT)), snapshot.getString(LOCKED_BY),
+                    snapshot.getString(OWNER), fence == null ? 0L : fence, instant(snapshot.getTimestamp(LAST_TICK)),
+                    version.encode());
+        } catch (RuntimeException wrongType) {
+            throw new LockStoreException("Document '" + snapshot.getId() + "' of lock '" + name + "' in collection '"
+                    + collection.getId() + "' has a field of the wrong type (expected timestamps lockUntil, lockedAt,"
+                    + " lastTick, strings lockedBy, owner and an integer fence): is the collection shared with"
+                    + " another tool? " + wrongType.getMessage(), wrongType);
+        }
+    }
+
+    /** The server's time when it served {@code snapshot}, to the millisecond (the precision of our timestamps). */
+    private static Instant serverNow(DocumentSnapshot snapshot) {
+        return instant(snapshot.getReadTime()).truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
+    }
+
+    private String endpoint() {
+        String emulatorHost = firestore.getOptions().getEmulatorHost();
+        return emulatorHost != null ? emulatorHost : firestore.getOptions().getHost();
+    }
+
+    /** The id of the collection holding the lock documents. */
+    public String collection() {
+        return collection.getId();
+    }
+
+    /**
+     * What {@link HeldLock#version()} and {@link LockRecord#version()} carry: the document's update time (the
+     * precondition of the next write) and a server time paired with the local {@link System#nanoTime()} at which
+     * the response carrying it arrived (the base of the server-time estimate). Only meaningful in this JVM.
+     */
+    record Version(Timestamp updateTime, Instant serverTime, long answeredNanos) {
+
+        static Version ofWrite(Timestamp updateTime, long answeredNanos) {
+            return new Version(updateTime, instant(updateTime), answeredNanos);
+        }
+
+        Instant estimateServerNow() {
+            return serverTime.plus(Duration.ofNanos(System.nanoTime() - answeredNanos))
+                    .truncatedTo(ChronoUnit.MILLIS);
+        }
+
+        String encode() {
+            return updateTime.getSeconds() + ":" + updateTime.getNanos() + ":" + serverTime.getEpochSecond() + ":"
+                    + serverTime.getNano() + ":" + answeredNanos;
+        }
+
+        static Version decode(HeldLock lock) {
+            String[] parts = lock.version() == null ? new String[0] : lock.version().split(":");
+            if (parts.length != 5) {
+                throw new IllegalArgumentException("Lock '" + lock.name() + "' carries no Firestore version ("
+                        + lock.version() + "): it was not acquired through FirestoreLockStore");
+            }
+            return new Version(Timestamp.ofTimeSecondsAndNanos(Long.parseLong(parts[0]), Integer.parseInt(parts[1])),
+                    Instant.ofEpochSecond(Long.parseLong(parts[2]), Long.parseLong(parts[3])),
+                    Long.parseLong(parts[4]));
+        }
+    }
+}

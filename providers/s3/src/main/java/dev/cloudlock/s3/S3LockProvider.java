@@ -1,0 +1,78 @@
+package dev.cloudlock.s3;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InstanceIdentity;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The ShedLock {@code LockProvider} on S3: {@link CloudLockProvider}'s guarantees (owner-checked release, fencing
+ * tokens, tick dedupe, errors never reported as "held") over an {@link S3LockStore}, one object per lock and one
+ * conditional {@code PutObject} per release and extend (acquire: one in the steady state, a {@code GET} and a
+ * {@code PUT} after another holder).
+ *
+ * <pre>{@code
+ * LockProvider provider = S3LockProvider.builder()
+ *         .client(s3Client)
+ *         .bucket("locks")
+ *         .prefix("shedlock/")
+ *         .build();
+ * }</pre>
+ */
+public final class S3LockProvider extends CloudLockProvider {
+
+    /** The key prefix used unless configured otherwise. */
+    public static final String DEFAULT_PREFIX = "shedlock/";
+
+    private S3LockProvider(Builder builder) {
+        super(new S3LockStore(builder.client, builder.bucket, builder.prefix), builder.lockedBy);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds an {@link S3LockProvider}; {@code client} and {@code bucket} are required. */
+    public static final class Builder {
+        private S3Client client;
+        private String bucket;
+        private String prefix = DEFAULT_PREFIX;
+        private String lockedBy = InstanceIdentity.hostAndPid();
+
+        private Builder() {
+        }
+
+        /** The S3 client to use. Required. */
+        public Builder client(S3Client client) {
+            this.client = client;
+            return this;
+        }
+
+        /** The bucket holding the lock objects; it must exist. Required. */
+        public Builder bucket(String bucket) {
+            this.bucket = bucket;
+            return this;
+        }
+
+        /** The key prefix of the lock objects; default {@code shedlock/}, {@code ""} for the bucket's root. */
+        public Builder prefix(String prefix) {
+            this.prefix = prefix;
+            return this;
+        }
+
+        /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
+        public Builder lockedBy(String lockedBy) {
+            this.lockedBy = lockedBy;
+            return this;
+        }
+
+        public S3LockProvider build() {
+            if (client == null) {
+                throw new IllegalStateException("client is required: S3LockProvider.builder().client(...)");
+            }
+            if (bucket == null) {
+                throw new IllegalStateException("bucket is required: S3LockProvider.builder().bucket(...)");
+            }
+            return new S3LockProvider(this);
+        }
+    }
+}

@@ -1,0 +1,310 @@
+package dev.cloudlock.s3;
+
+import dev.cloudlock.core.AcquireRequest;
+import dev.cloudlock.core.AcquireResult;
+import dev.cloudlock.core.ClockSkewMonitor;
+import dev.cloudlock.core.ExtendRequest;
+import dev.cloudlock.core.HeldLock;
+import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.core.LockStore;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.ReleaseRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * A {@link LockStore} on S3 conditional writes: one object per lock, {@code <prefix><encoded name>} in one bucket.
+ * Acquire, release and extend are each a {@code PutObject} conditioned on the object's ETag ({@code If-Match}) or its
+ * absence ({@code If-None-Match: *}); S3 applies them atomically per key. 412 PreconditionFailed and 409
+ * ConditionalRequestConflict mean "lost the race"; every other failure is a {@link LockStoreException} that says
+ * what is wrong (missing bucket, access denied, unreachable endpoint, a store without conditional writes).
+ *
+ * <p><b>State in a small JSON body, not in metadata.</b> The ETag of a single-part PUT is derived from the body
+ * (its MD5 unless SSE-KMS is used), not from user metadata. With the state in metadata over an empty body, every
+ * version of the object would carry the same ETag and {@code If-Match} could not tell a stale state from the
+ * current one. With the state in the body, the ETag identifies the state: the owner token (random per acquisition)
+ * and the fence (+1 per acquisition) make every acquisition's body unique, so "the ETag still matches" means
+ * "nobody has written since the state we know". One {@code GetObject} returns state and ETag together, the body
+ * can hold any Unicode in {@code lockedBy} (metadata is ASCII), and people can read it in the console
+ * (the README shows the layout). Keys are percent-encoded: no name escapes the prefix, no two
+ * names share a key.
+ *
+ * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
+ * itself. Acquire: when that state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that
+ * fails because someone else has written since, a {@code GET} and then {@code PUT If-Match} (or
+ * {@code If-None-Match: *} when the object does not exist yet). Release and extend: one {@code PUT If-Match <our
+ * etag>} each. A lost race found by the {@code GET} returns the record it read; a conditional {@code PUT} that loses
+ * returns no record, and core reads the fresh one.
+ *
+ * <p>Conditions compare the client's clock with {@code lockUntil}; the {@code Date} header of every response feeds a
+ * {@link ClockSkewMonitor}. Thread-safe.
+ */
+public final class S3LockStore implements LockStore {
+
+    /** The clock difference to S3 above which the store warns, unless configured otherwise. */
+    public static final Duration DEFAULT_SKEW_TOLERANCE = Duration.ofSeconds(2);
+
+    private static final String JSON = "application/json";
+
+    private final S3Client client;
+    private final String bucket;
+    private final String prefix;
+    private final ClockSkewMonitor clockSkew;
+    /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#version()}. */
+    private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
+
+    /**
+     * @param client the S3 client (its region, credentials and HTTP client are the caller's choice)
+     * @param bucket the bucket holding the lock objects; it must exist
+     * @param prefix put before every encoded lock name, e.g. {@code shedlock/}; may be empty
+     */
+    public S3LockStore(S3Client client, String bucket, String prefix) {
+        this(client, bucket, prefix, new ClockSkewMonitor(DEFAULT_SKEW_TOLERANCE));
+    }
+
+    /**
+     * @param clockSkew fed with the {@code Date} header of every response; warns when S3's clock and ours certainly
+     *     differ by more than its tolerance
+     */
+    public S3LockStore(S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew) {
+        this.client = Objects.requireNonNull(client, "client");
+        if (bucket == null || bucket.isBlank()) {
+            throw new IllegalArgumentException("bucket must not be blank");
+        }
+        this.bucket = bucket;
+        this.prefix = S3Keys.checkPrefix(prefix);
+        this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        LockRecord mine = written.get(request.name());
+        if (mine != null && mine.canBeAcquired(request.now(), request.tick())) {
+            Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire");
+            if (taken.isPresent()) {
+                return acquired(taken.get());
+            }
+        }
+        Optional<LockRecord> current = read(request.name());
+        if (current.isPresent() && !current.get().canBeAcquired(request.now(), request.tick())) {
+            return new AcquireResult.Lost(current);
+        }
+        return put(acquisition(request, current.orElse(null)), current.orElse(null), "acquire")
+                .<AcquireResult>map(S3LockStore::acquired)
+                .orElseGet(() -> new AcquireResult.Lost(Optional.empty()));
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        HeldLock lock = request.lock();
+        return ours(lock).flatMap(base -> put(new LockRecord(base.name(), request.lockUntilAt(request.now()),
+                        base.lockedAt(), base.lockedBy(), base.owner(), base.fence(),
+                        request.completedTickIfAny().orElse(base.lastTick()), null), base, "release"))
+                .isPresent();
+    }
+
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        HeldLock lock = request.lock();
+        Instant lockUntil = request.lockUntilAt(request.now());
+        return ours(lock)
+                .filter(base -> base.lockUntil() != null && base.lockUntil().isAfter(request.now()))
+                .flatMap(base -> put(new LockRecord(base.name(), lockUntil, base.lockedAt(), base.lockedBy(),
+                        base.owner(), base.fence(), base.lastTick(), null), base, "extend"))
+                .map(stored -> new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil,
+                        stored.version()));
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        String key = key(name);
+        try {
+            ResponseBytes<GetObjectResponse> object = call(
+                    () -> client.getObjectAsBytes(b -> b.bucket(bucket).key(key)),
+                    bytes -> bytes.response().sdkHttpResponse(), S3LockStore::isMissingKey, "read", name, key);
+            try {
+                return Optional.of(LockRecordJson.read(name, object.asByteArray(), object.response().eTag()));
+            } catch (IllegalArgumentException notOurs) {
+                throw new LockStoreException("S3 object s3://" + bucket + "/" + key + " (lock '" + name + "') is not"
+                        + " a cloudlock lock record: " + notOurs.getMessage() + ". Another tool writes under the"
+                        + " prefix '" + prefix + "'? Give cloudlock a prefix of its own.", notOurs);
+            }
+        } catch (S3Exception missing) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<ClockSkewMonitor> clockSkewMonitor() {
+        return Optional.of(clockSkew);
+    }
+
+    /** Rejects names whose key would be invalid or too long (more than 1,024 bytes, or an unpaired surrogate). */
+    @Override
+    public void checkName(String name) {
+        key(name);
+    }
+
+    /** The object key of lock {@code name}. */
+    public String key(String name) {
+        return S3Keys.key(prefix, name);
+    }
+
+    private static AcquireResult acquired(LockRecord stored) {
+        return new AcquireResult.Acquired(new HeldLock(stored.name(), stored.owner(), stored.fence(),
+                stored.lockedAt(), stored.lockUntil(), stored.version()));
+    }
+
+    private static LockRecord acquisition(AcquireRequest request, LockRecord previous) {
+        return new LockRecord(request.name(), request.lockUntilAt(request.now()), request.now(), request.lockedBy(),
+                request.owner(), previous == null ? 1 : previous.fence() + 1,
+                previous == null ? null : previous.lastTick(), null);
+    }
+
+    /**
+     * The current state of {@code lock} if it is still ours: the state we wrote when its ETag is the one the holder
+     * has (no round trip), else the record read back when it carries the holder's owner token. The second case
+     * arises when this store has written the name since (a later acquisition by this instance, whose stale
+     * predecessor now releases) or when core resolved an ambiguous write by reading.
+     */
+    private Optional<LockRecord> ours(HeldLock lock) {
+        LockRecord mine = written.get(lock.name());
+        if (mine != null && lock.version() != null && lock.version().equals(mine.version())) {
+            return Optional.of(mine);
+        }
+        return read(lock.name()).filter(current -> lock.owner().equals(current.owner()));
+    }
+
+    /**
+     * Writes {@code next} if the object is still at {@code base} ({@code If-Match} its ETag), or absent when
+     * {@code base} is {@code null} ({@code If-None-Match: *}).
+     *
+     * @return what was stored, with its ETag; empty when the condition failed
+     */
+    private Optional<LockRecord> put(LockRecord next, LockRecord base, String operation) {
+        String key = key(next.name());
+        PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(key).contentType(JSON);
+        if (base == null) {
+            put.ifNoneMatch("*");
+        } else {
+            put.ifMatch(requireEtag(base.version(), key));
+        }
+        byte[] body = LockRecordJson.write(next);
+        try {
+            PutObjectResponse response = call(() -> client.putObject(put.build(), RequestBody.fromBytes(body)),
+                    PutObjectResponse::sdkHttpResponse, S3LockStore::isLostRace, operation, next.name(), key);
+            LockRecord stored = new LockRecord(next.name(), next.lockUntil(), next.lockedAt(), next.lockedBy(),
+                    next.owner(), next.fence(), next.lastTick(), requireEtag(response.eTag(), key));
+            written.put(next.name(), stored);
+            return Optional.of(stored);
+        } catch (S3Exception lost) {
+            if (base != null) {
+                written.remove(next.name(), base);
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** A missing ETag would turn the next conditional write into an unconditional one: refuse to go on. */
+    private String requireEtag(String etag, String key) {
+        if (etag == null || etag.isBlank()) {
+            throw new LockStoreException("S3 returned no ETag for s3://" + bucket + "/" + key + "; the lock's"
+                    + " conditional writes need one. Is this endpoint S3-compatible?");
+        }
+        return etag;
+    }
+
+    /** 412: the ETag no longer matches, or the object exists. 409: a concurrent conditional write won. */
+    private static boolean isLostRace(S3Exception e) {
+        return e.statusCode() == 412 || (e.statusCode() == 409 && "ConditionalRequestConflict".equals(code(e)));
+    }
+
+    private static boolean isMissingKey(S3Exception e) {
+        return e instanceof NoSuchKeyException || "NoSuchKey".equals(code(e));
+    }
+
+    /**
+     * Runs one S3 call and feeds its {@code Date} header to the skew monitor. An {@link S3Exception} accepted by
+     * {@code expected} is rethrown as it is (the caller turns it into a result); every other failure becomes a
+     * {@link LockStoreException} that names the problem.
+     */
+    private <T> T call(Supplier<T> request, Function<T, SdkHttpResponse> http, Predicate<S3Exception> expected,
+                       String operation, String name, String key) {
+        Instant sent = Instant.now();
+        try {
+            T response = request.get();
+            observeDate(http.apply(response), sent);
+            return response;
+        } catch (S3Exception e) {
+            if (e.awsErrorDetails() != null) {
+                observeDate(e.awsErrorDetails().sdkHttpResponse(), sent);
+            }
+            if (expected.test(e)) {
+                throw e;
+            }
+            throw translate(e, operation, name, key);
+        } catch (SdkClientException e) {
+            throw new LockStoreException("S3 could not be reached for " + operation + " of lock '" + name
+                    + "' (s3://" + bucket + "/" + key + "): " + e.getMessage(), e);
+        } catch (SdkException e) {
+            throw new LockStoreException("S3 " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key
+                    + ") failed: " + e.getMessage(), e);
+        }
+    }
+
+    private LockStoreException translate(S3Exception e, String operation, String name, String key) {
+        String what = operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ")";
+        String code = code(e);
+        if (e instanceof NoSuchBucketException || "NoSuchBucket".equals(code)) {
+            return new LockStoreException("S3 bucket '" + bucket + "' does not exist (or is in another account or"
+                    + " partition). Create it, or fix the configured bucket. Operation: " + what, e);
+        }
+        if (e.statusCode() == 403) {
+            return new LockStoreException("S3 denied " + what + " (" + code + "). The credentials need"
+                    + " s3:GetObject and s3:PutObject on arn:aws:s3:::" + bucket + "/" + prefix + "*, and"
+                    + " s3:ListBucket on arn:aws:s3:::" + bucket + " so that a lock object that does not exist yet"
+                    + " reads as 404 rather than 403. " + e.getMessage(), e);
+        }
+        if (e.statusCode() == 301 || "PermanentRedirect".equals(code) || "AuthorizationHeaderMalformed".equals(code)) {
+            return new LockStoreException("S3 bucket '" + bucket + "' is in another region than the client's;"
+                    + " configure the client with the bucket's region. Operation: " + what + ". " + e.getMessage(),
+                    e);
+        }
+        if (e.statusCode() == 501) {
+            return new LockStoreException("This S3 endpoint does not implement conditional writes (If-Match /"
+                    + " If-None-Match on PutObject), which the lock needs. Operation: " + what + ". "
+                    + e.getMessage(), e);
+        }
+        return new LockStoreException("S3 " + what + " failed with HTTP " + e.statusCode() + " " + code + ": "
+                + e.getMessage(), e);
+    }
+
+    private static String code(S3Exception e) {
+        return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    }
+
+    private void observeDate(SdkHttpResponse http, Instant sent) {
+        if (http != null) {
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, Instant.now());
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.cloudlock.s3;
+
+import dev.cloudlock.testkit.Emulators;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+
+/**
+ * S3 clients on the shared emulators: path-style addressing, checksums only where required, and no
+ * {@code Expect: 100-continue} (with it, concurrent 412s from S3Proxy stall for minutes; see emulators.md).
+ */
+final class S3Backends {
+
+    static final String BUCKET = "cloudlock-locks";
+
+    private S3Backends() {
+    }
+
+    static S3Client client(String endpoint, ExecutionInterceptor... interceptors) {
+        return builder(endpoint, interceptors).build();
+    }
+
+    static S3ClientBuilder builder(String endpoint, ExecutionInterceptor... interceptors) {
+        return S3Client.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .forcePathStyle(true)
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).maxConnections(32)
+                        .connectionTimeout(Duration.ofSeconds(2)).socketTimeout(Duration.ofSeconds(10)).build())
+                .overrideConfiguration(c -> {
+                    for (ExecutionInterceptor interceptor : interceptors) {
+                        c.addExecutionInterceptor(interceptor);
+                    }
+                });
+    }
+
+    /** Wipes moto and creates the lock bucket. */
+    static void resetMoto(S3Client client) {
+        Emulators.resetMoto();
+        createBucket(client, BUCKET);
+    }
+
+    static void createBucket(S3Client client, String bucket) {
+        try {
+            client.createBucket(b -> b.bucket(bucket));
+        } catch (BucketAlreadyOwnedByYouException exists) {
+            // already there
+        }
+    }
+
+    /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */
+    static S3Client deadClient() {
+        return builder(deadEndpoint()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
+    private static String deadEndpoint() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return "http://127.0.0.1:" + socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String moto() {
+        return Emulators.moto().endpoint();
+    }
+
+    static String s3proxy() {
+        return Emulators.s3proxy().endpoint();
+    }
+}
