@@ -1,0 +1,29 @@
+output "firestore_database" {
+  description = "Firestore database of the locks."
+  value       = module.lock.database
+}
+
+output "lock_collection" {
+  description = "Collection of the lock documents (CLOUDLOCK_FIRESTORE_COLLECTION)."
+  value       = module.lock.collection
+}
+
+output "function_name" {
+  description = "The guarded Cloud Function."
+  value       = module.job.function_name
+}
+
+output "job_name" {
+  description = "Lock name of the job: the id of its lock document."
+  value       = module.job.job_name
+}
+
+output "scheduler_job_name" {
+  description = "The Cloud Scheduler job; `gcloud scheduler jobs run` fires a tick now."
+  value       = module.job.scheduler_job_name
+}
+
+output "function_service_account" {
+  description = "Service account the function runs as (roles/datastore.user on the lock database)."
+  value       = module.job.service_account_email
+}

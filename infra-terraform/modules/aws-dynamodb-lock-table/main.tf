@@ -1,0 +1,35 @@
+# The lock table. Records are never expired by a TTL: a deleted record would restart its fencing token at 1.
+resource "aws_dynamodb_table" "locks" {
+  name                        = var.table_name
+  billing_mode                = "PAY_PER_REQUEST"
+  hash_key                    = var.partition_key
+  deletion_protection_enabled = var.deletion_protection
+  tags                        = var.tags
+
+  attribute {
+    name = var.partition_key
+    type = "S"
+  }
+
+  point_in_time_recovery {
+    enabled = var.point_in_time_recovery
+  }
+}
+
+# Exactly what cloudlock-dynamodb calls, on this table only.
+data "aws_iam_policy_document" "lock_access" {
+  statement {
+    sid       = "CloudlockLockRecords"
+    actions   = ["dynamodb:GetItem", "dynamodb:UpdateItem"]
+    resources = [aws_dynamodb_table.locks.arn]
+  }
+
+  dynamic "statement" {
+    for_each = var.allow_describe_table ? [1] : []
+    content {
+      sid       = "CloudlockExplainKeyMismatch"
+      actions   = ["dynamodb:DescribeTable"]
+      resources = [aws_dynamodb_table.locks.arn]
+    }
+  }
+}

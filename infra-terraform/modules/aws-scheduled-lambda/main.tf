@@ -1,0 +1,177 @@
+locals {
+  job_name = coalesce(var.job_name, var.function_name)
+
+  # EventBridge Scheduler replaces <aws.scheduler.scheduled-time> with the tick's scheduled time: the same
+  # value on every retry of that tick, which is what the guard dedupes on.
+  schedule_input = jsonencode({
+    scheduledTime = "<aws.scheduler.scheduled-time>"
+    jobName       = local.job_name
+  })
+}
+
+data "aws_caller_identity" "current" {}
+
+# Failed ticks end here: undeliverable ones from Scheduler, failed invocations after Lambda's retries.
+resource "aws_sqs_queue" "dead_letters" {
+  name                      = "${var.function_name}-dlq"
+  message_retention_seconds = 1209600
+  sqs_managed_sse_enabled   = true
+  tags                      = var.tags
+}
+
+resource "aws_cloudwatch_log_group" "function" {
+  name              = "/aws/lambda/${var.function_name}"
+  retention_in_days = var.log_retention_days
+  tags              = var.tags
+}
+
+data "aws_iam_policy_document" "lambda_assume" {
+  statement {
+    actions = ["sts:AssumeRole"]
+
+    principals {
+      type        = "Service"
+      identifiers = ["lambda.amazonaws.com"]
+    }
+  }
+}
+
+resource "aws_iam_role" "function" {
+  name               = "${var.function_name}-fn"
+  assume_role_policy = data.aws_iam_policy_document.lambda_assume.json
+  tags               = var.tags
+}
+
+data "aws_iam_policy_document" "function" {
+  statement {
+    sid       = "OwnLogs"
+    actions   = ["logs:CreateLogStream", "logs:PutLogEvents"]
+    resources = ["${aws_cloudwatch_log_group.function.arn}:*"]
+  }
+
+  statement {
+    sid       = "FailedInvocationsToDeadLetters"
+    actions   = ["sqs:SendMessage"]
+    resources = [aws_sqs_queue.dead_letters.arn]
+  }
+}
+
+resource "aws_iam_role_policy" "function" {
+  name   = "logs-and-dead-letters"
+  role   = aws_iam_role.function.id
+  policy = data.aws_iam_policy_document.function.json
+}
+
+resource "aws_iam_role_policy" "lock_access" {
+  name   = "cloudlock-lock-table"
+  role   = aws_iam_role.function.id
+  policy = var.lock_access_policy_json
+}
+
+resource "aws_lambda_function" "this" {
+  function_name    = var.function_name
+  role             = aws_iam_role.function.arn
+  filename         = var.package_file
+  source_code_hash = filebase64sha256(var.package_file)
+  handler          = var.handler
+  runtime          = var.runtime
+  memory_size      = var.memory_size
+  timeout          = var.timeout_seconds
+  tags             = var.tags
+
+  environment {
+    variables = merge(var.environment, {
+      CLOUDLOCK_DYNAMODB_TABLE  = var.lock_table_name
+      CLOUDLOCK_JOB_NAME        = local.job_name
+      CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
+    })
+  }
+
+  logging_config {
+    log_format = "Text"
+    log_group  = aws_cloudwatch_log_group.function.name
+  }
+
+  depends_on = [aws_iam_role_policy.function, aws_iam_role_policy.lock_access]
+}
+
+# Scheduler invokes the function asynchronously: Lambda's own retries and failure destination apply.
+resource "aws_lambda_function_event_invoke_config" "this" {
+  function_name                = aws_lambda_function.this.function_name
+  maximum_retry_attempts       = var.function_retry_attempts
+  maximum_event_age_in_seconds = var.maximum_event_age_seconds
+
+  destination_config {
+    on_failure {
+      destination = aws_sqs_queue.dead_letters.arn
+    }
+  }
+}
+
+data "aws_iam_policy_document" "scheduler_assume" {
+  statement {
+    actions = ["sts:AssumeRole"]
+
+    principals {
+      type        = "Service"
+      identifiers = ["scheduler.amazonaws.com"]
+    }
+
+    condition {
+      test     = "StringEquals"
+      variable = "aws:SourceAccount"
+      values   = [data.aws_caller_identity.current.account_id]
+    }
+  }
+}
+
+resource "aws_iam_role" "scheduler" {
+  name               = "${var.function_name}-sched"
+  assume_role_policy = data.aws_iam_policy_document.scheduler_assume.json
+  tags               = var.tags
+}
+
+data "aws_iam_policy_document" "scheduler" {
+  statement {
+    sid       = "InvokeTheFunction"
+    actions   = ["lambda:InvokeFunction"]
+    resources = [aws_lambda_function.this.arn]
+  }
+
+  statement {
+    sid       = "UndeliveredTicksToDeadLetters"
+    actions   = ["sqs:SendMessage"]
+    resources = [aws_sqs_queue.dead_letters.arn]
+  }
+}
+
+resource "aws_iam_role_policy" "scheduler" {
+  name   = "invoke-and-dead-letters"
+  role   = aws_iam_role.scheduler.id
+  policy = data.aws_iam_policy_document.scheduler.json
+}
+
+resource "aws_scheduler_schedule" "this" {
+  name                         = var.function_name
+  schedule_expression          = var.schedule_expression
+  schedule_expression_timezone = var.schedule_timezone
+
+  flexible_time_window {
+    mode = "OFF"
+  }
+
+  target {
+    arn      = aws_lambda_function.this.arn
+    role_arn = aws_iam_role.scheduler.arn
+    input    = local.schedule_input
+
+    retry_policy {
+      maximum_retry_attempts       = var.scheduler_retry_attempts
+      maximum_event_age_in_seconds = var.maximum_event_age_seconds
+    }
+
+    dead_letter_config {
+      arn = aws_sqs_queue.dead_letters.arn
+    }
+  }
+}

@@ -1,0 +1,161 @@
+variable "function_name" {
+  description = "Name of the Lambda function; also names its schedule, roles, log group and dead-letter queue."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[A-Za-z0-9_-]{1,56}$", var.function_name))
+    error_message = "Use 1 to 56 letters, digits, '-' or '_' (names derived from it get suffixes of up to 8 characters)."
+  }
+}
+
+variable "job_name" {
+  description = "Lock name of the job (CLOUDLOCK_JOB_NAME and the schedule input's jobName). Null uses the schedule name, which is function_name."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = try(var.job_name != "" && length(var.job_name) <= 255 && trimspace(var.job_name) == var.job_name, var.job_name == null)
+    error_message = "A job name has 1 to 255 characters and no leading or trailing whitespace."
+  }
+}
+
+variable "package_file" {
+  description = "Path of the deployment package (the shaded jar or zip of the function with the cloudlock Lambda guard)."
+  type        = string
+}
+
+variable "handler" {
+  description = "Handler of the function, e.g. com.example.NightlyReport::handleRequest."
+  type        = string
+}
+
+variable "runtime" {
+  description = "Java runtime of the function."
+  type        = string
+  default     = "java17"
+
+  validation {
+    condition     = contains(["java17", "java21", "java25"], var.runtime)
+    error_message = "runtime must be java17, java21 or java25."
+  }
+}
+
+variable "memory_size" {
+  description = "Memory of the function in MB."
+  type        = number
+  default     = 512
+
+  validation {
+    condition     = var.memory_size >= 128 && var.memory_size <= 10240
+    error_message = "memory_size is between 128 and 10240 MB."
+  }
+}
+
+variable "timeout_seconds" {
+  description = "Function timeout. The guard's lease follows the remaining time of the invocation, so this bounds how long a tick's lock is held."
+  type        = number
+  default     = 60
+
+  validation {
+    condition     = var.timeout_seconds >= 1 && var.timeout_seconds <= 900
+    error_message = "timeout_seconds is between 1 and 900."
+  }
+}
+
+variable "schedule_expression" {
+  description = "EventBridge Scheduler expression: rate(...), cron(...) or at(...)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^(rate|cron|at)\\(.+\\)$", var.schedule_expression))
+    error_message = "schedule_expression must be rate(...), cron(...) or at(...)."
+  }
+}
+
+variable "schedule_timezone" {
+  description = "Time zone of a cron(...) or at(...) schedule expression (IANA name)."
+  type        = string
+  default     = "UTC"
+}
+
+variable "tick_resolution" {
+  description = "CLOUDLOCK_TICK_RESOLUTION: ISO-8601 duration the guard truncates scheduled times to, the grain of the schedule (PT1M for a schedule in minutes)."
+  type        = string
+  default     = "PT1M"
+
+  validation {
+    condition     = can(regex("^P(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", var.tick_resolution)) && !can(regex("^P(T)?$", var.tick_resolution))
+    error_message = "tick_resolution is an ISO-8601 duration such as PT1M, PT15M, PT1H or P1D."
+  }
+}
+
+variable "lock_table_name" {
+  description = "Name of the DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE), e.g. module.lock_table.table_name."
+  type        = string
+}
+
+variable "lock_access_policy_json" {
+  description = "IAM policy (JSON) granting the lock table's actions, e.g. module.lock_table.lock_access_policy_json."
+  type        = string
+}
+
+variable "scheduler_retry_attempts" {
+  description = "How often EventBridge Scheduler retries delivering a tick it could not hand to Lambda."
+  type        = number
+  default     = 3
+
+  validation {
+    condition     = var.scheduler_retry_attempts >= 0 && var.scheduler_retry_attempts <= 185
+    error_message = "scheduler_retry_attempts is between 0 and 185."
+  }
+}
+
+variable "maximum_event_age_seconds" {
+  description = "How long Scheduler and Lambda keep retrying one tick before it goes to the dead-letter queue."
+  type        = number
+  default     = 3600
+
+  validation {
+    condition     = var.maximum_event_age_seconds >= 60 && var.maximum_event_age_seconds <= 21600
+    error_message = "maximum_event_age_seconds is between 60 and 21600 (the smaller of the Scheduler and Lambda limits)."
+  }
+}
+
+variable "function_retry_attempts" {
+  description = "How often Lambda retries a failed asynchronous invocation. The guard releases a failed tick without marking it done, so a retry runs it again; a duplicate of a completed tick is skipped."
+  type        = number
+  default     = 2
+
+  validation {
+    condition     = var.function_retry_attempts >= 0 && var.function_retry_attempts <= 2
+    error_message = "function_retry_attempts is 0, 1 or 2."
+  }
+}
+
+variable "log_retention_days" {
+  description = "Retention of the function's CloudWatch log group, in days."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.log_retention_days)
+    error_message = "log_retention_days must be a retention CloudWatch Logs accepts (1, 3, 5, 7, 14, 30, 60, 90, ... 3653)."
+  }
+}
+
+variable "environment" {
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME and CLOUDLOCK_TICK_RESOLUTION from its inputs."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION"])) == 0
+    error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
+  }
+}
+
+variable "tags" {
+  description = "Tags for every resource the module creates."
+  type        = map(string)
+  default     = {}
+}

@@ -1,0 +1,74 @@
+locals {
+  job_name = coalesce(var.job_name, var.app_name)
+}
+
+# Host storage of the Functions runtime (timer schedule status, leases); the locks live in Cosmos DB.
+resource "azurerm_storage_account" "host" {
+  name                            = var.storage_account_name
+  resource_group_name             = var.resource_group_name
+  location                        = var.location
+  account_tier                    = "Standard"
+  account_replication_type        = "LRS"
+  min_tls_version                 = "TLS1_2"
+  allow_nested_items_to_be_public = false
+  tags                            = var.tags
+}
+
+resource "azurerm_log_analytics_workspace" "this" {
+  name                = "${var.app_name}-logs"
+  resource_group_name = var.resource_group_name
+  location            = var.location
+  sku                 = "PerGB2018"
+  retention_in_days   = var.log_retention_days
+  tags                = var.tags
+}
+
+resource "azurerm_application_insights" "this" {
+  name                = "${var.app_name}-ai"
+  resource_group_name = var.resource_group_name
+  location            = var.location
+  workspace_id        = azurerm_log_analytics_workspace.this.id
+  application_type    = "java"
+  tags                = var.tags
+}
+
+resource "azurerm_service_plan" "this" {
+  name                = "${var.app_name}-plan"
+  resource_group_name = var.resource_group_name
+  location            = var.location
+  os_type             = "Linux"
+  sku_name            = "Y1"
+  tags                = var.tags
+}
+
+resource "azurerm_linux_function_app" "this" {
+  name                       = var.app_name
+  resource_group_name        = var.resource_group_name
+  location                   = var.location
+  service_plan_id            = azurerm_service_plan.this.id
+  storage_account_name       = azurerm_storage_account.host.name
+  storage_account_access_key = azurerm_storage_account.host.primary_access_key
+  https_only                 = true
+  zip_deploy_file            = var.package_zip
+  tags                       = var.tags
+
+  identity {
+    type = "SystemAssigned"
+  }
+
+  site_config {
+    application_insights_connection_string = azurerm_application_insights.this.connection_string
+
+    application_stack {
+      java_version = var.java_version
+    }
+  }
+
+  app_settings = merge(var.app_settings, {
+    CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
+    CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database
+    CLOUDLOCK_COSMOS_CONTAINER = var.cosmos_container
+    CLOUDLOCK_JOB_NAME         = local.job_name
+    CLOUDLOCK_TIMER_SCHEDULE   = var.timer_schedule
+  })
+}

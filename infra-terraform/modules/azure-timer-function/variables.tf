@@ -1,0 +1,119 @@
+variable "resource_group_name" {
+  description = "Resource group of the Function App and its storage, plan and Application Insights."
+  type        = string
+}
+
+variable "location" {
+  description = "Azure region, e.g. westeurope."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z0-9]+$", var.location))
+    error_message = "location is an Azure region name such as westeurope (lowercase, no spaces)."
+  }
+}
+
+variable "app_name" {
+  description = "Name of the Function App (globally unique); also names its plan and Application Insights."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z0-9][a-z0-9-]{0,50}[a-z0-9]$", var.app_name))
+    error_message = "app_name has 2 to 52 lowercase letters, digits and '-'."
+  }
+}
+
+variable "storage_account_name" {
+  description = "Name of the Function App's host storage account (globally unique; not the lock store)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z0-9]{3,24}$", var.storage_account_name))
+    error_message = "A storage account name has 3 to 24 lowercase letters and digits."
+  }
+}
+
+variable "package_zip" {
+  description = "Path of the Function App package (the zip the azure-functions Maven plugin builds, with the timer function and the cloudlock guard)."
+  type        = string
+}
+
+variable "timer_schedule" {
+  description = "NCRONTAB schedule of the timer (six fields, seconds first), set as app setting CLOUDLOCK_TIMER_SCHEDULE; the function's @TimerTrigger uses schedule = \"%CLOUDLOCK_TIMER_SCHEDULE%\"."
+  type        = string
+
+  validation {
+    condition     = length(split(" ", trimspace(var.timer_schedule))) == 6
+    error_message = "timer_schedule is an NCRONTAB expression with six fields, e.g. \"0 */5 * * * *\"."
+  }
+}
+
+variable "job_name" {
+  description = "Lock name of the job (CLOUDLOCK_JOB_NAME). Null uses app_name."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = try(var.job_name != "" && length(var.job_name) <= 255 && !can(regex("[/\\\\?#]", var.job_name)), var.job_name == null)
+    error_message = "A job name is a Cosmos DB id: 1 to 255 characters, no '/', '\\', '?' or '#'."
+  }
+}
+
+variable "java_version" {
+  description = "Java version of the Function App."
+  type        = string
+  default     = "17"
+
+  validation {
+    condition     = contains(["17", "21"], var.java_version)
+    error_message = "java_version must be 17 or 21."
+  }
+}
+
+variable "cosmos_endpoint" {
+  description = "Cosmos DB account endpoint (CLOUDLOCK_COSMOS_ENDPOINT), e.g. module.lock.endpoint."
+  type        = string
+
+  validation {
+    condition     = startswith(var.cosmos_endpoint, "https://")
+    error_message = "cosmos_endpoint is an https:// URL."
+  }
+}
+
+variable "cosmos_database" {
+  description = "Cosmos DB database (CLOUDLOCK_COSMOS_DATABASE), e.g. module.lock.database_name."
+  type        = string
+}
+
+variable "cosmos_container" {
+  description = "Cosmos DB lock container (CLOUDLOCK_COSMOS_CONTAINER), e.g. module.lock.container_name."
+  type        = string
+}
+
+variable "log_retention_days" {
+  description = "Retention of the Log Analytics workspace behind Application Insights, in days."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = var.log_retention_days >= 30 && var.log_retention_days <= 730
+    error_message = "log_retention_days is between 30 and 730."
+  }
+}
+
+variable "app_settings" {
+  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, CLOUDLOCK_JOB_NAME and CLOUDLOCK_TIMER_SCHEDULE from its inputs."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE"])) == 0
+    error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
+  }
+}
+
+variable "tags" {
+  description = "Tags for every resource the module creates."
+  type        = map(string)
+  default     = {}
+}

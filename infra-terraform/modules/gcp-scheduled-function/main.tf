@@ -1,0 +1,87 @@
+locals {
+  job_name = coalesce(var.job_name, var.function_name)
+}
+
+# Runs the function; the Firestore lock module grants it roles/datastore.user (see the example).
+resource "google_service_account" "function" {
+  project      = var.project_id
+  account_id   = "${var.function_name}-fn"
+  display_name = "${var.function_name} (cloudlock guarded function)"
+}
+
+# Delivers the Pub/Sub events to the function; may only invoke this function's service.
+resource "google_service_account" "trigger" {
+  project      = var.project_id
+  account_id   = "${var.function_name}-trg"
+  display_name = "${var.function_name} (Eventarc trigger)"
+}
+
+resource "google_pubsub_topic" "ticks" {
+  project = var.project_id
+  name    = "${var.function_name}-ticks"
+}
+
+# One message per tick. Cloud Scheduler retries a failed publish; the tick's key is then the message's
+# publish time, which the guard truncates to the schedule's grain.
+resource "google_cloud_scheduler_job" "this" {
+  project   = var.project_id
+  region    = var.region
+  name      = var.function_name
+  schedule  = var.schedule
+  time_zone = var.time_zone
+
+  retry_config {
+    retry_count = 3
+  }
+
+  pubsub_target {
+    topic_name = google_pubsub_topic.ticks.id
+    data       = base64encode(jsonencode({ jobName = local.job_name }))
+  }
+}
+
+resource "google_cloudfunctions2_function" "this" {
+  project  = var.project_id
+  location = var.region
+  name     = var.function_name
+
+  build_config {
+    runtime     = var.runtime
+    entry_point = var.entry_point
+
+    source {
+      storage_source {
+        bucket = var.source_bucket
+        object = var.source_object
+      }
+    }
+  }
+
+  service_config {
+    service_account_email = google_service_account.function.email
+    available_memory      = var.memory
+    timeout_seconds       = var.timeout_seconds
+    ingress_settings      = "ALLOW_INTERNAL_ONLY"
+
+    environment_variables = merge(var.environment, {
+      CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
+      CLOUDLOCK_JOB_NAME             = local.job_name
+    })
+  }
+
+  event_trigger {
+    trigger_region        = var.region
+    event_type            = "google.cloud.pubsub.topic.v1.messagePublished"
+    pubsub_topic          = google_pubsub_topic.ticks.id
+    retry_policy          = var.retry_failed_ticks ? "RETRY_POLICY_RETRY" : "RETRY_POLICY_DO_NOT_RETRY"
+    service_account_email = google_service_account.trigger.email
+  }
+}
+
+resource "google_cloud_run_v2_service_iam_member" "trigger_invokes_function" {
+  project  = var.project_id
+  location = var.region
+  name     = google_cloudfunctions2_function.this.service_config[0].service
+  role     = "roles/run.invoker"
+  member   = google_service_account.trigger.member
+}

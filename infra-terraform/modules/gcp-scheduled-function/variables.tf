@@ -1,0 +1,126 @@
+variable "project_id" {
+  description = "Google Cloud project of the function, topic and scheduler job."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.project_id))
+    error_message = "project_id must be a Google Cloud project id (6 to 30 lowercase letters, digits and '-')."
+  }
+}
+
+variable "region" {
+  description = "Region of the function, topic trigger and scheduler job, e.g. europe-west1."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z]+-[a-z]+[0-9]+$", var.region))
+    error_message = "region is a Google Cloud region such as us-central1."
+  }
+}
+
+variable "function_name" {
+  description = "Name of the Cloud Function (2nd gen); also names the topic, scheduler job and service accounts."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{0,20}[a-z0-9]$", var.function_name))
+    error_message = "Use 2 to 22 lowercase letters, digits and '-', starting with a letter (service account ids derived from it are limited to 30 characters)."
+  }
+}
+
+variable "job_name" {
+  description = "Lock name of the job (CLOUDLOCK_JOB_NAME). Null uses the scheduler job name, which is function_name."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = try(var.job_name != "" && length(var.job_name) <= 1500 && !strcontains(var.job_name, "/"), var.job_name == null)
+    error_message = "A job name is a Firestore document id: 1 to 1500 characters, no '/'."
+  }
+}
+
+variable "schedule" {
+  description = "Cloud Scheduler schedule in unix-cron format, e.g. \"*/5 * * * *\"."
+  type        = string
+
+  validation {
+    condition     = length(split(" ", trimspace(var.schedule))) == 5
+    error_message = "schedule is a unix-cron expression with five fields."
+  }
+}
+
+variable "time_zone" {
+  description = "Time zone of the schedule (IANA name)."
+  type        = string
+  default     = "Etc/UTC"
+}
+
+variable "source_bucket" {
+  description = "Cloud Storage bucket holding the function's source archive."
+  type        = string
+}
+
+variable "source_object" {
+  description = "Object name of the function's source archive (a zip of the jar(s) with the cloudlock function guard)."
+  type        = string
+}
+
+variable "entry_point" {
+  description = "Fully qualified class of the function, e.g. com.example.NightlyReport."
+  type        = string
+}
+
+variable "runtime" {
+  description = "Java runtime of the function."
+  type        = string
+  default     = "java17"
+
+  validation {
+    condition     = contains(["java17", "java21", "java25"], var.runtime)
+    error_message = "runtime must be java17, java21 or java25."
+  }
+}
+
+variable "memory" {
+  description = "Memory of the function, e.g. 512M."
+  type        = string
+  default     = "512M"
+
+  validation {
+    condition     = can(regex("^[0-9]+(M|Mi|G|Gi)$", var.memory))
+    error_message = "memory is a quantity such as 256M, 512M or 1Gi."
+  }
+}
+
+variable "timeout_seconds" {
+  description = "Function timeout; the guard's lease follows it."
+  type        = number
+  default     = 60
+
+  validation {
+    condition     = var.timeout_seconds >= 1 && var.timeout_seconds <= 540
+    error_message = "timeout_seconds is between 1 and 540 for event-driven functions."
+  }
+}
+
+variable "retry_failed_ticks" {
+  description = "Redeliver a tick whose invocation failed (Eventarc retries for up to 24 hours). The guard releases a failed tick without marking it done, so the retry runs it; duplicates of a completed tick are skipped."
+  type        = bool
+  default     = true
+}
+
+variable "firestore_collection" {
+  description = "Collection of the lock documents (CLOUDLOCK_FIRESTORE_COLLECTION), e.g. module.lock.collection."
+  type        = string
+}
+
+variable "environment" {
+  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION and CLOUDLOCK_JOB_NAME from its inputs."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_JOB_NAME"])) == 0
+    error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
+  }
+}

@@ -1,0 +1,65 @@
+package dev.cloudlock.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real modules, parsed by hcl2json, against the names the providers and guards use. */
+class TerraformModulesAgreeWithProvidersTest {
+
+    private static Map<String, TerraformModule> modules;
+
+    @BeforeAll
+    static void parseModules() {
+        modules = TerraformModule.parseAll(Node.INFRA_DIR.resolve("modules"));
+    }
+
+    private static TerraformModule module(String name) {
+        assertThat(modules).containsKey(name);
+        return modules.get(name);
+    }
+
+    @Test
+    void dynamoDbTableIsKeyedLikeTheProviderWithoutTtlAndItsPolicyGrantsWhatTheProviderCalls() {
+        assertThat(ProviderAgreement.dynamoDbLockTable(module("aws-dynamodb-lock-table"))).isEmpty();
+    }
+
+    @Test
+    void s3BucketDefaultsToTheProvidersPrefixAndItsPolicyStaysUnderIt() {
+        assertThat(ProviderAgreement.s3LockBucket(module("aws-s3-lock-bucket"))).isEmpty();
+    }
+
+    @Test
+    void firestoreDefaultsToTheProvidersCollectionAndGrantsDatastoreUser() {
+        assertThat(ProviderAgreement.firestoreLock(module("gcp-firestore-lock"))).isEmpty();
+    }
+
+    @Test
+    void cosmosContainerIsPartitionedByIdWithoutTtlAndUsesDataPlaneRbac() {
+        assertThat(ProviderAgreement.cosmosLock(module("azure-cosmos-lock"))).isEmpty();
+    }
+
+    @Test
+    void lambdaGetsTheGuardsEnvironmentAndTheScheduledTimeInItsInput() {
+        TerraformModule lambda = module("aws-scheduled-lambda");
+        assertThat(ProviderAgreement.guardEnvironment(lambda, "aws_lambda_function", "environment.variables",
+                Set.of("CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION"))).isEmpty();
+        assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
+    }
+
+    @Test
+    void cloudFunctionGetsTheGuardsEnvironment() {
+        assertThat(ProviderAgreement.guardEnvironment(module("gcp-scheduled-function"), "google_cloudfunctions2_function",
+                "service_config.environment_variables", Set.of("CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_JOB_NAME"))).isEmpty();
+    }
+
+    @Test
+    void functionAppGetsTheGuardsSettings() {
+        assertThat(ProviderAgreement.guardEnvironment(module("azure-timer-function"), "azurerm_linux_function_app", "app_settings",
+                Set.of("CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_JOB_NAME",
+                        "CLOUDLOCK_TIMER_SCHEDULE"))).isEmpty();
+    }
+}
