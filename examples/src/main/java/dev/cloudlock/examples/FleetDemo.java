@@ -1,25 +1,30 @@
 package dev.cloudlock.examples;
 
-import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.testkit.EmulatorProcess;
 import dev.cloudlock.testkit.Emulators;
 import dev.cloudlock.testkit.LockHistory;
+
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.javacrumbs.shedlock.core.ClockProvider;
-import net.javacrumbs.shedlock.core.LockConfiguration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -27,138 +32,234 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The demo: a fleet of instances whose schedulers all fire the same job every second, on DynamoDB (moto, started
- * here on 127.0.0.1). With the lock each tick runs once; with {@code --no-lock} every instance runs every tick.
+ * The demo: a fleet of function instances behind an at-least-once scheduler, every delivery going through the
+ * real {@link TickGuard} and the real DynamoDB provider (moto, started here on 127.0.0.1).
  *
- * <p>Options: {@code --instances N} (5), {@code --ticks N} (10), {@code --no-lock}.
+ * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed
+ * pattern so that every run shows every case: twice at once (tick 3, 6, ...), once more late (tick 1, 5, ...); the
+ * job fails on its first attempt for some ticks (2, 7, ...) and runs longer than the interval for others (3, 10,
+ * ...). Like a platform retrying an invocation error, it redelivers a delivery that failed or found the job busy
+ * (SKIPPED_RUNNING) after 0.3 intervals. With the guard every tick runs successfully exactly once; with
+ * {@code --no-guard} every delivery runs the job.
+ *
+ * <p>One property of the guard shows here if retries come too late: a tick completes a watermark ({@code lastTick}),
+ * so a retry of an older tick that arrives after a newer tick completed is skipped as done. The summary counts
+ * such superseded ticks rather than hiding them.
+ *
+ * <p>Options: {@code --instances N} (5), {@code --seconds N} (20), {@code --store dynamodb}, {@code --no-guard},
+ * {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
 
-    /** What the run did, as the summary prints it. */
-    public record Summary(int instances, int ticks, int attempts, int executions, int skipped,
-                          Map<Integer, Integer> executionsPerTick, List<String> violations) {
+    /** One execution of the job body: who ran which tick when, with which fencing token, and whether it failed. */
+    public record Execution(String instance, int tick, long fencingToken, long startNanos, long endNanos,
+                            boolean failed) {
+    }
+
+    /** What a run did. */
+    public record Summary(int instances, int ticks, int deliveries, int retries, Map<TickOutcome, Integer> outcomes,
+                          List<Execution> executions, Map<Integer, Integer> successesPerTick, List<String> violations,
+                          boolean guarded, long originNanos) {
+
+        /** True when every scheduled tick ran successfully exactly once. */
         public boolean eachTickRanOnce() {
-            return executionsPerTick.size() == ticks && executionsPerTick.values().stream().allMatch(n -> n == 1);
+            return successesPerTick.size() == ticks && successesPerTick.values().stream().allMatch(n -> n == 1);
+        }
+
+        public long failures() {
+            return executions.stream().filter(Execution::failed).count();
         }
     }
+
+    private static final int MAX_ATTEMPTS = 20;
 
     private FleetDemo() {
     }
 
     public static void main(String[] args) throws Exception {
+        // The guard logs each failed attempt with its stack trace; here the summary tells the story.
+        System.setProperty("org.slf4j.simpleLogger.log.dev.cloudlock.function.TickGuard", "error");
         int instances = 5;
-        int ticks = 10;
-        boolean lock = true;
+        int seconds = 20;
+        boolean guard = true;
+        Path timeline = Path.of("fleet-timeline.svg");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--instances" -> instances = positive(args, ++i);
-                case "--ticks" -> ticks = positive(args, ++i);
-                case "--no-lock" -> lock = false;
-                default -> throw new IllegalArgumentException("Unknown option '" + args[i]
-                        + "'. Options: --instances N, --ticks N, --no-lock");
+                case "--seconds" -> seconds = positive(args, ++i);
+                case "--no-guard" -> guard = false;
+                case "--timeline" -> timeline = Path.of(value(args, ++i));
+                case "--store" -> {
+                    String store = value(args, ++i);
+                    if (!store.equals("dynamodb")) {
+                        throw new IllegalArgumentException("Unknown store '" + store
+                                + "'. Available: dynamodb (more as their providers land)");
+                    }
+                }
+                default -> throw new IllegalArgumentException("Unknown option '" + args[i] + "'. Options:"
+                        + " --instances N, --seconds N, --store dynamodb, --no-guard, --timeline FILE");
             }
         }
         EmulatorProcess moto = Emulators.moto();
         System.out.println("DynamoDB (moto) started: " + moto);
+        int exit;
         try {
-            Summary summary = run(moto.endpoint(), instances, ticks, Duration.ofSeconds(1), lock);
-            print(summary, lock);
-            System.exit(lock && !(summary.eachTickRanOnce() && summary.violations().isEmpty()) ? 1 : 0);
+            Summary summary = run(moto.endpoint(), instances, seconds, Duration.ofSeconds(1), guard);
+            print(summary);
+            Files.writeString(timeline, Timeline.svg(summary));
+            System.out.println("Timeline: " + timeline.toAbsolutePath());
+            exit = guard && !(summary.eachTickRanOnce() && summary.violations().isEmpty()) ? 1 : 0;
         } finally {
             moto.close();
         }
+        System.exit(exit);
     }
 
-    /** Runs the fleet against the DynamoDB at {@code endpoint}. */
-    public static Summary run(String endpoint, int instances, int ticks, Duration interval, boolean lock)
+    /** Runs the fleet for about {@code seconds} against the DynamoDB at {@code endpoint}. */
+    public static Summary run(String endpoint, int instances, int seconds, Duration interval, boolean guarded)
             throws InterruptedException {
         List<DynamoDbClient> clients = new ArrayList<>();
-        List<DynamoDbLockProvider> providers = new ArrayList<>();
+        List<TickGuard> guards = new ArrayList<>();
+        List<ExecutorService> fleet = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             DynamoDbClient client = client(endpoint);
             clients.add(client);
-            providers.add(DynamoDbLockProvider.builder().client(client).tableName("shedlock")
-                    .lockedBy("instance-" + i).build());
+            guards.add(TickGuard.builder(DynamoDbLockProvider.builder().client(client).tableName("shedlock")
+                    .lockedBy("instance-" + i).build()).leaseMargin(Duration.ofSeconds(1)).build());
+            fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }
         DynamoDbLockTable.createIfAbsent(clients.get(0), "shedlock");
         String job = "nightly-report-" + System.nanoTime();
-        LockHistory history = new LockHistory();
-        Map<Integer, AtomicInteger> perTick = new ConcurrentHashMap<>();
-        AtomicInteger attempts = new AtomicInteger();
-        AtomicInteger skipped = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(instances);
-        try {
-            for (int tick = 0; tick < ticks; tick++) {
-                long tickStart = System.nanoTime();
-                CountDownLatch done = new CountDownLatch(instances);
-                int currentTick = tick;
-                for (int i = 0; i < instances; i++) {
-                    DynamoDbLockProvider provider = providers.get(i);
-                    String instance = "instance-" + i;
-                    pool.execute(() -> {
-                        try {
-                            attempts.incrementAndGet();
-                            if (!lock) {
-                                long start = System.nanoTime();
-                                work(currentTick, perTick);
-                                history.record(instance, 0, start, System.nanoTime()); // no lock, no token
-                                return;
-                            }
-                            // Every instance's scheduler fires now; lockAtLeastFor covers their clock differences.
-                            Optional<FencedLock> held = provider.tryLock(new LockConfiguration(ClockProvider.now(),
-                                    job, interval.multipliedBy(5), interval.dividedBy(2)));
-                            if (held.isEmpty()) {
-                                skipped.incrementAndGet();
-                                return;
-                            }
-                            long start = System.nanoTime();
-                            work(currentTick, perTick);
-                            history.record(instance, held.get().fencingToken(), start, System.nanoTime());
-                            held.get().unlock();
-                        } finally {
-                            done.countDown();
-                        }
-                    });
+        int ticks = Math.max(1, (int) (Duration.ofSeconds(seconds).toMillis() / interval.toMillis()));
+        Instant firstTick = Instant.parse("2026-11-30T00:00:00Z");
+        Map<TickOutcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<Execution> executions = new ConcurrentLinkedQueue<>();
+        Map<Integer, AtomicInteger> attemptsPerTick = new ConcurrentHashMap<>();
+        AtomicInteger deliveries = new AtomicInteger();
+        AtomicInteger retries = new AtomicInteger();
+        AtomicInteger pending = new AtomicInteger();
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+        long origin = System.nanoTime();
+
+        class Delivery implements Runnable {
+            final int tick;
+            final int attempt;
+
+            Delivery(int tick, int attempt) {
+                this.tick = tick;
+                this.attempt = attempt;
+            }
+
+            @Override
+            public void run() {
+                deliveries.incrementAndGet();
+                int instance = Math.floorMod((tick * 7 + attempt * 3 + deliveries.get()), instances);
+                fleet.get(instance).execute(() -> invoke(instance));
+            }
+
+            private void invoke(int instance) {
+                String name = "instance-" + instance;
+                TickOutcome outcome;
+                try {
+                    Tick occurrence = new Tick(job, firstTick.plus(interval.multipliedBy(tick)));
+                    if (guarded) {
+                        outcome = guards.get(instance).run(occurrence, Duration.ofSeconds(5),
+                                context -> body(name, context.fencingToken()));
+                    } else {
+                        body(name, 0);
+                        outcome = TickOutcome.RAN;
+                    }
+                } catch (Exception failed) {
+                    outcome = TickOutcome.FAILED;
                 }
-                done.await();
-                System.out.printf("\rtick %d/%d: %d executions so far ", tick + 1, ticks,
-                        perTick.values().stream().mapToInt(AtomicInteger::get).sum());
-                long sleep = interval.toNanos() - (System.nanoTime() - tickStart);
-                if (sleep > 0) {
-                    Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
+                boolean retry = outcome == TickOutcome.FAILED || outcome == TickOutcome.SKIPPED_RUNNING;
+                if (retry && attempt + 1 < MAX_ATTEMPTS) {
+                    retries.incrementAndGet();
+                    pending.incrementAndGet();
+                    scheduler.schedule(new Delivery(tick, attempt + 1), interval.toMillis() * 3 / 10,
+                            TimeUnit.MILLISECONDS);
+                }
+                pending.decrementAndGet();
+            }
+
+            private void body(String instance, long token) throws InterruptedException {
+                long start = System.nanoTime();
+                boolean fail = tick % 5 == 2 && attemptsPerTick.computeIfAbsent(tick, t -> new AtomicInteger())
+                        .getAndIncrement() == 0;
+                long work = fail ? interval.toMillis() / 10
+                        : tick % 7 == 3 ? interval.toMillis() * 3 / 2 : interval.toMillis() / 4;
+                Thread.sleep(work);
+                executions.add(new Execution(instance, tick, token, start - origin, System.nanoTime() - origin,
+                        fail));
+                if (fail) {
+                    throw new IllegalStateException("tick " + tick + ": downstream unavailable");
                 }
             }
-        } finally {
-            pool.shutdownNow();
-            clients.forEach(DynamoDbClient::close);
+        }
+
+        for (int tick = 0; tick < ticks; tick++) {
+            long due = tick * interval.toMillis();
+            pending.incrementAndGet();
+            scheduler.schedule(new Delivery(tick, 0), due, TimeUnit.MILLISECONDS);
+            if (tick % 3 == 0) { // delivered twice at once
+                pending.incrementAndGet();
+                scheduler.schedule(new Delivery(tick, 0), due, TimeUnit.MILLISECONDS);
+            }
+            if (tick % 4 == 1) { // delivered once more, late
+                pending.incrementAndGet();
+                scheduler.schedule(new Delivery(tick, 0), due + interval.toMillis() * 3 / 2, TimeUnit.MILLISECONDS);
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(seconds + 30L).toNanos();
+        while (pending.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            long done = executions.stream().filter(e -> !e.failed()).count();
+            System.out.printf("\r%5.1f s: %d deliveries, %d successful executions ",
+                    (System.nanoTime() - origin) / 1e9, deliveries.get(), done);
         }
         System.out.println();
-        Map<Integer, Integer> executionsPerTick = new TreeMap<>();
-        perTick.forEach((tick, n) -> executionsPerTick.put(tick, n.get()));
-        int executions = executionsPerTick.values().stream().mapToInt(Integer::intValue).sum();
-        return new Summary(instances, ticks, attempts.get(), executions, skipped.get(), executionsPerTick,
-                history.violations());
-    }
+        scheduler.shutdownNow();
+        fleet.forEach(ExecutorService::shutdownNow);
+        clients.forEach(DynamoDbClient::close);
 
-    private static void work(int tick, Map<Integer, AtomicInteger> perTick) {
-        perTick.computeIfAbsent(tick, t -> new AtomicInteger()).incrementAndGet();
-        try {
-            Thread.sleep(100); // the job's work
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        LockHistory history = new LockHistory();
+        Map<Integer, Integer> successes = new TreeMap<>();
+        for (Execution e : executions) {
+            history.record(e.instance() + " tick " + e.tick(), e.fencingToken(), e.startNanos(), e.endNanos());
+            if (!e.failed()) {
+                successes.merge(e.tick(), 1, Integer::sum);
+            }
         }
+        Map<TickOutcome, Integer> counted = new TreeMap<>();
+        outcomes.forEach((o, n) -> counted.put(o, n.get()));
+        List<Execution> ordered = new ArrayList<>(executions);
+        ordered.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
+        return new Summary(instances, ticks, deliveries.get(), retries.get(), counted, ordered, successes,
+                history.violations(), guarded, origin);
     }
 
-    private static void print(Summary s, boolean lock) {
-        System.out.println(lock ? "With cloudlock (DynamoDB provider):" : "Without a lock (--no-lock):");
-        System.out.printf("  instances            %d%n", s.instances());
-        System.out.printf("  ticks scheduled      %d%n", s.ticks());
-        System.out.printf("  scheduler firings    %d%n", s.attempts());
-        System.out.printf("  executions           %d%n", s.executions());
-        System.out.printf("  skipped (held)       %d%n", s.skipped());
-        System.out.printf("  ticks run once       %s%n", s.eachTickRanOnce() ? "all" : "NO: " + s.executionsPerTick());
-        System.out.printf("  overlaps / fencing   %s%n", s.violations().isEmpty() ? "none, tokens in order"
-                : s.violations().size() + " violations, e.g. " + s.violations().get(0));
+    private static void print(Summary s) {
+        System.out.println(s.guarded() ? "With the cloudlock guard (DynamoDB provider):"
+                : "Without a guard (--no-guard):");
+        System.out.printf("  instances                 %d%n", s.instances());
+        System.out.printf("  ticks scheduled           %d%n", s.ticks());
+        System.out.printf("  deliveries                %d (%d of them retries)%n", s.deliveries(), s.retries());
+        System.out.printf("  executions                %d (%d failed and were retried)%n", s.executions().size(),
+                s.failures());
+        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(TickOutcome.RAN, 0));
+        System.out.printf("  skipped as running        %d%n",
+                s.outcomes().getOrDefault(TickOutcome.SKIPPED_RUNNING, 0));
+        System.out.printf("  skipped as done           %d%n", s.outcomes().getOrDefault(TickOutcome.SKIPPED_DONE, 0));
+        System.out.printf("  every tick ran once       %s%n", s.eachTickRanOnce() ? "yes"
+                : "NO: successful runs per tick " + s.successesPerTick());
+        System.out.printf("  ticks never run           %d%s%n", s.ticks() - s.successesPerTick().size(),
+                s.guarded() && s.successesPerTick().size() < s.ticks()
+                        ? " (a retry came after a newer tick completed: skipped as done)" : "");
+        System.out.printf("  overlaps detected         %s%n", s.violations().stream()
+                .filter(v -> v.startsWith("overlap")).count());
+        System.out.printf("  fencing tokens in order   %s%n", s.violations().stream()
+                .noneMatch(v -> v.startsWith("fencing")) ? "yes" : "NO");
     }
 
     private static DynamoDbClient client(String endpoint) {
@@ -167,15 +268,20 @@ public final class FleetDemo {
                 .httpClient(UrlConnectionHttpClient.create()).build();
     }
 
-    private static int positive(String[] args, int i) {
+    private static String value(String[] args, int i) {
         if (i >= args.length) {
-            throw new IllegalArgumentException("Option " + args[i - 1] + " needs a number");
+            throw new IllegalArgumentException("Option " + args[i - 1] + " needs a value");
         }
+        return args[i];
+    }
+
+    private static int positive(String[] args, int i) {
+        String text = value(args, i);
         int n;
         try {
-            n = Integer.parseInt(args[i]);
+            n = Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + args[i - 1] + " needs a number, got '" + args[i] + "'");
+            throw new IllegalArgumentException("Option " + args[i - 1] + " needs a number, got '" + text + "'");
         }
         if (n < 1) {
             throw new IllegalArgumentException("Option " + args[i - 1] + " must be at least 1, got " + n);
