@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -47,12 +48,18 @@ public final class Benchmarks {
                 + " emulators', not the cloud's; request counts, ratios to the floor and the guard's overhead in"
                 + " requests carry over.");
         Map<String, Object> providers = new LinkedHashMap<>();
-        for (Map.Entry<String, String> backend : Map.of(
-                "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint(),
-                "DynamoDB on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint()).entrySet()) {
+        for (Map.Entry<String, String> backend : List.of(
+                Map.entry("DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint()),
+                Map.entry("DynamoDB on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint()))) {
             try (DynamoDbTarget target = new DynamoDbTarget(backend.getKey(), backend.getValue())) {
                 providers.put(backend.getKey(), LockCycleBenchmark.run(target, samples, holdings, report));
             }
+        }
+        try (S3Target target = new S3Target("S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
+            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
+        }
+        try (FirestoreTarget target = new FirestoreTarget()) {
+            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
         }
         report.put("machine", machine());
         report.put("quick", quick);
@@ -62,8 +69,15 @@ public final class Benchmarks {
     }
 
     private static String machine() {
-        return String.format("Machine: %d cores, %d MiB max heap, %s %s, Java %s.",
+        String load;
+        try {
+            load = java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException | RuntimeException e) {
+            load = "unknown";
+        }
+        return String.format("Machine: %d cores, %d MiB max heap, %s %s, Java %s; load average at start: %s.",
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() / 1048576,
-                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"));
+                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
+                load);
     }
 }

@@ -81,7 +81,7 @@ final class LockCycleBenchmark {
         b.tryLock(config(name)).orElseThrow().unlock();
         Map<String, Integer> afterOther = target.drainRequests();
         FencedLock byA = a.tryLock(config(name)).orElseThrow();
-        trips.put("acquire after another holder", target.drainRequests());
+        trips.put("acquire after another holder (this instance held it before)", target.drainRequests());
         byA.unlock();
         target.drainRequests();
         List<List<String>> tripRows = new ArrayList<>();

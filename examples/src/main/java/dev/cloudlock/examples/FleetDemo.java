@@ -1,15 +1,11 @@
 package dev.cloudlock.examples;
 
-import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickOutcome;
-import dev.cloudlock.testkit.EmulatorProcess;
-import dev.cloudlock.testkit.Emulators;
 import dev.cloudlock.testkit.LockHistory;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,15 +21,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import java.util.function.Function;
 
 /**
  * The demo: a fleet of function instances behind an at-least-once scheduler, every delivery going through the
- * real {@link TickGuard} and the real DynamoDB provider (moto, started here on 127.0.0.1).
+ * real {@link TickGuard} and a real provider on its emulator, started here on 127.0.0.1 (DynamoDB on moto by default;
+ * {@code --store s3} on moto, {@code --store firestore} on the Cloud Firestore emulator).
  *
  * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed
  * pattern so that every run shows every case: twice at once (tick 3, 6, ...), once more late (tick 1, 5, ...); the
@@ -46,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * so a retry of an older tick that arrives after a newer tick completed is skipped as done. The summary counts
  * such superseded ticks rather than hiding them.
  *
- * <p>Options: {@code --instances N} (5), {@code --seconds N} (20), {@code --store dynamodb}, {@code --no-guard},
+ * <p>Options: {@code --instances N} (5), {@code --seconds N} (20), {@code --store dynamodb|s3|firestore}, {@code --no-guard},
  * {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
@@ -82,6 +75,7 @@ public final class FleetDemo {
         int instances = 5;
         int seconds = 20;
         boolean guard = true;
+        String store = "dynamodb";
         Path timeline = Path.of("fleet-timeline.svg");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -89,46 +83,42 @@ public final class FleetDemo {
                 case "--seconds" -> seconds = positive(args, ++i);
                 case "--no-guard" -> guard = false;
                 case "--timeline" -> timeline = Path.of(value(args, ++i));
-                case "--store" -> {
-                    String store = value(args, ++i);
-                    if (!store.equals("dynamodb")) {
-                        throw new IllegalArgumentException("Unknown store '" + store
-                                + "'. Available: dynamodb (more as their providers land)");
-                    }
-                }
+                case "--store" -> store = value(args, ++i);
                 default -> throw new IllegalArgumentException("Unknown option '" + args[i] + "'. Options:"
-                        + " --instances N, --seconds N, --store dynamodb, --no-guard, --timeline FILE");
+                        + " --instances N, --seconds N, --store " + String.join("|", DemoStore.NAMES)
+                        + ", --no-guard, --timeline FILE");
             }
         }
-        EmulatorProcess moto = Emulators.moto();
-        System.out.println("DynamoDB (moto) started: " + moto);
+        DemoStore demoStore = DemoStore.start(store);
+        System.out.println("Emulator started: " + demoStore.emulator());
         int exit;
-        try {
-            Summary summary = run(moto.endpoint(), instances, seconds, Duration.ofSeconds(1), guard);
+        try (demoStore) {
+            Summary summary = run(demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard);
+            System.out.println((guard ? "With the cloudlock guard (" + demoStore.description() + "):"
+                    : "Without a guard (--no-guard):"));
             print(summary);
             Files.writeString(timeline, Timeline.svg(summary));
             System.out.println("Timeline: " + timeline.toAbsolutePath());
             exit = guard && !(summary.eachTickRanOnce() && summary.violations().isEmpty()) ? 1 : 0;
         } finally {
-            moto.close();
+            demoStore.emulator().close();
         }
         System.exit(exit);
     }
 
-    /** Runs the fleet for about {@code seconds} against the DynamoDB at {@code endpoint}. */
-    public static Summary run(String endpoint, int instances, int seconds, Duration interval, boolean guarded)
-            throws InterruptedException {
-        List<DynamoDbClient> clients = new ArrayList<>();
+    /**
+     * Runs the fleet for about {@code seconds}, instance {@code i} guarded through
+     * {@code providers.apply("instance-" + i)}.
+     */
+    public static Summary run(Function<String, CloudLockProvider> providers, int instances, int seconds,
+                              Duration interval, boolean guarded) throws InterruptedException {
         List<TickGuard> guards = new ArrayList<>();
         List<ExecutorService> fleet = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
-            DynamoDbClient client = client(endpoint);
-            clients.add(client);
-            guards.add(TickGuard.builder(DynamoDbLockProvider.builder().client(client).tableName("shedlock")
-                    .lockedBy("instance-" + i).build()).leaseMargin(Duration.ofSeconds(1)).build());
+            guards.add(TickGuard.builder(providers.apply("instance-" + i)).leaseMargin(Duration.ofSeconds(1))
+                    .build());
             fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }
-        DynamoDbLockTable.createIfAbsent(clients.get(0), "shedlock");
         String job = "nightly-report-" + System.nanoTime();
         int ticks = Math.max(1, (int) (Duration.ofSeconds(seconds).toMillis() / interval.toMillis()));
         Instant firstTick = Instant.parse("2026-11-30T00:00:00Z");
@@ -221,7 +211,6 @@ public final class FleetDemo {
         System.out.println();
         scheduler.shutdownNow();
         fleet.forEach(ExecutorService::shutdownNow);
-        clients.forEach(DynamoDbClient::close);
 
         LockHistory history = new LockHistory();
         Map<Integer, Integer> successes = new TreeMap<>();
@@ -240,8 +229,6 @@ public final class FleetDemo {
     }
 
     private static void print(Summary s) {
-        System.out.println(s.guarded() ? "With the cloudlock guard (DynamoDB provider):"
-                : "Without a guard (--no-guard):");
         System.out.printf("  instances                 %d%n", s.instances());
         System.out.printf("  ticks scheduled           %d%n", s.ticks());
         System.out.printf("  deliveries                %d (%d of them retries)%n", s.deliveries(), s.retries());
@@ -260,12 +247,6 @@ public final class FleetDemo {
                 .filter(v -> v.startsWith("overlap")).count());
         System.out.printf("  fencing tokens in order   %s%n", s.violations().stream()
                 .noneMatch(v -> v.startsWith("fencing")) ? "yes" : "NO");
-    }
-
-    private static DynamoDbClient client(String endpoint) {
-        return DynamoDbClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("demo", "demo")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
     }
 
     private static String value(String[] args, int i) {

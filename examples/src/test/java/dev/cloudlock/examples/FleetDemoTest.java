@@ -3,7 +3,6 @@ package dev.cloudlock.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.function.TickOutcome;
-import dev.cloudlock.testkit.Emulators;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +15,10 @@ class FleetDemoTest {
 
     @Test
     void withTheGuardEachTickRunsOnce() throws InterruptedException {
-        FleetDemo.Summary summary = FleetDemo.run(Emulators.moto().endpoint(), 3, 8, Duration.ofSeconds(1), true);
+        FleetDemo.Summary summary;
+        try (DemoStore store = DemoStore.start("dynamodb")) {
+            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
+        }
         assertThat(summary.ticks()).isEqualTo(8);
         assertThat(summary.successesPerTick()).hasSize(8).allSatisfy((tick, n) -> assertThat(n).isEqualTo(1));
         assertThat(summary.eachTickRanOnce()).isTrue();
@@ -29,9 +31,29 @@ class FleetDemoTest {
         assertThat(Timeline.svg(summary)).startsWith("<svg").contains("every tick once: yes", "overlaps: 0");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore"})
+    void theOtherStoresGuardTheFleetToo(String name) throws InterruptedException {
+        FleetDemo.Summary summary;
+        try (DemoStore store = DemoStore.start(name)) {
+            summary = FleetDemo.run(store::provider, 2, 3, Duration.ofSeconds(1), true);
+        }
+        assertThat(summary.eachTickRanOnce()).as(name).isTrue();
+        assertThat(summary.violations()).as(name).isEmpty();
+    }
+
+    @Test
+    void unknownStoreIsNamed() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DemoStore.start("redis"))
+                .hasMessageContaining("redis").hasMessageContaining("dynamodb");
+    }
+
     @Test
     void withoutTheGuardDuplicatesRun() throws InterruptedException {
-        FleetDemo.Summary summary = FleetDemo.run(Emulators.moto().endpoint(), 3, 3, Duration.ofMillis(500), false);
+        FleetDemo.Summary summary;
+        try (DemoStore store = DemoStore.start("dynamodb")) {
+            summary = FleetDemo.run(store::provider, 3, 3, Duration.ofMillis(500), false);
+        }
         assertThat(summary.eachTickRanOnce()).isFalse();
         assertThat(summary.executions().size()).isGreaterThan(summary.ticks());
         assertThat(summary.successesPerTick().values()).anyMatch(n -> n > 1);

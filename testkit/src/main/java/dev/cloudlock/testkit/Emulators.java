@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,6 +25,9 @@ import java.util.List;
  *       {@code cloudlock.s3proxy.jar}.</li>
  *   <li>{@link #firestore()}: the official Cloud Firestore emulator, from the jar of the Google Cloud CLI component
  *       {@code cloud-firestore-emulator} ({@code CLOUDLOCK_FIRESTORE_EMULATOR_JAR} names another jar).</li>
+ *   <li>{@link #cosmos()}: {@code @vercel/cosmosdb-server} (Cosmos DB, NoSQL API) behind our launcher
+ *       {@code emulators/cosmos-launcher.js}, serving TLS with a certificate generated here by {@code keytool}; the
+ *       client trusts it through {@link #cosmosTrustStore()}.</li>
  * </ul>
  */
 public final class Emulators {
@@ -32,6 +36,8 @@ public final class Emulators {
     private static EmulatorProcess dynalite;
     private static EmulatorProcess firestore;
     private static EmulatorProcess s3proxy;
+    private static EmulatorProcess cosmos;
+    private static Path cosmosTls;
 
     private Emulators() {
     }
@@ -145,6 +151,104 @@ public final class Emulators {
     /** Deletes every document in the shared Firestore emulator. */
     public static void resetFirestore() {
         firestore().delete("/emulator/v1/projects/" + FIRESTORE_PROJECT + "/databases/(default)/documents");
+    }
+
+    /** The key the Cosmos DB launcher expects: Microsoft's published emulator key (the launcher checks no key). */
+    public static final String COSMOS_KEY =
+            "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
+    /** The password of the PKCS12 key store and trust store holding the Cosmos launcher's TLS material. */
+    public static final String COSMOS_TLS_PASSWORD = "cloudlock";
+
+    /**
+     * The shared Cosmos DB server: {@code @vercel/cosmosdb-server} started by {@code emulators/cosmos-launcher.js}
+     * with all its fixes on, serving HTTPS on {@code https://127.0.0.1:<port>} with the certificate of
+     * {@link #cosmosTrustStore()}. The same port answers plain HTTP for the harness: {@code GET /} and
+     * {@code GET /cloudlock/requests} (the requests served so far). It has no reset call: use fresh names.
+     */
+    public static synchronized EmulatorProcess cosmos() {
+        if (cosmos == null || !cosmos.isAlive()) {
+            cosmos = startCosmos(List.of());
+        }
+        return cosmos;
+    }
+
+    /**
+     * A new Cosmos DB server of its own (the caller closes it), with the named launcher fixes turned off
+     * ({@code missing-item-404}, {@code patch-filter-case}, {@code query-plan}, {@code partition-filter}): for tests
+     * that show what a fix is for.
+     */
+    public static EmulatorProcess startCosmos(List<String> fixesOff) {
+        Path launcher = emulatorsDir().resolve("cosmos-launcher.js");
+        Path server = emulatorsDir().resolve("node_modules/@vercel/cosmosdb-server/lib/index.js");
+        if (!Files.isRegularFile(server)) {
+            throw new IllegalStateException("@vercel/cosmosdb-server is not installed: " + server + " is missing. Run"
+                    + " 'npm ci' in " + emulatorsDir() + " (the Maven build does this itself: ./mvnw verify).");
+        }
+        Path keyStore = cosmosTlsDir().resolve("server.p12");
+        return EmulatorProcess.start(fixesOff.isEmpty() ? "cosmos" : "cosmos-without-fixes", port -> {
+            List<String> command = new ArrayList<>(List.of("node", launcher.toString(), "--port",
+                    Integer.toString(port), "--pfx", keyStore.toString(), "--passphrase", COSMOS_TLS_PASSWORD));
+            if (!fixesOff.isEmpty()) {
+                command.addAll(List.of("--without", String.join(",", fixesOff)));
+            }
+            return command;
+        }, "/", Duration.ofSeconds(30));
+    }
+
+    /**
+     * A PKCS12 trust store (password {@value #COSMOS_TLS_PASSWORD}) holding only the certificate every Cosmos
+     * launcher of this JVM serves: a fresh key pair made by {@code keytool} on first use, valid for 7 days, with
+     * subject alternative names {@code IP:127.0.0.1} and {@code DNS:localhost}. It is written to the folder named by
+     * the system property {@code cloudlock.cosmos.tls.dir} (a temporary folder when unset), so a build can point
+     * {@code javax.net.ssl.trustStore} at {@code <that folder>/truststore.p12} before the JVM starts.
+     */
+    public static Path cosmosTrustStore() {
+        return cosmosTlsDir().resolve("truststore.p12");
+    }
+
+    private static synchronized Path cosmosTlsDir() {
+        if (cosmosTls == null) {
+            try {
+                String configured = System.getProperty("cloudlock.cosmos.tls.dir");
+                Path dir = configured == null ? Files.createTempDirectory("cloudlock-cosmos-tls-")
+                        : Files.createDirectories(Path.of(configured));
+                Path keyStore = dir.resolve("server.p12");
+                Path certificate = dir.resolve("server.cer");
+                Path trustStore = dir.resolve("truststore.p12");
+                for (Path file : List.of(keyStore, certificate, trustStore)) {
+                    Files.deleteIfExists(file);
+                }
+                keytool("-genkeypair", "-alias", "cosmos", "-keyalg", "EC", "-groupname", "secp256r1",
+                        "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "7",
+                        "-keystore", keyStore.toString(), "-storetype", "PKCS12");
+                keytool("-exportcert", "-alias", "cosmos", "-keystore", keyStore.toString(),
+                        "-file", certificate.toString());
+                keytool("-importcert", "-noprompt", "-alias", "cosmos", "-file", certificate.toString(),
+                        "-keystore", trustStore.toString(), "-storetype", "PKCS12");
+                cosmosTls = dir;
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not write the Cosmos launcher's TLS material", e);
+            }
+        }
+        return cosmosTls;
+    }
+
+    private static void keytool(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("-storepass", COSMOS_TLS_PASSWORD));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        try {
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException("keytool failed (" + String.join(" ", command) + "):\n" + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running keytool", e);
+        }
     }
 
     /** The repository's {@code emulators/} folder, holding the npm emulators and our launchers. */

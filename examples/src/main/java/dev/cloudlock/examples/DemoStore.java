@@ -1,0 +1,113 @@
+package dev.cloudlock.examples;
+
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.s3.S3LockProvider;
+import dev.cloudlock.testkit.EmulatorProcess;
+import dev.cloudlock.testkit.Emulators;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+
+/**
+ * The lock store a demo instance uses, on an emulator started on 127.0.0.1: each instance gets its own client, as
+ * separate processes would. Closing it closes the clients (the emulator stops with the JVM).
+ */
+final class DemoStore implements AutoCloseable {
+
+    /** The stores the demo can run on. */
+    static final List<String> NAMES = List.of("dynamodb", "s3", "firestore");
+
+    private final String name;
+    private final EmulatorProcess emulator;
+    private final List<AutoCloseable> clients = new ArrayList<>();
+
+    private DemoStore(String name, EmulatorProcess emulator) {
+        this.name = name;
+        this.emulator = emulator;
+    }
+
+    /** Starts (or reuses) the emulator of {@code name}: dynamodb and s3 on moto, firestore on its emulator. */
+    static DemoStore start(String name) {
+        return switch (name) {
+            case "dynamodb", "s3" -> new DemoStore(name, Emulators.moto());
+            case "firestore" -> new DemoStore(name, Emulators.firestore());
+            default -> throw new IllegalArgumentException("Unknown store '" + name + "'. Available: " + NAMES);
+        };
+    }
+
+    EmulatorProcess emulator() {
+        return emulator;
+    }
+
+    String description() {
+        return switch (name) {
+            case "dynamodb" -> "DynamoDB provider on moto";
+            case "s3" -> "S3 provider on moto";
+            default -> "Firestore provider on the Cloud Firestore emulator";
+        };
+    }
+
+    /** A provider with its own client, writing {@code instance} as lockedBy. */
+    synchronized CloudLockProvider provider(String instance) {
+        switch (name) {
+            case "dynamodb" -> {
+                DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(emulator.endpoint()))
+                        .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("d", "d")))
+                        .build();
+                clients.add(client);
+                DynamoDbLockTable.createIfAbsent(client, "shedlock");
+                return DynamoDbLockProvider.builder().client(client).tableName("shedlock").lockedBy(instance).build();
+            }
+            case "s3" -> {
+                S3Client client = S3Client.builder().endpointOverride(URI.create(emulator.endpoint()))
+                        .region(Region.US_EAST_1).forcePathStyle(true)
+                        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                        .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).build())
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("d", "d")))
+                        .build();
+                clients.add(client);
+                try {
+                    client.createBucket(b -> b.bucket("demo-locks"));
+                } catch (BucketAlreadyOwnedByYouException exists) {
+                    // the first instance created it
+                }
+                return S3LockProvider.builder().client(client).bucket("demo-locks").lockedBy(instance).build();
+            }
+            default -> {
+                Firestore client = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
+                        .setEmulatorHost("127.0.0.1:" + emulator.port()).build().getService();
+                clients.add(client);
+                return FirestoreLockProvider.builder().firestore(client).lockedBy(instance).build();
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (AutoCloseable client : clients) {
+            try {
+                client.close();
+            } catch (Exception e) {
+                // closing a client of a demo that is ending
+            }
+        }
+        clients.clear();
+    }
+}

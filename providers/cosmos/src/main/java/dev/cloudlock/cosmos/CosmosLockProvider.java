@@ -1,0 +1,71 @@
+package dev.cloudlock.cosmos;
+
+import com.azure.cosmos.CosmosContainer;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.ClockSkewMonitor;
+import dev.cloudlock.core.InstanceIdentity;
+
+/**
+ * The ShedLock {@code LockProvider} on Azure Cosmos DB: {@link CloudLockProvider}'s guarantees (owner-checked
+ * release, fencing tokens, tick dedupe, errors never reported as "held") over a {@link CosmosLockStore}, one request
+ * per acquire, release and extend.
+ *
+ * <pre>{@code
+ * LockProvider provider = CosmosLockProvider.builder()
+ *         .container(cosmosClient.getDatabase("app").getContainer("shedlock"))
+ *         .build();
+ * }</pre>
+ */
+public final class CosmosLockProvider extends CloudLockProvider {
+
+    /** The partition key path of the lock container unless configured otherwise. */
+    public static final String DEFAULT_PARTITION_KEY_PATH = "/id";
+
+    private CosmosLockProvider(Builder builder) {
+        super(new CosmosLockStore(builder.container, builder.partitionKeyPath), builder.lockedBy);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The monitor of the difference between Cosmos DB's clock and this machine's, fed by every write. */
+    public ClockSkewMonitor clockSkewMonitor() {
+        return store().clockSkewMonitor().orElseThrow();
+    }
+
+    /** Builds a {@link CosmosLockProvider}; {@code container} is required. */
+    public static final class Builder {
+        private CosmosContainer container;
+        private String partitionKeyPath = DEFAULT_PARTITION_KEY_PATH;
+        private String lockedBy = InstanceIdentity.hostAndPid();
+
+        private Builder() {
+        }
+
+        /** The lock container. Required. */
+        public Builder container(CosmosContainer container) {
+            this.container = container;
+            return this;
+        }
+
+        /** The container's partition key path; default {@value CosmosLockProvider#DEFAULT_PARTITION_KEY_PATH}. */
+        public Builder partitionKeyPath(String partitionKeyPath) {
+            this.partitionKeyPath = partitionKeyPath;
+            return this;
+        }
+
+        /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
+        public Builder lockedBy(String lockedBy) {
+            this.lockedBy = lockedBy;
+            return this;
+        }
+
+        public CosmosLockProvider build() {
+            if (container == null) {
+                throw new IllegalStateException("container is required: CosmosLockProvider.builder().container(...)");
+            }
+            return new CosmosLockProvider(this);
+        }
+    }
+}

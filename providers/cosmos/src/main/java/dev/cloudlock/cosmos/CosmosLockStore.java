@@ -1,0 +1,291 @@
+package dev.cloudlock.cosmos;
+
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosItemRequestOptions;
+import com.azure.cosmos.models.CosmosItemResponse;
+import com.azure.cosmos.models.CosmosPatchItemRequestOptions;
+import com.azure.cosmos.models.CosmosPatchOperations;
+import com.azure.cosmos.models.PartitionKey;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cloudlock.core.AcquireRequest;
+import dev.cloudlock.core.AcquireResult;
+import dev.cloudlock.core.ClockSkewMonitor;
+import dev.cloudlock.core.ExtendRequest;
+import dev.cloudlock.core.HeldLock;
+import dev.cloudlock.core.IsoTimestamps;
+import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.core.LockStore;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.ReleaseRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * A {@link LockStore} on an Azure Cosmos DB (NoSQL API) container: one item per lock, one request per acquire,
+ * release and extend.
+ *
+ * <ul>
+ *   <li><b>acquire</b>: a patch with the filter predicate {@code FROM c WHERE c.lockUntil <= '<now>'} (and, for a
+ *       tick, {@code lastTick} absent or older) that sets {@code lockUntil}, {@code lockedAt}, {@code lockedBy},
+ *       {@code owner} and increments {@code fence}. 412 means the lock is held; 404 means it was never created, and
+ *       a {@code createItem} follows (409: another instance created it first).</li>
+ *   <li><b>release</b> and <b>extend</b>: a patch with {@code If-Match} on the ETag of the holder's own write, so any
+ *       later write (another holder's acquisition) makes it fail with 412; extend also filters on
+ *       {@code c.lockUntil > '<now>'}.</li>
+ * </ul>
+ *
+ * <p>Timestamps are fixed-width ISO-8601 UTC strings ({@link IsoTimestamps}, the layout of the other cloudlock
+ * stores). Cosmos DB compares strings ordinally in a filter predicate, and fixed-width UTC strings order exactly as
+ * the instants do, so {@code c.lockUntil <= '<now>'} is the time comparison, while the item stays readable in Data
+ * Explorer. The strings contain no quote, so they are written into the predicate literally (the patch API takes no
+ * query parameters).
+ *
+ * <p>Leases are judged by this machine's clock; the {@code _ts} (server time, whole seconds) of every item we write
+ * feeds a {@link ClockSkewMonitor}. Item ids are lock names encoded by {@link CosmosItemIds}; the partition key
+ * value is the id, stored at the configured partition key path ({@code /id} by default). Thread-safe.
+ */
+public final class CosmosLockStore implements LockStore {
+
+    /** The clock difference to Cosmos DB above which the store warns, unless configured otherwise. */
+    public static final Duration DEFAULT_SKEW_TOLERANCE = Duration.ofSeconds(2);
+
+    static final String LOCK_UNTIL = "lockUntil";
+    static final String LOCKED_AT = "lockedAt";
+    static final String LOCKED_BY = "lockedBy";
+    static final String OWNER = "owner";
+    static final String FENCE = "fence";
+    static final String LAST_TICK = "lastTick";
+
+    private static final Set<String> FIELDS = Set.of(LOCK_UNTIL, LOCKED_AT, LOCKED_BY, OWNER, FENCE, LAST_TICK);
+    private static final Pattern TOP_LEVEL_PATH = Pattern.compile("/[A-Za-z][A-Za-z0-9_]*");
+    private static final int NOT_FOUND = 404;
+    private static final int CONFLICT = 409;
+    private static final int PRECONDITION_FAILED = 412;
+
+    private final CosmosContainer container;
+    private final String partitionKeyField;
+    private final ClockSkewMonitor clockSkew;
+
+    /**
+     * @param container the lock container (its client's endpoint, credentials and consistency are the caller's)
+     * @param partitionKeyPath the container's partition key path: {@code /id}, or a top-level property that holds
+     *     nothing else (it is set to the item id)
+     */
+    public CosmosLockStore(CosmosContainer container, String partitionKeyPath) {
+        this(container, partitionKeyPath, new ClockSkewMonitor(DEFAULT_SKEW_TOLERANCE));
+    }
+
+    /**
+     * @param clockSkew fed with the {@code _ts} of every item this store writes; warns when Cosmos DB's clock and
+     *     ours certainly differ by more than its tolerance
+     */
+    public CosmosLockStore(CosmosContainer container, String partitionKeyPath, ClockSkewMonitor clockSkew) {
+        this.container = Objects.requireNonNull(container, "container");
+        Objects.requireNonNull(partitionKeyPath, "partitionKeyPath");
+        if (!TOP_LEVEL_PATH.matcher(partitionKeyPath).matches()) {
+            throw new IllegalArgumentException("partitionKeyPath must be a top-level property path such as /id, was '"
+                    + partitionKeyPath + "'");
+        }
+        this.partitionKeyField = partitionKeyPath.substring(1);
+        if (FIELDS.contains(partitionKeyField)) {
+            throw new IllegalArgumentException("partitionKeyPath " + partitionKeyPath
+                    + " is a field of the lock record; use /id or a property of its own");
+        }
+        this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
+    }
+
+    @Override
+    public void checkName(String name) {
+        CosmosItemIds.check(name);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        String id = CosmosItemIds.encode(request.name());
+        Instant now = request.now();
+        Instant lockUntil = request.lockUntilAt(now);
+        String filter = "FROM c WHERE (NOT IS_DEFINED(c." + LOCK_UNTIL + ") OR c." + LOCK_UNTIL + " <= '"
+                + IsoTimestamps.format(now) + "')";
+        if (request.tick() != null) {
+            filter += " AND (NOT IS_DEFINED(c." + LAST_TICK + ") OR c." + LAST_TICK + " < '"
+                    + IsoTimestamps.format(request.tick()) + "')";
+        }
+        CosmosPatchOperations take = CosmosPatchOperations.create()
+                .set("/" + LOCK_UNTIL, IsoTimestamps.format(lockUntil))
+                .set("/" + LOCKED_AT, IsoTimestamps.format(now))
+                .set("/" + LOCKED_BY, request.lockedBy())
+                .set("/" + OWNER, request.owner())
+                .increment("/" + FENCE, 1L);
+        CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
+        options.setContentResponseOnWriteEnabled(true);
+        try {
+            CosmosItemResponse<ObjectNode> patched = write(() -> container.patchItem(id, new PartitionKey(id), take,
+                    options, ObjectNode.class), "acquire", request.name());
+            return acquired(request, patched);
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == PRECONDITION_FAILED) {
+                return new AcquireResult.Lost(Optional.empty());
+            }
+            if (!isMissingItem(e)) {
+                throw translate(e, "acquire", request.name());
+            }
+        }
+        return create(request, id, lockUntil);
+    }
+
+    /** The first acquisition of a name: the item does not exist yet. */
+    private AcquireResult create(AcquireRequest request, String id, Instant lockUntil) {
+        ObjectNode item = JsonNodeFactory.instance.objectNode()
+                .put("id", id)
+                .put(LOCK_UNTIL, IsoTimestamps.format(lockUntil))
+                .put(LOCKED_AT, IsoTimestamps.format(request.now()))
+                .put(LOCKED_BY, request.lockedBy())
+                .put(OWNER, request.owner())
+                .put(FENCE, 1L);
+        item.put(partitionKeyField, id);
+        CosmosItemRequestOptions options = new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(true);
+        try {
+            return acquired(request, write(() -> container.createItem(item, new PartitionKey(id), options),
+                    "create", request.name()));
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == CONFLICT) {
+                return new AcquireResult.Lost(Optional.empty());
+            }
+            throw translate(e, "create", request.name());
+        }
+    }
+
+    private static AcquireResult acquired(AcquireRequest request, CosmosItemResponse<ObjectNode> response) {
+        long fence = response.getItem().path(FENCE).asLong();
+        return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, request.now(),
+                request.lockUntilAt(request.now()), response.getETag()));
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        HeldLock lock = request.lock();
+        CosmosPatchOperations release = CosmosPatchOperations.create()
+                .set("/" + LOCK_UNTIL, IsoTimestamps.format(request.lockUntilAt(request.now())));
+        if (request.completedTick() != null) {
+            release.set("/" + LAST_TICK, IsoTimestamps.format(request.completedTick()));
+        }
+        return ifStillOurs(lock, release, null, "release").isPresent();
+    }
+
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        HeldLock lock = request.lock();
+        Instant lockUntil = request.lockUntilAt(request.now());
+        CosmosPatchOperations extend = CosmosPatchOperations.create()
+                .set("/" + LOCK_UNTIL, IsoTimestamps.format(lockUntil));
+        String filter = "FROM c WHERE c." + LOCK_UNTIL + " > '" + IsoTimestamps.format(request.now()) + "'";
+        return ifStillOurs(lock, extend, filter, "extend").map(etag ->
+                new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, etag));
+    }
+
+    /** One patch with If-Match on our write's ETag; the new ETag, or empty when the item is no longer ours. */
+    private Optional<String> ifStillOurs(HeldLock lock, CosmosPatchOperations operations, String filter,
+                                         String operation) {
+        String id = CosmosItemIds.encode(lock.name());
+        CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
+        options.setIfMatchETag(Objects.requireNonNull(lock.version(), "the held lock carries no ETag"));
+        options.setContentResponseOnWriteEnabled(true);
+        try {
+            return Optional.of(write(() -> container.patchItem(id, new PartitionKey(id), operations, options,
+                    ObjectNode.class), operation, lock.name()).getETag());
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == PRECONDITION_FAILED || isMissingItem(e)) {
+                return Optional.empty();
+            }
+            throw translate(e, operation, lock.name());
+        }
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        String id = CosmosItemIds.encode(name);
+        try {
+            CosmosItemResponse<ObjectNode> response = container.readItem(id, new PartitionKey(id), ObjectNode.class);
+            ObjectNode item = response.getItem();
+            return Optional.of(new LockRecord(name, instant(item, LOCK_UNTIL), instant(item, LOCKED_AT),
+                    text(item, LOCKED_BY), text(item, OWNER), item.path(FENCE).asLong(0), instant(item, LAST_TICK),
+                    response.getETag()));
+        } catch (CosmosException e) {
+            if (isMissingItem(e)) {
+                return Optional.empty();
+            }
+            throw translate(e, "read", name);
+        }
+    }
+
+    @Override
+    public Optional<ClockSkewMonitor> clockSkewMonitor() {
+        return Optional.of(clockSkew);
+    }
+
+    /** Runs one write and feeds the {@code _ts} of the item it wrote to the skew monitor. */
+    private CosmosItemResponse<ObjectNode> write(Supplier<CosmosItemResponse<ObjectNode>> call, String operation,
+                                                 String name) {
+        Instant sent = Instant.now();
+        CosmosItemResponse<ObjectNode> response = call.get();
+        Instant received = Instant.now();
+        ObjectNode item = response.getItem();
+        if (item == null) {
+            throw new LockStoreException("Cosmos DB returned no item for " + operation + " of lock '" + name
+                    + "' although the request asked for it (contentResponseOnWriteEnabled)");
+        }
+        JsonNode ts = item.get("_ts");
+        if (ts != null && ts.canConvertToLong()) {
+            clockSkew.observe(Instant.ofEpochSecond(ts.asLong()), Duration.ofSeconds(1), sent, received);
+        }
+        return response;
+    }
+
+    /** A 404 about the item itself; a missing database or container carries a sub-status (1003) and is an error. */
+    private static boolean isMissingItem(CosmosException e) {
+        return e.getStatusCode() == NOT_FOUND && e.getSubStatusCode() == 0;
+    }
+
+    private LockStoreException translate(CosmosException e, String operation, String name) {
+        String where = " (" + operation + " of lock '" + name + "' in container '" + container.getId() + "')";
+        String problem = switch (e.getStatusCode()) {
+            case 401 -> "Cosmos DB rejected the credentials: check the account key or the Entra ID token credential";
+            case 403 -> "Cosmos DB denied the request: the identity needs the data-plane role 'Cosmos DB Built-in Data"
+                    + " Contributor' (or a custom role with readMetadata and items read, create and replace) on this"
+                    + " container";
+            case 404 -> "The Cosmos DB database or container does not exist: create the container (partition key "
+                    + "/" + partitionKeyField + ") or fix the names given to the client";
+            case 400 -> "Cosmos DB rejected the request as invalid; if the message is about the partition key, the"
+                    + " container's partition key path is not /" + partitionKeyField + ": configure"
+                    + " partitionKeyPath(...) to match it";
+            case 429 -> "Cosmos DB throttled the request (429) beyond the client's retries: raise the container's"
+                    + " throughput";
+            case 408, 503, 0 -> "Cosmos DB could not be reached or did not answer in time";
+            default -> "Cosmos DB failed with status " + e.getStatusCode();
+        };
+        return new LockStoreException(problem + where + ": " + e.getShortMessage(), e);
+    }
+
+    private static Instant instant(ObjectNode item, String field) {
+        JsonNode value = item.get(field);
+        return value == null || !value.isTextual() ? null : IsoTimestamps.parse(value.asText());
+    }
+
+    private static String text(ObjectNode item, String field) {
+        JsonNode value = item.get(field);
+        return value == null || !value.isTextual() ? null : value.asText();
+    }
+
+    /** The container's partition key path this store writes. */
+    public String partitionKeyPath() {
+        return "/" + partitionKeyField;
+    }
+}
