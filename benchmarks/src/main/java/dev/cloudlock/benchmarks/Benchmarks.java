@@ -41,6 +41,8 @@ public final class Benchmarks {
 
     /** Runs every benchmark; quick mode uses few samples. */
     public static Report run(boolean quick, Path repo) throws Exception {
+        // The Cosmos launcher's trust store must exist before anything in this JVM builds the default TLS context.
+        Emulators.cosmosTrustStore();
         int samples = quick ? 20 : 500;
         int holdings = quick ? 5 : 50;
         Report report = new Report();
@@ -59,6 +61,9 @@ public final class Benchmarks {
             providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
         }
         try (FirestoreTarget target = new FirestoreTarget()) {
+            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
+        }
+        try (CosmosTarget target = new CosmosTarget()) {
             providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
         }
         report.put("machine", machine());

@@ -34,6 +34,9 @@ class BenchmarksQuickTest {
         assertThat(md).contains("Firestore on the Cloud Firestore emulator",
                 "| acquire, first ever | 2 | {BatchGetDocuments=1, Commit=1} |", "| release | 1 | {Commit=1} |",
                 "| extend | 1 | {Commit=1} |");
+        // Cosmos: one conditional patch per acquire of an existing lock, release and extend.
+        assertThat(md).contains("Cosmos DB on", "| acquire, steady state (same holder) | 1 | {PATCH docs item=1} |",
+                "| release | 1 | {PATCH docs item=1} |", "| extend | 1 | {PATCH docs item=1} |");
         String json = Report.toJson(java.util.Map.of("k", "v\"q"), "");
         assertThat(json).contains("\"v\\\"q\"");
     }

@@ -1,0 +1,22 @@
+package dev.cloudlock.examples;
+
+import com.google.cloud.functions.HttpRequest;
+import dev.cloudlock.function.TickContext;
+import dev.cloudlock.function.gcp.GuardedSchedulerHttpFunction;
+import java.util.logging.Logger;
+
+/**
+ * The README's HTTP Cloud Function example: the target of a Cloud Scheduler HTTP job; its body runs once per
+ * scheduled occurrence however often Cloud Scheduler retries, and the response is the outcome's name.
+ */
+public class HourlyExportHttpFunction extends GuardedSchedulerHttpFunction {
+
+    private static final Logger LOG = Logger.getLogger(HourlyExportHttpFunction.class.getName());
+
+    @Override
+    protected void runTick(HttpRequest request, TickContext tick) throws Exception {
+        LOG.info("Exporting the hour before " + tick.tick().scheduledTime() + " (fencing token "
+                + tick.fencingToken() + ")");
+        // ... export; pass tick.fencingToken() to what you write
+    }
+}

@@ -1,0 +1,110 @@
+package dev.cloudlock.function.azure;
+
+import com.microsoft.azure.functions.ExecutionContext;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickJob;
+import dev.cloudlock.function.TickOutcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Runs the body of an Azure {@code @TimerTrigger} function at most once per scheduled occurrence, across every app,
+ * slot and region that runs the same job against the same lock store. Call it from the timer method with the timer
+ * JSON and the {@link ExecutionContext}:
+ *
+ * <pre>{@code
+ * @FunctionName("nightlyReport")
+ * public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)
+ *         throws Exception {
+ *     GUARD.run(timer, context, tick -> buildReport(tick.fencingToken()));
+ * }
+ * }</pre>
+ *
+ * <p>Which occurrence an invocation stands for (see {@link AzureTimerInfo} for the host's fields):
+ * <ul>
+ *   <li>a scheduled or past-due invocation: {@code ScheduleStatus.Next}, the occurrence the host computed before
+ *       firing. It is the same on every app running the schedule, and a past-due catch-up after a restart carries the
+ *       missed occurrence there, so a catch-up of an occurrence another app already ran is skipped. The host may fire
+ *       up to about a second early; {@code Next} up to {@link #EARLY_FIRING_TOLERANCE} ahead still counts;</li>
+ *   <li>a {@code RunOnStartup} invocation ({@code Next} still further ahead): the last instant before {@code Next} at
+ *       the resolution ({@code Next} minus one resolution step). Every instance start between two occurrences — a
+ *       restart, a scale-out, a deployment to several apps — maps to that one tick, so start-ups run the job once per
+ *       schedule interval, and never take the occurrence at {@code Next} itself. ({@code Last} cannot name an
+ *       occurrence here: after a start-up run the host records the start-up time as {@code Last}.);</li>
+ *   <li>no schedule status ({@code useMonitor = false}): the invocation time. Set the resolution to the schedule's
+ *       grain then.</li>
+ * </ul>
+ * The time is truncated to the resolution. The lease is the configured function timeout plus a margin: Azure does
+ * not expose the remaining time. A failing job's exception propagates after the lock is released without recording
+ * the occurrence: the host records the invocation as failed, and a retry policy ({@code @FixedDelayRetry},
+ * {@code @ExponentialBackoffRetry}) re-invokes it with the same timer JSON, hence the same tick, which then runs.
+ */
+public final class AzureTickGuard {
+
+    /** How far ahead of now {@code ScheduleStatus.Next} may be and still be the occurrence being fired. */
+    public static final Duration EARLY_FIRING_TOLERANCE = Duration.ofSeconds(2);
+
+    private final AzureGuardSettings settings;
+    private final TickGuard guard;
+    private final Clock clock;
+
+    /** A guard on any cloudlock provider (the Cosmos DB provider will be the default once it exists). */
+    public AzureTickGuard(AzureGuardSettings settings, CloudLockProvider provider) {
+        this(settings, provider, Clock.systemUTC());
+    }
+
+    AzureTickGuard(AzureGuardSettings settings, CloudLockProvider provider, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.guard = TickGuard.builder(provider).leaseMargin(settings.leaseMargin())
+                .lockAtLeastFor(settings.lockAtLeastFor()).build();
+    }
+
+    public AzureGuardSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Runs {@code job} for the occurrence of this timer invocation and logs the outcome to the invocation's logger.
+     *
+     * @param timerInfo the {@code @TimerTrigger} parameter, as a {@code String}
+     * @return {@link TickOutcome#RAN}, {@link TickOutcome#SKIPPED_RUNNING} or {@link TickOutcome#SKIPPED_DONE}
+     * @throws Exception the job's own exception, after releasing the lock without recording the tick
+     */
+    public TickOutcome run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
+        Tick tick = tickOf(timerInfo, context);
+        TickOutcome outcome = guard.run(tick, settings.functionTimeout(), job);
+        context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + outcome);
+        return outcome;
+    }
+
+    /**
+     * The tick of this invocation: the job is the configured name, else the function's name; the time is chosen as
+     * described on the class.
+     *
+     * @throws IllegalArgumentException when {@code timerInfo} is not the host's timer JSON
+     */
+    public Tick tickOf(String timerInfo, ExecutionContext context) {
+        Objects.requireNonNull(context, "context");
+        AzureTimerInfo info = AzureTimerInfo.parse(timerInfo);
+        String jobName = settings.jobName() != null ? settings.jobName() : context.getFunctionName();
+        if (jobName == null || jobName.isBlank()) {
+            throw new IllegalArgumentException("No job name: set " + AzureGuardSettings.JOB_NAME);
+        }
+        return Tick.of(jobName, occurrence(info, clock.instant()), settings.resolution());
+    }
+
+    private Instant occurrence(AzureTimerInfo info, Instant now) {
+        if (info.next() == null) {
+            return now;
+        }
+        if (info.pastDue() || !info.next().isAfter(now.plus(EARLY_FIRING_TOLERANCE))) {
+            return info.next();
+        }
+        return info.next().minus(settings.resolution());
+    }
+}

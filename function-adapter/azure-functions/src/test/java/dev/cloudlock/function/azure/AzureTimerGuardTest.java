@@ -1,0 +1,222 @@
+package dev.cloudlock.function.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.testkit.Emulators;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The timer method of a function app, called with the timer JSON the Azure Functions host sends, on a real lock store
+ * (DynamoDB on moto; the guard is provider-agnostic). The Azure Functions host itself is not run: it cannot be
+ * installed on our machines. Each "app" is its own guard and provider, as separate function apps (or regions) would
+ * be; the clock tells each invocation when it fires.
+ */
+class AzureTimerGuardTest {
+
+    /** The host's JSON for the 02:00 occurrence: the status stored after the 01:00 run. */
+    private static final String AT_0200 = timer("2026-11-30T01:00:00.0124467+00:00", "2026-11-30T02:00:00+00:00",
+            false);
+
+    private static DynamoDbClient client;
+    private static ExecutorService pool;
+
+    @BeforeAll
+    static void store() {
+        client = DynamoDbClient.builder().endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t"))).build();
+        pool = Executors.newCachedThreadPool();
+    }
+
+    @AfterAll
+    static void close() {
+        pool.shutdownNow();
+        client.close();
+    }
+
+    @BeforeEach
+    void emptyTable() {
+        Emulators.resetMoto();
+        DynamoDbLockTable.createIfAbsent(client, "shedlock");
+    }
+
+    private static String timer(String last, String next, boolean pastDue) {
+        return "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":{\"Last\":\"" + last + "\",\"Next\":\"" + next
+                + "\",\"LastUpdated\":\"" + last + "\"},\"IsPastDue\":" + pastDue + "}";
+    }
+
+    private static NightlyReportTimerFunction app(String name, String now, AzureGuardSettings settings) {
+        DynamoDbLockProvider provider = DynamoDbLockProvider.builder().client(client).tableName("shedlock")
+                .lockedBy(name).build();
+        return new NightlyReportTimerFunction(new AzureTickGuard(settings, provider,
+                Clock.fixed(Instant.parse(now), ZoneOffset.UTC)));
+    }
+
+    private static NightlyReportTimerFunction app(String name, String now) {
+        return app(name, now, AzureGuardSettings.defaults());
+    }
+
+    private static TickOutcome invoke(NightlyReportTimerFunction app, String timerJson) throws Exception {
+        return app.run(timerJson, new TestExecutionContext("nightlyReport"));
+    }
+
+    @Test
+    void theSameOccurrenceOnThreeAppsRunsOnce() throws Exception {
+        List<NightlyReportTimerFunction> apps = List.of(app("westeurope-1", "2026-11-30T02:00:00.150Z"),
+                app("westeurope-2", "2026-11-30T02:00:00.090Z"), app("northeurope-1", "2026-11-30T02:00:00.400Z"));
+        apps.forEach(app -> app.sleepMillis = 1_000);
+        List<Future<TickOutcome>> fired = new ArrayList<>();
+        for (NightlyReportTimerFunction app : apps) {
+            fired.add(pool.submit(() -> invoke(app, AT_0200)));
+        }
+        List<TickOutcome> outcomes = new ArrayList<>();
+        for (Future<TickOutcome> outcome : fired) {
+            outcomes.add(outcome.get(30, TimeUnit.SECONDS));
+        }
+        assertThat(outcomes).containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING,
+                TickOutcome.SKIPPED_RUNNING);
+        assertThat(invoke(apps.get(1), AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(apps.stream().mapToInt(app -> app.runs.size()).sum()).isEqualTo(1);
+        assertThat(apps.stream().flatMap(app -> app.runs.stream())).singleElement().asString()
+                .startsWith("2026-11-30T02:00:00Z");
+    }
+
+    @Test
+    void aHostFiringSlightlyEarlyStillNamesTheOccurrence() throws Exception {
+        NightlyReportTimerFunction early = app("early", "2026-11-30T01:59:59.400Z");
+        assertThat(invoke(early, AT_0200)).isEqualTo(TickOutcome.RAN);
+        assertThat(early.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
+        assertThat(invoke(app("on-time", "2026-11-30T02:00:00.010Z"), AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+    }
+
+    @Test
+    void aPastDueCatchUpOfAnOccurrenceAnotherAppRanIsSkipped() throws Exception {
+        assertThat(invoke(app("kept-running", "2026-11-30T02:00:00.200Z"), AT_0200)).isEqualTo(TickOutcome.RAN);
+
+        // The other app was down at 02:00; on restart at 02:07 its host catches the missed occurrence up.
+        String catchUp = timer("2026-11-30T01:00:00+00:00", "2026-11-30T02:00:00+00:00", true);
+        NightlyReportTimerFunction restarted = app("restarted", "2026-11-30T02:07:31Z");
+        assertThat(invoke(restarted, catchUp)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(restarted.runs).isEmpty();
+    }
+
+    @Test
+    void aPastDueCatchUpNobodyRanRunsForTheMissedOccurrence() throws Exception {
+        String catchUp = timer("2026-11-30T01:00:00+00:00", "2026-11-30T02:00:00+00:00", true);
+        NightlyReportTimerFunction restarted = app("restarted", "2026-11-30T02:07:31Z");
+        assertThat(invoke(restarted, catchUp)).isEqualTo(TickOutcome.RAN);
+        assertThat(restarted.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
+    }
+
+    @Test
+    void runOnStartupInvocationsRunOncePerScheduleIntervalAndLeaveTheNextOccurrence() throws Exception {
+        // At 02:20 an instance starts: the stored status says the last run was 02:00 and the next is 03:00.
+        String startup = timer("2026-11-30T02:00:00.0031250+00:00", "2026-11-30T03:00:00+00:00", false);
+        NightlyReportTimerFunction first = app("first-start", "2026-11-30T02:20:00Z");
+        assertThat(invoke(first, startup)).isEqualTo(TickOutcome.RAN);
+        assertThat(first.runs).as("the last instant before Next").containsExactly("2026-11-30T02:59:59Z fence=1");
+
+        // Later start-ups before 03:00 (the host now records Last = 02:20, the start-up time) do not run again.
+        String afterStartup = timer("2026-11-30T02:20:00.0162530+00:00", "2026-11-30T03:00:00+00:00", false);
+        assertThat(invoke(app("restart", "2026-11-30T02:31:00Z"), afterStartup)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(invoke(app("other-app", "2026-11-30T02:45:10Z"), startup)).isEqualTo(TickOutcome.SKIPPED_DONE);
+
+        // The start-up run did not claim 03:00: the scheduled occurrence still runs.
+        NightlyReportTimerFunction onTime = app("on-time", "2026-11-30T03:00:00.080Z");
+        assertThat(invoke(onTime, afterStartup)).isEqualTo(TickOutcome.RAN);
+        assertThat(onTime.runs).containsExactly("2026-11-30T03:00:00Z fence=2");
+    }
+
+    @Test
+    void withoutAScheduleStatusTheInvocationTimeAtTheResolutionNamesTheOccurrence() throws Exception {
+        String unmonitored = "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":null,\"IsPastDue\":false}";
+        AzureGuardSettings perMinute = AzureGuardSettings.defaults().withResolution(Duration.ofMinutes(1));
+        NightlyReportTimerFunction one = app("one", "2026-11-30T02:00:00.800Z", perMinute);
+        assertThat(invoke(one, unmonitored)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(app("two", "2026-11-30T02:00:01.300Z", perMinute), unmonitored))
+                .isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(one.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
+    }
+
+    @Test
+    void aFirstStartUpWithNothingRecordedTakesTheStepBeforeNext() throws Exception {
+        // The host's placeholder Last: no run recorded yet. At a resolution of a minute the step before 03:00 is 02:59.
+        String firstStart = timer("0001-01-01T00:00:00", "2026-11-30T03:00:00+00:00", false);
+        AzureGuardSettings perMinute = AzureGuardSettings.defaults().withResolution(Duration.ofMinutes(1));
+        NightlyReportTimerFunction fresh = app("fresh", "2026-11-30T02:41:12.500Z", perMinute);
+        assertThat(invoke(fresh, firstStart)).isEqualTo(TickOutcome.RAN);
+        assertThat(fresh.runs).containsExactly("2026-11-30T02:59:00Z fence=1");
+    }
+
+    @Test
+    void aFailingBodyPropagatesAndItsRetryRuns() throws Exception {
+        NightlyReportTimerFunction app = app("flaky", "2026-11-30T02:00:00.100Z");
+        app.fail = true;
+        assertThatThrownBy(() -> invoke(app, AT_0200)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("the report store is down");
+        app.fail = false;
+        assertThat(invoke(app, AT_0200)).as("a retry policy re-invokes with the same JSON").isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(app, AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(app.runs).hasSize(2);
+    }
+
+    @Test
+    void aHungRunBlocksTheJobForTheFunctionTimeoutPlusTheMargin() throws Exception {
+        AzureGuardSettings shortTimeout = AzureGuardSettings.defaults().withFunctionTimeout(Duration.ofSeconds(2))
+                .withLeaseMargin(Duration.ofSeconds(1));
+        NightlyReportTimerFunction hung = app("hung", "2026-11-30T02:00:00.100Z", shortTimeout);
+        hung.block = new CountDownLatch(1);
+        NightlyReportTimerFunction next = app("next", "2026-11-30T03:00:00.100Z", shortTimeout);
+        CompletableFuture<TickOutcome> stuck = CompletableFuture.supplyAsync(() -> {
+            try {
+                return invoke(hung, AT_0200);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, pool);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (hung.runs.isEmpty()) {
+            assertThat(System.nanoTime()).as("the hung run never started").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+        long taken = System.nanoTime();
+        String at0300 = timer("2026-11-30T02:00:00+00:00", "2026-11-30T03:00:00+00:00", false);
+        TickOutcome outcome = invoke(next, at0300);
+        assertThat(outcome).as("while the hung run's lease lasts").isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        while (outcome == TickOutcome.SKIPPED_RUNNING && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            outcome = invoke(next, at0300);
+        }
+        long blockedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - taken);
+        hung.block.countDown();
+        stuck.get(10, TimeUnit.SECONDS);
+        assertThat(outcome).isEqualTo(TickOutcome.RAN);
+        assertThat(blockedMillis).as("ms the next occurrence was blocked (lease 2 s + 1 s)").isBetween(2_000L, 5_000L);
+        System.out.printf("[azure] next occurrence blocked %d ms by a hung run (lease ~3,000 ms)%n", blockedMillis);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.cloudlock.function.azure;
+
+import com.microsoft.azure.functions.ExecutionContext;
+import com.microsoft.azure.functions.annotation.FunctionName;
+import com.microsoft.azure.functions.annotation.TimerTrigger;
+import dev.cloudlock.function.TickOutcome;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A timer function written the way an app would write it (one per app instance in the test), whose body records
+ * each run and can be told to sleep, to hang until released, or to fail.
+ */
+class NightlyReportTimerFunction {
+
+    final List<String> runs = new CopyOnWriteArrayList<>();
+    private final AzureTickGuard guard;
+    volatile long sleepMillis;
+    volatile boolean fail;
+    volatile CountDownLatch block;
+
+    NightlyReportTimerFunction(AzureTickGuard guard) {
+        this.guard = guard;
+    }
+
+    @FunctionName("nightlyReport")
+    public TickOutcome run(@TimerTrigger(name = "timer", schedule = "0 0 * * * *") String timer,
+                           ExecutionContext context) throws Exception {
+        return guard.run(timer, context, tick -> {
+            runs.add(tick.tick().scheduledTime() + " fence=" + tick.fencingToken());
+            if (fail) {
+                throw new IllegalStateException("the report store is down");
+            }
+            Thread.sleep(sleepMillis);
+            if (block != null) {
+                block.await();
+            }
+        });
+    }
+}

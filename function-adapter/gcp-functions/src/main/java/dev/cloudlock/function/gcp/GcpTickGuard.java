@@ -1,0 +1,133 @@
+package dev.cloudlock.function.gcp;
+
+import com.google.cloud.firestore.FirestoreOptions;
+import com.google.cloud.functions.HttpRequest;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickJob;
+import dev.cloudlock.function.TickOutcome;
+import io.cloudevents.CloudEvent;
+import java.util.Objects;
+
+/**
+ * The decorator behind the guarded Cloud Functions, usable on its own: turns a Cloud Scheduler delivery into a
+ * {@link Tick} and runs a job under a {@link TickGuard} whose lease is the function's configured timeout plus a
+ * margin (GCP does not expose the remaining time).
+ *
+ * <p>What identifies one occurrence:
+ * <ul>
+ *   <li><b>Pub/Sub</b> (Cloud Scheduler → topic → function): Cloud Scheduler publishes one message per occurrence, and
+ *       Pub/Sub redelivers that same message (same id, same {@code publishTime}) until it is acknowledged. The tick is
+ *       the message's {@code publishTime} truncated to the resolution, so every redelivery maps to the same tick. The
+ *       publish time trails the scheduled time by the publishing delay: set the resolution to the schedule's grain
+ *       (e.g. {@code PT1M} for a schedule of whole minutes) so the tick is the occurrence's own time.</li>
+ *   <li><b>HTTP</b> (Cloud Scheduler → function URL): the {@code X-CloudScheduler-ScheduleTime} header, the job's
+ *       scheduled time, which is the same on every retry of the occurrence.</li>
+ * </ul>
+ * Create one per instance (a field of the function) so the Firestore client is reused across invocations.
+ */
+public final class GcpTickGuard {
+
+    /** Header carrying the occurrence's scheduled time (RFC 3339, UTC), the same on every retry. */
+    public static final String SCHEDULE_TIME_HEADER = "X-CloudScheduler-ScheduleTime";
+    /** Header naming the Cloud Scheduler job. */
+    public static final String JOB_NAME_HEADER = "X-CloudScheduler-JobName";
+
+    private final GcpGuardSettings settings;
+    private final TickGuard guard;
+
+    /** A guard on Firestore (the function's project, or {@code FIRESTORE_EMULATOR_HOST}), collection of settings. */
+    public GcpTickGuard(GcpGuardSettings settings) {
+        this(settings, FirestoreLockProvider.builder()
+                .firestore(FirestoreOptions.getDefaultInstance().getService())
+                .collection(settings.collection())
+                .lockedBy(instanceIdentity())
+                .build());
+    }
+
+    /** A guard on any cloudlock provider. */
+    public GcpTickGuard(GcpGuardSettings settings, CloudLockProvider provider) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.guard = TickGuard.builder(provider).leaseMargin(settings.leaseMargin())
+                .lockAtLeastFor(settings.lockAtLeastFor()).build();
+    }
+
+    public GcpGuardSettings settings() {
+        return settings;
+    }
+
+    /** Runs {@code job} for the occurrence of a Pub/Sub CloudEvent (see {@link #tickOf(CloudEvent)}). */
+    public TickOutcome run(CloudEvent event, TickJob job) throws Exception {
+        return run(tickOf(event), job);
+    }
+
+    /** Runs {@code job} for the occurrence of a Cloud Scheduler HTTP request (see {@link #tickOf(HttpRequest)}). */
+    public TickOutcome run(HttpRequest request, TickJob job) throws Exception {
+        return run(tickOf(request), job);
+    }
+
+    /**
+     * Runs {@code job} for {@code tick} with a lease of the function's timeout plus the margin.
+     *
+     * @throws Exception the job's own exception, after releasing the lock without recording the tick
+     */
+    public TickOutcome run(Tick tick, TickJob job) throws Exception {
+        return guard.run(tick, settings.functionTimeout(), job);
+    }
+
+    /**
+     * The tick of a Pub/Sub CloudEvent: the message's publish time truncated to the resolution; the job is the
+     * configured name, else the topic's name (from the event's source
+     * {@code //pubsub.googleapis.com/projects/P/topics/TOPIC}).
+     *
+     * @throws IllegalArgumentException when the event carries no Pub/Sub message or names no topic
+     */
+    public Tick tickOf(CloudEvent event) {
+        Objects.requireNonNull(event, "event");
+        return tickOf(event, PubSubMessage.of(event));
+    }
+
+    Tick tickOf(CloudEvent event, PubSubMessage message) {
+        String jobName = settings.jobName() != null ? settings.jobName() : topicName(event);
+        return Tick.of(jobName, message.publishTime(), settings.resolution());
+    }
+
+    /**
+     * The tick of a Cloud Scheduler HTTP request: {@code X-CloudScheduler-ScheduleTime} truncated to the resolution;
+     * the job is the configured name, else the last segment of {@code X-CloudScheduler-JobName}.
+     *
+     * @throws IllegalArgumentException when a header is missing or malformed
+     */
+    public Tick tickOf(HttpRequest request) {
+        Objects.requireNonNull(request, "request");
+        String time = request.getFirstHeader(SCHEDULE_TIME_HEADER).orElseThrow(() -> new IllegalArgumentException(
+                "The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"));
+        String jobName = settings.jobName();
+        if (jobName == null) {
+            String header = request.getFirstHeader(JOB_NAME_HEADER).filter(name -> !name.isBlank())
+                    .orElseThrow(() -> new IllegalArgumentException("The request has no " + JOB_NAME_HEADER
+                            + " header: set " + GcpGuardSettings.JOB_NAME));
+            jobName = header.substring(header.lastIndexOf('/') + 1);
+        }
+        return Tick.of(jobName, PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), settings.resolution());
+    }
+
+    static String topicName(CloudEvent event) {
+        String source = event.getSource() == null ? "" : event.getSource().toString();
+        int topics = source.lastIndexOf("/topics/");
+        if (topics < 0 || topics + "/topics/".length() == source.length()) {
+            throw new IllegalArgumentException("The event's source '" + source + "' names no Pub/Sub topic: set "
+                    + GcpGuardSettings.JOB_NAME);
+        }
+        return source.substring(topics + "/topics/".length());
+    }
+
+    /** {@code service/host/pid}: the function's service name ({@code K_SERVICE}) and this instance. */
+    static String instanceIdentity() {
+        String service = System.getenv("K_SERVICE");
+        return (service == null ? "function" : service) + "/" + InstanceIdentity.hostAndPid();
+    }
+}

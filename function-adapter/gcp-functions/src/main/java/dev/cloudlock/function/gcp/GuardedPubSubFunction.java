@@ -1,0 +1,41 @@
+package dev.cloudlock.function.gcp;
+
+import com.google.cloud.functions.CloudEventsFunction;
+import dev.cloudlock.function.TickContext;
+import dev.cloudlock.function.TickOutcome;
+import io.cloudevents.CloudEvent;
+import java.util.logging.Logger;
+
+/**
+ * A CloudEvents function for Cloud Scheduler → Pub/Sub schedules that runs {@link #runTick} at most once per
+ * occurrence, however often Pub/Sub redelivers the message (see {@link GcpTickGuard} for what identifies an
+ * occurrence). Extend it and implement {@code runTick}; configuration comes from the environment (see
+ * {@link GcpGuardSettings}). A delivery that ran, or was skipped as running or done, returns normally, so Pub/Sub
+ * acknowledges it; a failing job's exception propagates, so Pub/Sub redelivers the message and the retry may run it.
+ */
+public abstract class GuardedPubSubFunction implements CloudEventsFunction {
+
+    private static final Logger LOG = Logger.getLogger(GuardedPubSubFunction.class.getName());
+
+    private final GcpTickGuard guard;
+
+    /** Configured from the environment, on Firestore. */
+    protected GuardedPubSubFunction() {
+        this(new GcpTickGuard(GcpGuardSettings.fromEnvironment()));
+    }
+
+    /** Configured in code. */
+    protected GuardedPubSubFunction(GcpTickGuard guard) {
+        this.guard = guard;
+    }
+
+    @Override
+    public final void accept(CloudEvent event) throws Exception {
+        PubSubMessage message = PubSubMessage.of(event);
+        TickOutcome outcome = guard.run(guard.tickOf(event, message), tick -> runTick(message, tick, event));
+        LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + outcome);
+    }
+
+    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
+    protected abstract void runTick(PubSubMessage message, TickContext tick, CloudEvent event) throws Exception;
+}

@@ -1,0 +1,50 @@
+package dev.cloudlock.function.gcp;
+
+import com.google.cloud.functions.HttpFunction;
+import com.google.cloud.functions.HttpRequest;
+import com.google.cloud.functions.HttpResponse;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickContext;
+import dev.cloudlock.function.TickOutcome;
+
+/**
+ * An HTTP function targeted by a Cloud Scheduler job that runs {@link #runTick} at most once per occurrence, however
+ * often Cloud Scheduler retries it: the occurrence is the {@code X-CloudScheduler-ScheduleTime} header. Configuration
+ * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the outcome's name ({@code RAN},
+ * {@code SKIPPED_RUNNING}, {@code SKIPPED_DONE}), 400 to a request without Cloud Scheduler's headers; a failing
+ * job's exception propagates (the framework answers 500), so Cloud Scheduler's retry may run the occurrence again.
+ */
+public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
+
+    private final GcpTickGuard guard;
+
+    /** Configured from the environment, on Firestore. */
+    protected GuardedSchedulerHttpFunction() {
+        this(new GcpTickGuard(GcpGuardSettings.fromEnvironment()));
+    }
+
+    /** Configured in code. */
+    protected GuardedSchedulerHttpFunction(GcpTickGuard guard) {
+        this.guard = guard;
+    }
+
+    @Override
+    public final void service(HttpRequest request, HttpResponse response) throws Exception {
+        Tick tick;
+        try {
+            tick = guard.tickOf(request);
+        } catch (IllegalArgumentException notAnOccurrence) {
+            response.setStatusCode(400);
+            response.setContentType("text/plain; charset=utf-8");
+            response.getWriter().write(notAnOccurrence.getMessage());
+            return;
+        }
+        TickOutcome outcome = guard.run(tick, context -> runTick(request, context));
+        response.setStatusCode(200);
+        response.setContentType("text/plain; charset=utf-8");
+        response.getWriter().write(outcome.name());
+    }
+
+    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
+    protected abstract void runTick(HttpRequest request, TickContext tick) throws Exception;
+}

@@ -1,0 +1,135 @@
+package dev.cloudlock.function.gcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.testkit.Emulators;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Turning Pub/Sub CloudEvents into ticks, and the guard in process on the Firestore emulator (the end-to-end test
+ * runs it in the real invoker).
+ */
+class GcpTickGuardTest {
+
+    private static Firestore firestore;
+
+    @BeforeAll
+    static void emulator() {
+        firestore = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port()).build().getService();
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        firestore.close();
+    }
+
+    private static CloudEvent event(String messageId, String publishTime, String eventTime) {
+        String data = "{\"message\":{\"data\":\"aGVsbG8=\",\"attributes\":{\"origin\":\"scheduler\"},\"messageId\":\""
+                + messageId + "\"" + (publishTime == null ? "" : ",\"publishTime\":\"" + publishTime + "\"")
+                + "},\"subscription\":\"projects/demo-test/subscriptions/s\"}";
+        return CloudEventBuilder.v1().withId(messageId)
+                .withSource(URI.create("//pubsub.googleapis.com/projects/demo-test/topics/nightly-report"))
+                .withType("google.cloud.pubsub.topic.v1.messagePublished")
+                .withTime(OffsetDateTime.parse(eventTime))
+                .withData("application/json", data.getBytes(StandardCharsets.UTF_8)).build();
+    }
+
+    private static GcpTickGuard guard(GcpGuardSettings settings) {
+        return new GcpTickGuard(settings, FirestoreLockProvider.builder().firestore(firestore)
+                .collection("gcp-guard-test").lockedBy("unit").build());
+    }
+
+    @Test
+    void aRedeliveryIsTheSameTickAndTheNextPublicationTheNext() {
+        GcpTickGuard guard = guard(GcpGuardSettings.defaults().withResolution(Duration.ofMinutes(1)));
+        Tick first = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
+        Tick redelivered = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
+        assertThat(first).isEqualTo(redelivered)
+                .isEqualTo(new Tick("nightly-report", Instant.parse("2026-11-30T02:00:00Z")));
+        assertThat(guard.tickOf(event("102", "2026-11-30T02:01:00.2Z", "2026-11-30T02:01:00.2Z")).scheduledTime())
+                .isEqualTo(Instant.parse("2026-11-30T02:01:00Z"));
+    }
+
+    @Test
+    void readsTheMessageAndFallsBackToTheEventTime() {
+        PubSubMessage message = PubSubMessage.of(event("103", null, "2026-11-30T03:00:00.5+01:00"));
+        assertThat(message.messageId()).isEqualTo("103");
+        assertThat(message.publishTime()).isEqualTo(Instant.parse("2026-11-30T02:00:00.5Z"));
+        assertThat(message.dataAsString()).isEqualTo("hello");
+        assertThat(message.attributes()).isEqualTo(Map.of("origin", "scheduler"));
+        assertThat(guard(GcpGuardSettings.defaults().withJobName("configured")).tickOf(event("103", null,
+                "2026-11-30T03:00:00.5+01:00")).jobName()).isEqualTo("configured");
+    }
+
+    @Test
+    void rejectsEventsThatAreNotPubSubMessages() {
+        CloudEvent storage = CloudEventBuilder.v1().withId("1").withSource(URI.create("//storage.googleapis.com/b"))
+                .withType("google.cloud.storage.object.v1.finalized")
+                .withData("application/json", "{\"bucket\":\"b\"}".getBytes(StandardCharsets.UTF_8)).build();
+        assertThatThrownBy(() -> guard(GcpGuardSettings.defaults()).tickOf(storage))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("messagePublished");
+    }
+
+    @Test
+    void theLeaseIsTheFunctionTimeoutPlusTheMargin() throws Exception {
+        Emulators.resetFirestore();
+        GcpGuardSettings settings = GcpGuardSettings.defaults().withFunctionTimeout(Duration.ofSeconds(2))
+                .withJobName("lease-job");
+        GcpTickGuard crashed = guard(settings);
+        GcpTickGuard next = guard(settings);
+        AtomicInteger runs = new AtomicInteger();
+        Tick first = new Tick("lease-job", Instant.parse("2026-11-30T02:00:00Z"));
+        Tick second = new Tick("lease-job", Instant.parse("2026-11-30T03:00:00Z"));
+        // A run that never finishes (its instance died): a job that blocks, abandoned.
+        CountDownLatch holding = new CountDownLatch(1);
+        Thread stuck = new Thread(() -> {
+            try {
+                crashed.run(first, tick -> {
+                    holding.countDown();
+                    Thread.sleep(60_000);
+                });
+            } catch (Exception interrupted) {
+                // abandoned on purpose
+            }
+        });
+        stuck.setDaemon(true);
+        stuck.start();
+        assertThat(holding.await(20, TimeUnit.SECONDS)).as("the first run took the lock").isTrue();
+        long taken = System.nanoTime();
+        assertThat(next.run(second, tick -> runs.incrementAndGet())).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        long deadline = taken + Duration.ofSeconds(20).toNanos();
+        TickOutcome outcome;
+        do {
+            Thread.sleep(100);
+            outcome = next.run(second, tick -> runs.incrementAndGet());
+        } while (outcome != TickOutcome.RAN && System.nanoTime() < deadline);
+        long blockedMillis = Duration.ofNanos(System.nanoTime() - taken).toMillis();
+        assertThat(outcome).isEqualTo(TickOutcome.RAN);
+        assertThat(runs).hasValue(1);
+        // lease = 2 s timeout + 5 s default margin
+        assertThat(blockedMillis).as("ms blocked").isBetween(5_000L, 9_000L);
+        System.out.printf("[gcp] next occurrence blocked %d ms by an abandoned run (lease ~7,000 ms)%n",
+                blockedMillis);
+        stuck.interrupt();
+    }
+}
