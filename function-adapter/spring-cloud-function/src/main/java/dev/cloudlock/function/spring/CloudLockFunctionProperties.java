@@ -1,0 +1,83 @@
+package dev.cloudlock.function.spring;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The guard's configuration, one entry per function name under {@code cloudlock.functions.<functionName>}:
+ *
+ * <table>
+ *   <caption>per-function properties</caption>
+ *   <tr><th>property</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>{@code tick-source}</td><td>where the occurrence's scheduled time is read (see {@link TickSource})</td>
+ *       <td>required</td></tr>
+ *   <tr><td>{@code job-name}</td><td>the lock name</td><td>the function name</td></tr>
+ *   <tr><td>{@code tick-resolution}</td><td>scheduled times are truncated to this grain</td><td>1 s</td></tr>
+ *   <tr><td>{@code lease}</td><td>how long a run holds the job at most: the function's timeout plus a margin</td>
+ *       <td>15 min</td></tr>
+ *   <tr><td>{@code lock-at-least-for}</td><td>minimum time the job stays locked after it started</td><td>0</td></tr>
+ * </table>
+ *
+ * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
+ */
+@ConfigurationProperties("cloudlock")
+public class CloudLockFunctionProperties {
+
+    private final Map<String, FunctionGuard> functions = new LinkedHashMap<>();
+
+    /** The guarded functions by function name. */
+    public Map<String, FunctionGuard> getFunctions() {
+        return functions;
+    }
+
+    /** How one function is guarded. */
+    public static class FunctionGuard {
+        private String jobName;
+        private String tickSource;
+        private Duration tickResolution = Duration.ofSeconds(1);
+        private Duration lease = Duration.ofMinutes(15);
+        private Duration lockAtLeastFor = Duration.ZERO;
+
+        public String getJobName() {
+            return jobName;
+        }
+
+        public void setJobName(String jobName) {
+            this.jobName = jobName;
+        }
+
+        public String getTickSource() {
+            return tickSource;
+        }
+
+        public void setTickSource(String tickSource) {
+            this.tickSource = tickSource;
+        }
+
+        public Duration getTickResolution() {
+            return tickResolution;
+        }
+
+        public void setTickResolution(Duration tickResolution) {
+            this.tickResolution = tickResolution;
+        }
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public Duration getLockAtLeastFor() {
+            return lockAtLeastFor;
+        }
+
+        public void setLockAtLeastFor(Duration lockAtLeastFor) {
+            this.lockAtLeastFor = lockAtLeastFor;
+        }
+    }
+}

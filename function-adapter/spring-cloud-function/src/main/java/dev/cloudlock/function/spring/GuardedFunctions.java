@@ -1,0 +1,187 @@
+package dev.cloudlock.function.spring;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickContext;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickOutcome;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
+import org.springframework.util.FileCopyUtils;
+
+/**
+ * Runs each scheduled occurrence of a configured function at most once, on the application's
+ * {@link CloudLockProvider}, with the outcomes of {@link TickGuard}: a duplicate of a running or completed
+ * occurrence skips the body; a body that throws releases the lock without recording the occurrence and the
+ * exception propagates, so the platform's retry may run it again.
+ *
+ * <p>{@link #guard(String, Function)} is the explicit decorator: the function it returns is guarded however it is
+ * called (plain objects, directly injected, concurrently, through the router). The {@code FunctionAroundWrapper}
+ * uses the same guard but only sees some calls (see {@link TickGuardFunctionAroundWrapper}). A call nested in a
+ * guarded call of the same job on the same thread (a decorated function that the wrapper also sees) runs through,
+ * so one delivery is guarded once.
+ *
+ * <p>Inside a guarded body, {@link #currentTick()} gives the occurrence and its fencing token.
+ */
+public final class GuardedFunctions {
+
+    private static final ThreadLocal<TickContext> CURRENT = new ThreadLocal<>();
+
+    private final Map<String, Settings> functions;
+    private final TickGuard.Builder guards;
+
+    /**
+     * A guard on {@code provider} for each function {@code properties} configures.
+     *
+     * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
+     */
+    public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
+        Objects.requireNonNull(provider, "provider");
+        this.guards = TickGuard.builder(provider).leaseMargin(Duration.ZERO);
+        this.functions = properties.getFunctions().entrySet().stream()
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> settings(e.getKey(), e.getValue())));
+    }
+
+    /** Whether {@code cloudlock.functions.<functionName>} configures a guard for the function. */
+    public boolean isGuarded(String functionName) {
+        return functions.containsKey(functionName);
+    }
+
+    /**
+     * Decorates {@code function} so that its body runs at most once per occurrence, whoever calls it. The tick is
+     * read from each input as {@code cloudlock.functions.<functionName>.tick-source} says; a skipped delivery
+     * returns {@code null}. For imperative functions: a {@code Flux} or {@code Mono} input carries no single
+     * occurrence.
+     *
+     * @throws IllegalArgumentException when no guard is configured for {@code functionName}
+     */
+    public <I, O> Function<I, O> guard(String functionName, Function<I, O> function) {
+        Objects.requireNonNull(function, "function");
+        Settings settings = settings(functionName);
+        return input -> {
+            Guarded<O> result = run(settings, input, function);
+            return result.outcome() == TickOutcome.RAN ? result.output() : null;
+        };
+    }
+
+    /** The occurrence being run by a guarded body on this thread, with its fencing token. */
+    public static Optional<TickContext> currentTick() {
+        return Optional.ofNullable(CURRENT.get());
+    }
+
+    /** What a guarded call did and, when the body ran, what it returned. */
+    record Guarded<O>(TickOutcome outcome, O output) {
+    }
+
+    /**
+     * Runs {@code body} once per occurrence of {@code functionName}. A {@code Message} payload the tick is read
+     * from that can be read only once (a {@code Reader} or {@code InputStream}, as the GCP adapter passes HTTP
+     * bodies) is read into a {@code String} first, and the body receives that copy.
+     */
+    <I, O> Guarded<O> run(String functionName, I input, Function<I, O> body) {
+        return run(settings(functionName), input, body);
+    }
+
+    private <I, O> Guarded<O> run(Settings settings, I input, Function<I, O> body) {
+        TickContext running = CURRENT.get();
+        if (running != null && running.tick().jobName().equals(settings.jobName())) {
+            return new Guarded<>(TickOutcome.RAN, body.apply(input));
+        }
+        I readable = settings.source().readsPayload() ? rereadable(input) : input;
+        Tick tick = Tick.of(settings.jobName(), settings.source().scheduledTime(readable), settings.resolution());
+        Object[] output = new Object[1];
+        TickOutcome outcome;
+        try {
+            outcome = settings.guard().run(tick, settings.lease(), context -> {
+                CURRENT.set(context);
+                try {
+                    output[0] = body.apply(readable);
+                } finally {
+                    // back to the enclosing guarded call of another job, if any
+                    if (running == null) {
+                        CURRENT.remove();
+                    } else {
+                        CURRENT.set(running);
+                    }
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception checked) {
+            // a Function body throws no checked exception; the lock store's are unchecked
+            throw new UndeclaredThrowableException(checked);
+        }
+        @SuppressWarnings("unchecked")
+        O result = (O) output[0];
+        return new Guarded<>(outcome, result);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <I> I rereadable(I input) {
+        if (input instanceof Message<?> message
+                && (message.getPayload() instanceof Reader || message.getPayload() instanceof InputStream)) {
+            return (I) MessageBuilder.withPayload(readAll(message.getPayload())).copyHeaders(message.getHeaders())
+                    .build();
+        }
+        return input;
+    }
+
+    private static String readAll(Object stream) {
+        try {
+            return stream instanceof Reader reader ? FileCopyUtils.copyToString(reader)
+                    : new String(((InputStream) stream).readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read the function's input", e);
+        }
+    }
+
+    private Settings settings(String functionName) {
+        Settings settings = functions.get(functionName);
+        if (settings == null) {
+            throw new IllegalArgumentException("No guard is configured for function '" + functionName + "': set"
+                    + " cloudlock.functions." + functionName + ".tick-source");
+        }
+        return settings;
+    }
+
+    private Settings settings(String functionName, CloudLockFunctionProperties.FunctionGuard properties) {
+        String prefix = "cloudlock.functions." + functionName + ".";
+        if (properties.getTickSource() == null || properties.getTickSource().isBlank()) {
+            throw new IllegalArgumentException(prefix + "tick-source is required (e.g. eventbridge, cloud-scheduler,"
+                    + " header:NAME, json:/POINTER)");
+        }
+        TickSource source;
+        try {
+            source = TickSource.parse(properties.getTickSource());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(prefix + "tick-source: " + e.getMessage(), e);
+        }
+        requirePositive(properties.getTickResolution(), prefix + "tick-resolution");
+        requirePositive(properties.getLease(), prefix + "lease");
+        String jobName = properties.getJobName() == null || properties.getJobName().isBlank() ? functionName
+                : properties.getJobName();
+        TickGuard guard = guards.lockAtLeastFor(properties.getLockAtLeastFor()).build();
+        return new Settings(jobName, source, properties.getTickResolution(), properties.getLease(), guard);
+    }
+
+    private static void requirePositive(Duration value, String property) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(property + " must be positive, was " + value);
+        }
+    }
+
+    private record Settings(String jobName, TickSource source, Duration resolution, Duration lease, TickGuard guard) {
+    }
+}

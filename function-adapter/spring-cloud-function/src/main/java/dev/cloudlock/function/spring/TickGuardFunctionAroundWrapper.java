@@ -1,0 +1,50 @@
+package dev.cloudlock.function.spring;
+
+import dev.cloudlock.function.TickOutcome;
+import java.nio.charset.StandardCharsets;
+import org.springframework.cloud.function.context.catalog.FunctionAroundWrapper;
+import org.springframework.cloud.function.context.catalog.SimpleFunctionRegistry.FunctionInvocationWrapper;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
+
+/**
+ * Applies {@link GuardedFunctions} to every function of the catalog that {@code cloudlock.functions.<name>}
+ * configures, without touching the function's code. A guarded call returns a {@code Message} with the header
+ * {@value #OUTCOME_HEADER} ({@code RAN}, {@code SKIPPED_RUNNING}, {@code SKIPPED_DONE}); a skipped call's payload is
+ * the outcome's name as a JSON string. Functions without configuration (including {@code functionRouter}, so the
+ * router's double firing guards the routed function once) pass through.
+ *
+ * <p>Spring Cloud Function 4.3.0 calls it only in some cases, so it is not a guarantee on its own: it sees a call
+ * only when the function was looked up from the {@code FunctionCatalog}, its input is a {@code Message}, no
+ * plain-object call of that function came before (that disables it for the function for good), and no other call
+ * of the same function is in progress (a concurrent call bypasses it). Only one {@code FunctionAroundWrapper} bean
+ * is honoured: this one backs off when the application defines its own. Use {@link GuardedFunctions#guard} for
+ * the rest.
+ */
+public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
+
+    /** The header carrying the guard's outcome on results. */
+    public static final String OUTCOME_HEADER = "cloudlock-outcome";
+
+    private final GuardedFunctions guards;
+
+    public TickGuardFunctionAroundWrapper(GuardedFunctions guards) {
+        this.guards = guards;
+    }
+
+    @Override
+    protected Object doApply(Object input, FunctionInvocationWrapper targetFunction) {
+        String name = targetFunction.getFunctionDefinition();
+        if (!guards.isGuarded(name)) {
+            return targetFunction.apply(input);
+        }
+        GuardedFunctions.Guarded<Object> result = guards.run(name, input, targetFunction::apply);
+        if (result.outcome() != TickOutcome.RAN) {
+            return MessageBuilder.withPayload(("\"" + result.outcome() + "\"").getBytes(StandardCharsets.UTF_8))
+                    .setHeader(OUTCOME_HEADER, result.outcome().name()).build();
+        }
+        return result.output() instanceof Message<?> message
+                ? MessageBuilder.fromMessage(message).setHeader(OUTCOME_HEADER, TickOutcome.RAN.name()).build()
+                : result.output();
+    }
+}

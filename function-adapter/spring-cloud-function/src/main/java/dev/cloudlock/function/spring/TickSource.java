@@ -1,0 +1,176 @@
+package dev.cloudlock.function.spring;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.TemporalAccessor;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.messaging.Message;
+
+/**
+ * Where a function's input carries the scheduled time of its occurrence, parsed from the {@code tick-source}
+ * property. Every delivery of one occurrence (a retry, a duplicate) must carry the same time, so that it maps to
+ * the same tick. The forms:
+ * <ul>
+ *   <li>{@code header:NAME}: a {@link Message} header, matched ignoring case (HTTP headers arrive as message
+ *       headers through the GCP adapter);</li>
+ *   <li>{@code json:/POINTER}: a JSON Pointer into the payload (a JSON {@code String}/{@code byte[]}, a
+ *       {@code Map} or an object Jackson can serialise);</li>
+ *   <li>{@code eventbridge}: {@code json:/time}, the EventBridge rule event's time;</li>
+ *   <li>{@code eventbridge-scheduler}: {@code json:/scheduledTime}, the EventBridge Scheduler target input
+ *       {@code {"scheduledTime": "<aws.scheduler.scheduled-time>"}};</li>
+ *   <li>{@code cloud-scheduler}: {@code header:X-CloudScheduler-ScheduleTime}, sent by Cloud Scheduler HTTP
+ *       targets, constant across retries;</li>
+ *   <li>{@code pubsub-push}: {@code json:/message/publishTime}, the body of a Pub/Sub push delivery;</li>
+ *   <li>{@code gcf-event}: the event time of a background event (a Pub/Sub CloudEvent's time, i.e. the publish time)
+ *       that the GCP adapter passes in the {@code gcf_context} header.</li>
+ * </ul>
+ * Times are ISO-8601 instants with or without an offset ({@code 2026-11-30T02:00:00Z},
+ * {@code 2026-11-30T03:00:00.120+01:00}). An input without the time, or with a malformed one, is an
+ * exception naming the source: never an unguarded run.
+ */
+public final class TickSource {
+
+    /** The header through which the GCP adapter passes a background event's context. */
+    public static final String GCF_CONTEXT_HEADER = "gcf_context";
+
+    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+    private enum Kind { HEADER, JSON, GCF_EVENT }
+
+    private final String spec;
+    private final Kind kind;
+    private final String header;
+    private final JsonPointer pointer;
+
+    private TickSource(String spec, Kind kind, String header, JsonPointer pointer) {
+        this.spec = spec;
+        this.kind = kind;
+        this.header = header;
+        this.pointer = pointer;
+    }
+
+    /**
+     * Parses a {@code tick-source} value.
+     *
+     * @throws IllegalArgumentException naming the accepted forms when {@code spec} is none of them
+     */
+    public static TickSource parse(String spec) {
+        String text = spec == null ? "" : spec.trim();
+        switch (text) {
+            case "eventbridge":
+                return json(text, "/time");
+            case "eventbridge-scheduler":
+                return json(text, "/scheduledTime");
+            case "cloud-scheduler":
+                return new TickSource(text, Kind.HEADER, "X-CloudScheduler-ScheduleTime", null);
+            case "pubsub-push":
+                return json(text, "/message/publishTime");
+            case "gcf-event":
+                return new TickSource(text, Kind.GCF_EVENT, GCF_CONTEXT_HEADER, null);
+            default:
+                break;
+        }
+        if (text.startsWith("header:") && text.length() > "header:".length()) {
+            return new TickSource(text, Kind.HEADER, text.substring("header:".length()).trim(), null);
+        }
+        if (text.startsWith("json:/")) {
+            return json(text, text.substring("json:".length()));
+        }
+        throw new IllegalArgumentException("Unknown tick source '" + spec + "': use header:NAME, json:/POINTER,"
+                + " eventbridge, eventbridge-scheduler, cloud-scheduler, pubsub-push or gcf-event");
+    }
+
+    private static TickSource json(String spec, String pointer) {
+        try {
+            return new TickSource(spec, Kind.JSON, null, JsonPointer.compile(pointer));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Tick source '" + spec + "': '" + pointer + "' is no JSON Pointer", e);
+        }
+    }
+
+    /** Whether the time is read from the payload (which must then be readable more than once). */
+    public boolean readsPayload() {
+        return kind == Kind.JSON;
+    }
+
+    /**
+     * The scheduled time {@code input} carries.
+     *
+     * @param input a {@link Message} or, for {@code json:} sources, a bare payload
+     * @throws IllegalArgumentException when the input does not carry a well-formed time at this source
+     */
+    public Instant scheduledTime(Object input) {
+        Objects.requireNonNull(input, "input");
+        Object value = switch (kind) {
+            case HEADER -> header(message(input));
+            case GCF_EVENT -> GcfEventTime.of(header(message(input)));
+            case JSON -> jsonValue(input instanceof Message<?> message ? message.getPayload() : input);
+        };
+        if (value == null) {
+            throw new IllegalArgumentException("The input carries no scheduled time at tick source '" + spec + "'");
+        }
+        return instant(value);
+    }
+
+    private Message<?> message(Object input) {
+        if (input instanceof Message<?> message) {
+            return message;
+        }
+        throw new IllegalArgumentException("Tick source '" + spec + "' reads a header, but the input is a "
+                + input.getClass().getName() + ", not a Message: declare the function's input as Message<...>");
+    }
+
+    private Object header(Message<?> message) {
+        for (Map.Entry<String, Object> entry : message.getHeaders().entrySet()) {
+            if (entry.getKey().equalsIgnoreCase(header)) {
+                Object value = entry.getValue();
+                // HTTP headers arrive as lists of values
+                return value instanceof Collection<?> values ? values.stream().findFirst().orElse(null) : value;
+            }
+        }
+        return null;
+    }
+
+    private Object jsonValue(Object payload) {
+        JsonNode tree;
+        try {
+            if (payload instanceof byte[] bytes) {
+                tree = JSON.readTree(bytes);
+            } else if (payload instanceof String text) {
+                tree = JSON.readTree(text);
+            } else {
+                tree = JSON.valueToTree(payload);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Tick source '" + spec + "': the payload is not JSON", e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Tick source '" + spec + "': cannot read a "
+                    + payload.getClass().getName() + " as JSON", e);
+        }
+        JsonNode node = tree == null ? null : tree.at(pointer);
+        return node == null || node.isMissingNode() || node.isNull() ? null : node.isTextual() ? node.asText() : node;
+    }
+
+    private Instant instant(Object value) {
+        if (value instanceof TemporalAccessor temporal) {
+            return Instant.from(temporal);
+        }
+        String text = value.toString().trim();
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("Tick source '" + spec + "': '" + text + "' is not an ISO-8601"
+                    + " instant such as 2026-11-30T02:00:00Z", e);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.cloudlock.function.spring;
+
+import static dev.cloudlock.function.spring.ScheduledFunctionsApp.runs;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.cloud.function.adapter.aws.FunctionInvoker;
+
+/**
+ * The functions behind Spring Cloud Function's AWS adapter ({@link FunctionInvoker}, the handler a Lambda
+ * deployment names), fed the EventBridge scheduled event JSON as Lambda passes it. Three invokers stand for three
+ * execution environments (each runs one invocation at a time, as Lambda does); the same occurrence reaches all
+ * three at once, then once more. DynamoDB on dynalite.
+ */
+class AwsFunctionInvokerTest {
+
+    /** The body's result as the adapter writes it: a JSON string. */
+    private static final String RAN = "\"report built by nightlyReport\"";
+
+    @BeforeAll
+    static void configure() {
+        System.setProperty("MAIN_CLASS", ScheduledFunctionsApp.class.getName());
+        System.setProperty("cloudlock.test.table", "scf-aws-" + UUID.randomUUID());
+    }
+
+    @AfterAll
+    static void clear() {
+        System.clearProperty("MAIN_CLASS");
+        System.clearProperty("cloudlock.test.table");
+    }
+
+    @BeforeEach
+    void reset() {
+        ScheduledFunctionsApp.reset();
+    }
+
+    private static String invoke(FunctionInvoker invoker, String event) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            invoker.handleRequest(new ByteArrayInputStream(event.getBytes(StandardCharsets.UTF_8)), out,
+                    new LambdaContext(UUID.randomUUID().toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The same event into each invoker at once; their responses. */
+    private static List<String> deliverConcurrently(List<FunctionInvoker> invokers, String event) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(invokers.size());
+        try {
+            CyclicBarrier start = new CyclicBarrier(invokers.size());
+            List<Future<String>> responses = invokers.stream().map(invoker -> pool.submit(() -> {
+                start.await(20, TimeUnit.SECONDS);
+                return invoke(invoker, event);
+            })).toList();
+            List<String> result = new ArrayList<>();
+            for (Future<String> response : responses) {
+                result.add(response.get(60, TimeUnit.SECONDS));
+            }
+            return result;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static List<FunctionInvoker> environments(String function) {
+        return IntStream.range(0, 3).mapToObj(i -> new FunctionInvoker(function)).toList();
+    }
+
+    @Test
+    void aroundWrapperGuardsTheFunctionBehindTheAwsAdapter() throws Exception {
+        List<FunctionInvoker> invokers = environments("nightlyReport");
+        String event = Events.eventBridge("2026-11-30T02:00:00Z");
+        List<String> responses = deliverConcurrently(invokers, event);
+        assertThat(runs("nightlyReport")).isEqualTo(1);
+        assertThat(responses).containsOnlyOnce(RAN);
+        assertThat(responses).filteredOn(r -> !r.equals(RAN))
+                .allMatch(r -> r.equals("\"SKIPPED_RUNNING\"") || r.equals("\"SKIPPED_DONE\""));
+        assertThat(invoke(invokers.get(0), event)).as("a retry after it completed").isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(invoke(invokers.get(1), Events.eventBridge("2026-11-30T03:00:00Z"))).as("the next occurrence")
+                .isEqualTo(RAN);
+        assertThat(runs("nightlyReport")).isEqualTo(2);
+    }
+
+    @Test
+    void decoratedFunctionIsGuardedBehindTheAwsAdapter() throws Exception {
+        List<FunctionInvoker> invokers = environments("guardedReport");
+        deliverConcurrently(invokers, Events.eventBridge("2026-11-30T02:00:00Z"));
+        assertThat(runs("guardedReport")).isEqualTo(1);
+        invoke(invokers.get(2), Events.eventBridge("2026-11-30T02:00:40Z"));
+        assertThat(runs("guardedReport")).as("within the one-minute resolution: the same tick").isEqualTo(1);
+    }
+}

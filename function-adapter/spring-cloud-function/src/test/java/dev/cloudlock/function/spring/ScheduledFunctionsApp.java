@@ -1,0 +1,122 @@
+package dev.cloudlock.function.spring;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.testkit.Emulators;
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.messaging.Message;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The functions under test, on DynamoDB (dynalite). The lock table is {@code cloudlock.test.table}; every body
+ * counts its runs in {@link #RUNS} and records whether it saw {@link GuardedFunctions#currentTick()}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class ScheduledFunctionsApp {
+
+    static final Map<String, AtomicInteger> RUNS = new ConcurrentHashMap<>();
+    static final Map<String, Long> FENCING_TOKENS = new ConcurrentHashMap<>();
+    /** The slow bodies signal {@link #slowStarted} and wait for {@link #slowRelease}. */
+    static volatile CountDownLatch slowStarted = new CountDownLatch(1);
+    static volatile CountDownLatch slowRelease = new CountDownLatch(0);
+
+    static int runs(String function) {
+        return RUNS.getOrDefault(function, new AtomicInteger()).get();
+    }
+
+    static void reset() {
+        RUNS.clear();
+        FENCING_TOKENS.clear();
+    }
+
+    private static String ran(String function) {
+        RUNS.computeIfAbsent(function, f -> new AtomicInteger()).incrementAndGet();
+        GuardedFunctions.currentTick().ifPresent(tick -> FENCING_TOKENS.put(function, tick.fencingToken()));
+        return "report built by " + function;
+    }
+
+    private static String slow(String function) {
+        slowStarted.countDown();
+        try {
+            if (!slowRelease.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the slow body");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return ran(function);
+    }
+
+    @Bean
+    public CloudLockProvider cloudLockProvider(Environment environment) {
+        DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+        String table = environment.getProperty("cloudlock.test.table", "shedlock");
+        DynamoDbLockTable.createIfAbsent(client, table);
+        return DynamoDbLockProvider.builder().client(client).tableName(table).lockedBy("scf-test").build();
+    }
+
+    /** Guarded by the around-wrapper only. */
+    @Bean
+    public Function<Map<String, Object>, String> nightlyReport() {
+        return event -> ran("nightlyReport");
+    }
+
+    /** Guarded by the around-wrapper only; the body blocks until released. */
+    @Bean
+    public Function<Map<String, Object>, String> slowReport() {
+        return event -> slow("slowReport");
+    }
+
+    /** Guarded by the around-wrapper only; reached through functionRouter in the tests. */
+    @Bean
+    public Function<Map<String, Object>, String> routedReport() {
+        return event -> ran("routedReport");
+    }
+
+    /** Decorated: guarded however it is called. */
+    @Bean
+    public Function<Map<String, Object>, String> guardedReport(GuardedFunctions guards) {
+        return guards.guard("guardedReport", event -> ran("guardedReport"));
+    }
+
+    /** Decorated; the body blocks until released. */
+    @Bean
+    public Function<Map<String, Object>, String> guardedSlowReport(GuardedFunctions guards) {
+        return guards.guard("guardedSlowReport", event -> slow("guardedSlowReport"));
+    }
+
+    /**
+     * A Cloud Scheduler HTTP target: the tick is the X-CloudScheduler-ScheduleTime header, so the input is a Message
+     * (of the job's JSON body: the GCP adapter cannot turn its HTTP body into a String payload).
+     */
+    @Bean
+    public Function<Message<Map<String, Object>>, String> schedulerReport(GuardedFunctions guards) {
+        return guards.guard("schedulerReport", request -> ran("schedulerReport"));
+    }
+
+    /** A Pub/Sub-triggered background function: the tick is the event's time from the gcf_context header. */
+    @Bean
+    public Function<Message<String>, String> pubsubReport(GuardedFunctions guards) {
+        return guards.guard("pubsubReport", event -> ran("pubsubReport"));
+    }
+}
