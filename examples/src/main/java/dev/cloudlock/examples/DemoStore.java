@@ -1,8 +1,12 @@
 package dev.cloudlock.examples;
 
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.models.CosmosContainerProperties;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.firestore.FirestoreLockProvider;
@@ -24,13 +28,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 
 /**
- * The lock store a demo instance uses, on an emulator started on 127.0.0.1: each instance gets its own client, as
+ * The lock store a demo instance uses (DynamoDB or S3 on moto, Firestore on its emulator, Cosmos DB on our launcher
+ * with TLS), on an emulator started on 127.0.0.1: each instance gets its own client, as
  * separate processes would. Closing it closes the clients (the emulator stops with the JVM).
  */
 final class DemoStore implements AutoCloseable {
 
     /** The stores the demo can run on. */
-    static final List<String> NAMES = List.of("dynamodb", "s3", "firestore");
+    static final List<String> NAMES = List.of("dynamodb", "s3", "firestore", "cosmos");
 
     private final String name;
     private final EmulatorProcess emulator;
@@ -46,6 +51,13 @@ final class DemoStore implements AutoCloseable {
         return switch (name) {
             case "dynamodb", "s3" -> new DemoStore(name, Emulators.moto());
             case "firestore" -> new DemoStore(name, Emulators.firestore());
+            case "cosmos" -> {
+                // Trust exactly the launcher's certificate (TLS validation stays on); read when the client starts.
+                System.setProperty("javax.net.ssl.trustStore", Emulators.cosmosTrustStore().toString());
+                System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
+                System.setProperty("javax.net.ssl.trustStorePassword", Emulators.COSMOS_TLS_PASSWORD);
+                yield new DemoStore(name, Emulators.cosmos());
+            }
             default -> throw new IllegalArgumentException("Unknown store '" + name + "'. Available: " + NAMES);
         };
     }
@@ -58,6 +70,7 @@ final class DemoStore implements AutoCloseable {
         return switch (name) {
             case "dynamodb" -> "DynamoDB provider on moto";
             case "s3" -> "S3 provider on moto";
+            case "cosmos" -> "Cosmos DB provider on @vercel/cosmosdb-server behind our launcher";
             default -> "Firestore provider on the Cloud Firestore emulator";
         };
     }
@@ -89,6 +102,16 @@ final class DemoStore implements AutoCloseable {
                     // the first instance created it
                 }
                 return S3LockProvider.builder().client(client).bucket("demo-locks").lockedBy(instance).build();
+            }
+            case "cosmos" -> {
+                CosmosClient client = new CosmosClientBuilder().endpoint("https://127.0.0.1:" + emulator.port())
+                        .key(Emulators.COSMOS_KEY).gatewayMode().endpointDiscoveryEnabled(false).buildClient();
+                clients.add(client);
+                client.createDatabaseIfNotExists("demo");
+                client.getDatabase("demo").createContainerIfNotExists(new CosmosContainerProperties("shedlock",
+                        CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
+                return CosmosLockProvider.builder().container(client.getDatabase("demo").getContainer("shedlock"))
+                        .lockedBy(instance).build();
             }
             default -> {
                 Firestore client = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)

@@ -26,7 +26,8 @@ import java.util.function.Function;
 /**
  * The demo: a fleet of function instances behind an at-least-once scheduler, every delivery going through the
  * real {@link TickGuard} and a real provider on its emulator, started here on 127.0.0.1 (DynamoDB on moto by default;
- * {@code --store s3} on moto, {@code --store firestore} on the Cloud Firestore emulator).
+ * {@code --store s3} on moto, {@code --store firestore} on the Cloud Firestore emulator, {@code --store cosmos} on
+ * our Cosmos DB launcher).
  *
  * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed
  * pattern so that every run shows every case: twice at once (tick 3, 6, ...), once more late (tick 1, 5, ...); the
@@ -39,7 +40,7 @@ import java.util.function.Function;
  * so a retry of an older tick that arrives after a newer tick completed is skipped as done. The summary counts
  * such superseded ticks rather than hiding them.
  *
- * <p>Options: {@code --instances N} (5), {@code --seconds N} (20), {@code --store dynamodb|s3|firestore}, {@code --no-guard},
+ * <p>Options: {@code --instances N} (5), {@code --seconds N} (20), {@code --store dynamodb|s3|firestore|cosmos}, {@code --no-guard},
  * {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
