@@ -39,7 +39,7 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     private final CosmosClient client;
     private final CosmosContainer container;
     private Map<String, Integer> served = new TreeMap<>();
-    private String floorETag;
+    private final Map<String, String> floorETags = new java.util.HashMap<>();
 
     CosmosTarget() {
         client = new CosmosClientBuilder().endpoint("https://127.0.0.1:" + server.port()).key(Emulators.COSMOS_KEY)
@@ -98,10 +98,11 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
         Map<String, Object> item = Map.of("id", key, "lockUntil", "2000-01-01T00:00:00.000Z",
                 "lockedAt", "2000-01-01T00:00:00.000Z", "lockedBy", "bench-host/1234",
                 "owner", "0f8fad5b-d9cb-469f-a165-70867728950e", "fence", 1);
-        floorETag = floorETag == null
+        String etag = floorETags.get(key);
+        floorETags.put(key, etag == null
                 ? container.upsertItem(item).getETag()
                 : container.replaceItem(item, key, new PartitionKey(key),
-                        new CosmosItemRequestOptions().setIfMatchETag(floorETag)).getETag();
+                        new CosmosItemRequestOptions().setIfMatchETag(etag)).getETag());
     }
 
     @Override

@@ -25,7 +25,7 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
 
     private final Map<String, Integer> requests = new TreeMap<>();
     private final Firestore client;
-    private Timestamp floorUpdateTime;
+    private final Map<String, Timestamp> floorUpdateTimes = new java.util.HashMap<>();
 
     FirestoreTarget() {
         ApiTracerFactory counter = (ApiTracer parent, SpanName span, ApiTracerFactory.OperationType type) ->
@@ -68,9 +68,10 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
         Map<String, Object> fields = Map.of("lockUntil", Timestamp.now(), "lockedAt", Timestamp.now(),
                 "lockedBy", "bench-host/1234", "owner", "0f8fad5b-d9cb-469f-a165-70867728950e", "fence", 1L);
         try {
-            floorUpdateTime = floorUpdateTime == null
+            Timestamp last = floorUpdateTimes.get(key);
+            floorUpdateTimes.put(key, last == null
                     ? doc.create(fields).get().getUpdateTime()
-                    : doc.update(fields, Precondition.updatedAt(floorUpdateTime)).get().getUpdateTime();
+                    : doc.update(fields, Precondition.updatedAt(last)).get().getUpdateTime());
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("floor write failed", e);
         }

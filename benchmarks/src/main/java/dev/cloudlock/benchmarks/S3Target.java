@@ -33,7 +33,7 @@ final class S3Target implements LockCycleBenchmark.Target {
     private final String name;
     private final S3Client client;
     private final Map<String, Integer> requests = new TreeMap<>();
-    private String floorETag;
+    private final Map<String, String> floorETags = new java.util.HashMap<>();
     private long floorFence;
 
     S3Target(String name, String endpoint) {
@@ -80,11 +80,12 @@ final class S3Target implements LockCycleBenchmark.Target {
     @Override
     public void floorWrite(String key) {
         String body = String.format(FLOOR_BODY, ++floorFence);
-        floorETag = floorETag == null
+        String etag = floorETags.get(key);
+        floorETags.put(key, etag == null
                 ? client.putObject(b -> b.bucket(BUCKET).key(key).ifNoneMatch("*"), RequestBody.fromString(body))
                         .eTag()
-                : client.putObject(b -> b.bucket(BUCKET).key(key).ifMatch(floorETag), RequestBody.fromString(body))
-                        .eTag();
+                : client.putObject(b -> b.bucket(BUCKET).key(key).ifMatch(etag), RequestBody.fromString(body))
+                        .eTag());
     }
 
     @Override

@@ -36,7 +36,8 @@ class BenchmarksQuickTest {
                 "| extend | 1 | {Commit=1} |");
         // Cosmos: one conditional patch per acquire of an existing lock, release and extend.
         assertThat(md).contains("Cosmos DB on", "| acquire, steady state (same holder) | 1 | {PATCH docs item=1} |",
-                "| release | 1 | {PATCH docs item=1} |", "| extend | 1 | {PATCH docs item=1} |");
+                "| release | 1 | {PATCH docs item=1} |", "| extend | 1 | {PATCH docs item=1} |",
+                "| acquire, first ever | 2 | {PATCH docs item=1, POST docs feed=1} |");
         String json = Report.toJson(java.util.Map.of("k", "v\"q"), "");
         assertThat(json).contains("\"v\\\"q\"");
     }
