@@ -3,13 +3,19 @@ package dev.cloudlock.testkit;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +39,9 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     }
 
     private static final String PREFIX = "/2018-06-01/runtime/";
+    private static final String NATIVE_LIBRARY_PROPERTY =
+            "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+    private static Optional<Path> nativeLibrary;
 
     private final HttpServer server;
     private final BlockingQueue<Invocation> queue = new LinkedBlockingQueue<>();
@@ -97,12 +106,41 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     public Process startRuntime(String handler, Map<String, String> environment, Path log)
             throws IOException {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(javaBinary, "-cp", System.getProperty("java.class.path"),
-                "com.amazonaws.services.lambda.runtime.api.client.AWSLambda", handler)
+        List<String> command = new ArrayList<>(List.of(javaBinary, "-cp", System.getProperty("java.class.path")));
+        nativeLibrary().ifPresent(library -> command.add("-D" + NATIVE_LIBRARY_PROPERTY + "=" + library));
+        command.addAll(List.of("com.amazonaws.services.lambda.runtime.api.client.AWSLambda", handler));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         builder.environment().put("AWS_LAMBDA_RUNTIME_API", address());
         return builder.start();
+    }
+
+    /**
+     * The runtime client unpacks its JNI library to one fixed path, {@code /tmp/.libaws-lambda-jni.so}, at every
+     * start: a second runtime starting rewrites the file a first one has mapped, which crashes it (SIGBUS) or fails
+     * its load. So this JVM unpacks the library once to a file of its own and points every runtime it starts at it
+     * through the client's {@value #NATIVE_LIBRARY_PROPERTY} property. Empty when this platform's library is not on
+     * the class path (the client then falls back to its own unpacking).
+     */
+    private static synchronized Optional<Path> nativeLibrary() {
+        if (nativeLibrary == null) {
+            String arch = System.getProperty("os.arch").equals("aarch64") ? "aarch_64" : "x86_64";
+            try (InputStream in = LambdaRuntimeApi.class.getResourceAsStream("/jni/libaws-lambda-jni.linux-" + arch
+                    + ".so")) {
+                if (in == null) {
+                    nativeLibrary = Optional.empty();
+                } else {
+                    Path file = Files.createTempFile("cloudlock-libaws-lambda-jni-", ".so");
+                    Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                    file.toFile().deleteOnExit();
+                    nativeLibrary = Optional.of(file);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not unpack the Lambda runtime client's JNI library", e);
+            }
+        }
+        return nativeLibrary;
     }
 
     /** The body of an {@code init/error} report, if a runtime failed to load its handler. */
