@@ -5,13 +5,8 @@ import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import java.net.URI;
 import java.util.Map;
-import java.util.TreeMap;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -26,22 +21,14 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
 
     private final String name;
     private final DynamoDbClient client;
-    private final Map<String, Integer> requests = new TreeMap<>();
+    private final RequestCounts requests = new RequestCounts();
 
     DynamoDbTarget(String name, String endpoint) {
         this.name = name;
-        ExecutionInterceptor counter = new ExecutionInterceptor() {
-            @Override
-            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-                synchronized (requests) {
-                    requests.merge(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), 1, Integer::sum);
-                }
-            }
-        };
         this.client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("b", "b")))
                 .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build();
+                .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor())).build();
         DynamoDbLockTable.createIfAbsent(client, "shedlock");
         drainRequests();
     }
@@ -58,11 +45,7 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
 
     @Override
     public Map<String, Integer> drainRequests() {
-        synchronized (requests) {
-            Map<String, Integer> copy = new TreeMap<>(requests);
-            requests.clear();
-            return copy;
-        }
+        return requests.drain();
     }
 
     /** One conditional UpdateItem of a lock-sized item: the physical floor of an acquire, release or extend. */

@@ -13,7 +13,6 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.testkit.Emulators;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 
 /** The Firestore provider on the Cloud Firestore emulator, with every RPC counted by method. */
@@ -23,7 +22,7 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     static final double READ_PRICE = 0.30;
     static final double WRITE_PRICE = 0.90;
 
-    private final Map<String, Integer> requests = new TreeMap<>();
+    private final RequestCounts requests = new RequestCounts();
     private final Firestore client;
     private final Map<String, Timestamp> floorUpdateTimes = new java.util.HashMap<>();
 
@@ -32,9 +31,7 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
                 new BaseApiTracer() {
                     @Override
                     public void attemptStarted(Object request, int attemptNumber) {
-                        synchronized (requests) {
-                            requests.merge(span.getMethodName(), 1, Integer::sum);
-                        }
+                        requests.add(span.getMethodName());
                     }
                 };
         client = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
@@ -54,11 +51,7 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
 
     @Override
     public Map<String, Integer> drainRequests() {
-        synchronized (requests) {
-            Map<String, Integer> copy = new TreeMap<>(requests);
-            requests.clear();
-            return copy;
-        }
+        return requests.drain();
     }
 
     /** One update preconditioned on the document's last update time, of a lock-sized document. */

@@ -4,15 +4,10 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.s3.S3LockProvider;
 import java.net.URI;
 import java.util.Map;
-import java.util.TreeMap;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -32,27 +27,19 @@ final class S3Target implements LockCycleBenchmark.Target {
 
     private final String name;
     private final S3Client client;
-    private final Map<String, Integer> requests = new TreeMap<>();
+    private final RequestCounts requests = new RequestCounts();
     private final Map<String, String> floorETags = new java.util.HashMap<>();
     private long floorFence;
 
     S3Target(String name, String endpoint) {
         this.name = name;
-        ExecutionInterceptor counter = new ExecutionInterceptor() {
-            @Override
-            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-                synchronized (requests) {
-                    requests.merge(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), 1, Integer::sum);
-                }
-            }
-        };
         this.client = S3Client.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("b", "b")))
                 .forcePathStyle(true)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).maxConnections(32).build())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build();
+                .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor())).build();
         client.createBucket(b -> b.bucket(BUCKET));
         drainRequests();
     }
@@ -69,11 +56,7 @@ final class S3Target implements LockCycleBenchmark.Target {
 
     @Override
     public Map<String, Integer> drainRequests() {
-        synchronized (requests) {
-            Map<String, Integer> copy = new TreeMap<>(requests);
-            requests.clear();
-            return copy;
-        }
+        return requests.drain();
     }
 
     /** One conditional PUT ({@code If-Match} the object's current ETag) of a lock-sized body. */

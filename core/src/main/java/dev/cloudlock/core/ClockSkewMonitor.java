@@ -25,6 +25,9 @@ public final class ClockSkewMonitor {
     private static final Logger LOG = LoggerFactory.getLogger(ClockSkewMonitor.class);
     private static final int WINDOW = 32;
 
+    /** The clock difference to a store above which a client-clock store warns, unless configured otherwise. */
+    public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(2);
+
     /**
      * The offset estimate.
      *

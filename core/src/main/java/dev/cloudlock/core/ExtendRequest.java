@@ -19,6 +19,14 @@ public record ExtendRequest(HeldLock lock, Instant now, Duration lockAtMostFor) 
         Objects.requireNonNull(lockAtMostFor, "lockAtMostFor");
     }
 
+    /**
+     * The extend condition, for a store that evaluates it on the client: our lease is still running at {@code at}
+     * ({@code lockUntil > at}); an expired lease cannot be extended.
+     */
+    public boolean leaseRunningAt(Instant at) {
+        return lock.lockUntil().isAfter(at);
+    }
+
     /** The new lease end for an extension at {@code at}: {@code at + lockAtMostFor}. */
     public Instant lockUntilAt(Instant at) {
         return at.plus(lockAtMostFor);

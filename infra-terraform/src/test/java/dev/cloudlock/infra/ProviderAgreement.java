@@ -1,7 +1,10 @@
 package dev.cloudlock.infra;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.s3.S3LockProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,11 +17,10 @@ import java.util.regex.Pattern;
  */
 final class ProviderAgreement {
 
-    // The agreed defaults of the providers still being built (S3, Firestore, Cosmos); each is to be replaced by
-    // the provider's own constant once that module is committed.
-    static final String S3_DEFAULT_KEY_PREFIX = "shedlock/";
-    static final String FIRESTORE_DEFAULT_COLLECTION = "shedlock";
-    static final String COSMOS_PARTITION_KEY_PATH = "/id";
+    // The providers' own defaults: the modules must agree with them.
+    static final String S3_DEFAULT_KEY_PREFIX = S3LockProvider.DEFAULT_PREFIX;
+    static final String FIRESTORE_DEFAULT_COLLECTION = FirestoreLockProvider.DEFAULT_COLLECTION;
+    static final String COSMOS_PARTITION_KEY_PATH = CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH;
 
     private ProviderAgreement() {}
 

@@ -169,7 +169,8 @@ public final class EmulatorProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    /** A port on 127.0.0.1 that nothing listens on at the moment it is returned. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -1,5 +1,12 @@
 package dev.cloudlock.cosmos;
 
+import static dev.cloudlock.core.LockFields.FENCE;
+import static dev.cloudlock.core.LockFields.LAST_TICK;
+import static dev.cloudlock.core.LockFields.LOCKED_AT;
+import static dev.cloudlock.core.LockFields.LOCKED_BY;
+import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.core.LockFields.OWNER;
+
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
@@ -16,6 +23,7 @@ import dev.cloudlock.core.ClockSkewMonitor;
 import dev.cloudlock.core.ExtendRequest;
 import dev.cloudlock.core.HeldLock;
 import dev.cloudlock.core.IsoTimestamps;
+import dev.cloudlock.core.LockFields;
 import dev.cloudlock.core.LockRecord;
 import dev.cloudlock.core.LockStore;
 import dev.cloudlock.core.LockStoreException;
@@ -24,7 +32,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -54,17 +61,6 @@ import java.util.regex.Pattern;
  */
 public final class CosmosLockStore implements LockStore {
 
-    /** The clock difference to Cosmos DB above which the store warns, unless configured otherwise. */
-    public static final Duration DEFAULT_SKEW_TOLERANCE = Duration.ofSeconds(2);
-
-    static final String LOCK_UNTIL = "lockUntil";
-    static final String LOCKED_AT = "lockedAt";
-    static final String LOCKED_BY = "lockedBy";
-    static final String OWNER = "owner";
-    static final String FENCE = "fence";
-    static final String LAST_TICK = "lastTick";
-
-    private static final Set<String> FIELDS = Set.of(LOCK_UNTIL, LOCKED_AT, LOCKED_BY, OWNER, FENCE, LAST_TICK);
     private static final Pattern TOP_LEVEL_PATH = Pattern.compile("/[A-Za-z][A-Za-z0-9_]*");
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
@@ -80,7 +76,7 @@ public final class CosmosLockStore implements LockStore {
      *     nothing else (it is set to the item id)
      */
     public CosmosLockStore(CosmosContainer container, String partitionKeyPath) {
-        this(container, partitionKeyPath, new ClockSkewMonitor(DEFAULT_SKEW_TOLERANCE));
+        this(container, partitionKeyPath, new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE));
     }
 
     /**
@@ -95,7 +91,7 @@ public final class CosmosLockStore implements LockStore {
                     + partitionKeyPath + "'");
         }
         this.partitionKeyField = partitionKeyPath.substring(1);
-        if (FIELDS.contains(partitionKeyField)) {
+        if (LockFields.ALL.contains(partitionKeyField)) {
             throw new IllegalArgumentException("partitionKeyPath " + partitionKeyPath
                     + " is a field of the lock record; use /id or a property of its own");
         }

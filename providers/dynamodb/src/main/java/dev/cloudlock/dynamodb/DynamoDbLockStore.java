@@ -1,5 +1,12 @@
 package dev.cloudlock.dynamodb;
 
+import static dev.cloudlock.core.LockFields.FENCE;
+import static dev.cloudlock.core.LockFields.LAST_TICK;
+import static dev.cloudlock.core.LockFields.LOCKED_AT;
+import static dev.cloudlock.core.LockFields.LOCKED_BY;
+import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.core.LockFields.OWNER;
+
 import dev.cloudlock.core.AcquireRequest;
 import dev.cloudlock.core.AcquireResult;
 import dev.cloudlock.core.ClockSkewMonitor;
@@ -10,7 +17,6 @@ import dev.cloudlock.core.LockRecord;
 import dev.cloudlock.core.LockStore;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.ReleaseRequest;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -50,16 +56,6 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  */
 public final class DynamoDbLockStore implements LockStore {
 
-    /** The clock difference to DynamoDB above which the store warns, unless configured otherwise. */
-    public static final Duration DEFAULT_SKEW_TOLERANCE = Duration.ofSeconds(2);
-
-    static final String LOCK_UNTIL = "lockUntil";
-    static final String LOCKED_AT = "lockedAt";
-    static final String LOCKED_BY = "lockedBy";
-    static final String OWNER = "owner";
-    static final String FENCE = "fence";
-    static final String LAST_TICK = "lastTick";
-
     private static final Map<String, String> NAMES = Map.of(
             "#lockUntil", LOCK_UNTIL, "#lockedAt", LOCKED_AT, "#lockedBy", LOCKED_BY,
             "#owner", OWNER, "#fence", FENCE, "#lastTick", LAST_TICK);
@@ -79,7 +75,7 @@ public final class DynamoDbLockStore implements LockStore {
      * @param partitionKey the table's partition key attribute, {@code _id} in ShedLock's layout
      */
     public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey) {
-        this(client, tableName, partitionKey, new ClockSkewMonitor(DEFAULT_SKEW_TOLERANCE));
+        this(client, tableName, partitionKey, new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE));
     }
 
     /**

@@ -53,18 +53,8 @@ final class DynamoDbBackends {
 
     /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */
     static DynamoDbClient deadClient() {
-        return builder(deadEndpoint()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        return builder("http://127.0.0.1:" + EmulatorProcess.freePort()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
-    }
-
-    /** An endpoint on 127.0.0.1 where nothing listens. */
-    static String deadEndpoint() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
-                java.net.InetAddress.getLoopbackAddress())) {
-            return "http://127.0.0.1:" + socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     static String moto() {

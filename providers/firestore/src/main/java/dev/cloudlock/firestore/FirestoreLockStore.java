@@ -1,5 +1,12 @@
 package dev.cloudlock.firestore;
 
+import static dev.cloudlock.core.LockFields.FENCE;
+import static dev.cloudlock.core.LockFields.LAST_TICK;
+import static dev.cloudlock.core.LockFields.LOCKED_AT;
+import static dev.cloudlock.core.LockFields.LOCKED_BY;
+import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.core.LockFields.OWNER;
+
 import com.google.api.core.ApiFuture;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
@@ -64,13 +71,6 @@ import java.util.concurrent.ExecutionException;
  * </ul>
  */
 public final class FirestoreLockStore implements LockStore {
-
-    private static final String LOCK_UNTIL = "lockUntil";
-    private static final String LOCKED_AT = "lockedAt";
-    private static final String LOCKED_BY = "lockedBy";
-    private static final String OWNER = "owner";
-    private static final String FENCE = "fence";
-    private static final String LAST_TICK = "lastTick";
 
     private final Firestore firestore;
     private final CollectionReference collection;
@@ -145,7 +145,7 @@ public final class FirestoreLockStore implements LockStore {
         HeldLock lock = request.lock();
         Version version = Version.decode(lock);
         Instant now = version.estimateServerNow();
-        if (!lock.lockUntil().isAfter(now)) {
+        if (!request.leaseRunningAt(now)) {
             return Optional.empty();
         }
         Instant lockUntil = request.lockUntilAt(now);

@@ -4,11 +4,8 @@ import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.tracing.ApiTracerFactory;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.testkit.EmulatorProcess;
 import dev.cloudlock.testkit.Emulators;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 
 /** Firestore clients on the shared Cloud Firestore emulator. */
@@ -38,7 +35,7 @@ final class FirestoreBackends {
     static synchronized Firestore deadClient() {
         if (dead == null) {
             Duration deadline = Duration.ofSeconds(3);
-            dead = options("127.0.0.1:" + closedPort())
+            dead = options("127.0.0.1:" + EmulatorProcess.freePort())
                     .setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
                             .setTotalTimeoutDuration(deadline).setInitialRpcTimeoutDuration(deadline)
                             .setMaxRpcTimeoutDuration(deadline).build())
@@ -53,13 +50,5 @@ final class FirestoreBackends {
 
     private static String emulatorHost() {
         return "127.0.0.1:" + Emulators.firestore().port();
-    }
-
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

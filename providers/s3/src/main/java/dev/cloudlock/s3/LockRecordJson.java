@@ -1,5 +1,12 @@
 package dev.cloudlock.s3;
 
+import static dev.cloudlock.core.LockFields.FENCE;
+import static dev.cloudlock.core.LockFields.LAST_TICK;
+import static dev.cloudlock.core.LockFields.LOCKED_AT;
+import static dev.cloudlock.core.LockFields.LOCKED_BY;
+import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.core.LockFields.OWNER;
+
 import dev.cloudlock.core.IsoTimestamps;
 import dev.cloudlock.core.LockRecord;
 import java.nio.charset.StandardCharsets;
@@ -23,12 +30,12 @@ final class LockRecordJson {
     static byte[] write(LockRecord record) {
         StringBuilder out = new StringBuilder(256).append('{');
         field(out, "name", record.name());
-        field(out, "lockUntil", time(record.lockUntil()));
-        field(out, "lockedAt", time(record.lockedAt()));
-        field(out, "lockedBy", record.lockedBy());
-        field(out, "owner", record.owner());
+        field(out, LOCK_UNTIL, time(record.lockUntil()));
+        field(out, LOCKED_AT, time(record.lockedAt()));
+        field(out, LOCKED_BY, record.lockedBy());
+        field(out, OWNER, record.owner());
         out.append(",\"fence\":").append(record.fence());
-        field(out, "lastTick", time(record.lastTick()));
+        field(out, LAST_TICK, time(record.lastTick()));
         return out.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -39,12 +46,12 @@ final class LockRecordJson {
      */
     static LockRecord read(String name, byte[] body, String version) {
         Map<String, Object> fields = new Parser(new String(body, StandardCharsets.UTF_8)).object();
-        Object fence = fields.getOrDefault("fence", 0L);
+        Object fence = fields.getOrDefault(FENCE, 0L);
         if (!(fence instanceof Long)) {
             throw new IllegalArgumentException("fence is not a number: " + fence);
         }
-        return new LockRecord(name, instant(fields, "lockUntil"), instant(fields, "lockedAt"),
-                string(fields, "lockedBy"), string(fields, "owner"), (Long) fence, instant(fields, "lastTick"),
+        return new LockRecord(name, instant(fields, LOCK_UNTIL), instant(fields, LOCKED_AT),
+                string(fields, LOCKED_BY), string(fields, OWNER), (Long) fence, instant(fields, LAST_TICK),
                 version);
     }
 

@@ -9,7 +9,6 @@ import dev.cloudlock.core.LockRecord;
 import dev.cloudlock.core.LockStore;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.ReleaseRequest;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -60,9 +59,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 public final class S3LockStore implements LockStore {
 
-    /** The clock difference to S3 above which the store warns, unless configured otherwise. */
-    public static final Duration DEFAULT_SKEW_TOLERANCE = Duration.ofSeconds(2);
-
     private static final String JSON = "application/json";
 
     private final S3Client client;
@@ -78,7 +74,7 @@ public final class S3LockStore implements LockStore {
      * @param prefix put before every encoded lock name, e.g. {@code shedlock/}; may be empty
      */
     public S3LockStore(S3Client client, String bucket, String prefix) {
-        this(client, bucket, prefix, new ClockSkewMonitor(DEFAULT_SKEW_TOLERANCE));
+        this(client, bucket, prefix, new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE));
     }
 
     /**
@@ -127,7 +123,7 @@ public final class S3LockStore implements LockStore {
         HeldLock lock = request.lock();
         Instant lockUntil = request.lockUntilAt(request.now());
         return ours(lock)
-                .filter(base -> base.lockUntil() != null && base.lockUntil().isAfter(request.now()))
+                .filter(base -> !base.isFreeAt(request.now())) // the extend condition: lockUntil > now
                 .flatMap(base -> put(new LockRecord(base.name(), lockUntil, base.lockedAt(), base.lockedBy(),
                         base.owner(), base.fence(), base.lastTick(), null), base, "extend"))
                 .map(stored -> new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil,

@@ -1,10 +1,7 @@
 package dev.cloudlock.s3;
 
+import dev.cloudlock.testkit.EmulatorProcess;
 import dev.cloudlock.testkit.Emulators;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -67,16 +64,8 @@ final class S3Backends {
 
     /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */
     static S3Client deadClient() {
-        return builder(deadEndpoint()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        return builder("http://127.0.0.1:" + EmulatorProcess.freePort()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
-    }
-
-    private static String deadEndpoint() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return "http://127.0.0.1:" + socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static String moto() {

@@ -1,7 +1,8 @@
 package dev.cloudlock.function.aws;
 
+import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.TickGuard;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Objects;
 
@@ -31,10 +32,10 @@ public record LambdaGuardSettings(String tableName, String jobName, Duration res
                                   Duration lockAtLeastFor) {
 
     public static final String TABLE = "CLOUDLOCK_DYNAMODB_TABLE";
-    public static final String JOB_NAME = "CLOUDLOCK_JOB_NAME";
-    public static final String TICK_RESOLUTION = "CLOUDLOCK_TICK_RESOLUTION";
-    public static final String LEASE_MARGIN = "CLOUDLOCK_LEASE_MARGIN";
-    public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
+    public static final String JOB_NAME = GuardEnvironment.JOB_NAME;
+    public static final String TICK_RESOLUTION = GuardEnvironment.TICK_RESOLUTION;
+    public static final String LEASE_MARGIN = GuardEnvironment.LEASE_MARGIN;
+    public static final String LOCK_AT_LEAST_FOR = GuardEnvironment.LOCK_AT_LEAST_FOR;
 
     public LambdaGuardSettings {
         if (tableName == null || tableName.isBlank()) {
@@ -50,7 +51,8 @@ public record LambdaGuardSettings(String tableName, String jobName, Duration res
 
     /** Settings for {@code tableName} with the defaults above. */
     public static LambdaGuardSettings forTable(String tableName) {
-        return new LambdaGuardSettings(tableName, null, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ZERO);
+        return new LambdaGuardSettings(tableName, null, Duration.ofSeconds(1), TickGuard.DEFAULT_LEASE_MARGIN,
+                Duration.ZERO);
     }
 
     public LambdaGuardSettings withJobName(String jobName) {
@@ -74,21 +76,8 @@ public record LambdaGuardSettings(String tableName, String jobName, Duration res
     public static LambdaGuardSettings fromEnvironment(Map<String, String> env) {
         LambdaGuardSettings defaults = forTable(env.get(TABLE));
         return new LambdaGuardSettings(defaults.tableName(), env.get(JOB_NAME),
-                duration(env, TICK_RESOLUTION, defaults.resolution()),
-                duration(env, LEASE_MARGIN, defaults.leaseMargin()),
-                duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
-    }
-
-    private static Duration duration(Map<String, String> env, String variable, Duration fallback) {
-        String text = env.get(variable);
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Duration.parse(text.trim());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(variable + " must be an ISO-8601 duration such as PT1M, was '" + text
-                    + "'", e);
-        }
+                GuardEnvironment.duration(env, TICK_RESOLUTION, defaults.resolution()),
+                GuardEnvironment.duration(env, LEASE_MARGIN, defaults.leaseMargin()),
+                GuardEnvironment.duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
     }
 }

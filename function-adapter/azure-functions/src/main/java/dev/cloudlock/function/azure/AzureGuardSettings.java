@@ -1,7 +1,8 @@
 package dev.cloudlock.function.azure;
 
+import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.TickGuard;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Objects;
 
@@ -36,11 +37,11 @@ import java.util.Objects;
 public record AzureGuardSettings(String jobName, Duration resolution, Duration functionTimeout, Duration leaseMargin,
                                  Duration lockAtLeastFor) {
 
-    public static final String JOB_NAME = "CLOUDLOCK_JOB_NAME";
-    public static final String TICK_RESOLUTION = "CLOUDLOCK_TICK_RESOLUTION";
-    public static final String FUNCTION_TIMEOUT = "CLOUDLOCK_FUNCTION_TIMEOUT";
-    public static final String LEASE_MARGIN = "CLOUDLOCK_LEASE_MARGIN";
-    public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
+    public static final String JOB_NAME = GuardEnvironment.JOB_NAME;
+    public static final String TICK_RESOLUTION = GuardEnvironment.TICK_RESOLUTION;
+    public static final String FUNCTION_TIMEOUT = GuardEnvironment.FUNCTION_TIMEOUT;
+    public static final String LEASE_MARGIN = GuardEnvironment.LEASE_MARGIN;
+    public static final String LOCK_AT_LEAST_FOR = GuardEnvironment.LOCK_AT_LEAST_FOR;
 
     public AzureGuardSettings {
         if (jobName != null && jobName.isBlank()) {
@@ -57,8 +58,8 @@ public record AzureGuardSettings(String jobName, Duration resolution, Duration f
 
     /** The defaults above. */
     public static AzureGuardSettings defaults() {
-        return new AzureGuardSettings(null, Duration.ofSeconds(1), Duration.ofMinutes(30), Duration.ofSeconds(5),
-                Duration.ZERO);
+        return new AzureGuardSettings(null, Duration.ofSeconds(1), Duration.ofMinutes(30),
+                TickGuard.DEFAULT_LEASE_MARGIN, Duration.ZERO);
     }
 
     public AzureGuardSettings withJobName(String jobName) {
@@ -86,22 +87,9 @@ public record AzureGuardSettings(String jobName, Duration resolution, Duration f
     public static AzureGuardSettings fromEnvironment(Map<String, String> env) {
         AzureGuardSettings defaults = defaults();
         return new AzureGuardSettings(env.get(JOB_NAME),
-                duration(env, TICK_RESOLUTION, defaults.resolution()),
-                duration(env, FUNCTION_TIMEOUT, defaults.functionTimeout()),
-                duration(env, LEASE_MARGIN, defaults.leaseMargin()),
-                duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
-    }
-
-    private static Duration duration(Map<String, String> env, String variable, Duration fallback) {
-        String text = env.get(variable);
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Duration.parse(text.trim());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(variable + " must be an ISO-8601 duration such as PT1M, was '" + text
-                    + "'", e);
-        }
+                GuardEnvironment.duration(env, TICK_RESOLUTION, defaults.resolution()),
+                GuardEnvironment.duration(env, FUNCTION_TIMEOUT, defaults.functionTimeout()),
+                GuardEnvironment.duration(env, LEASE_MARGIN, defaults.leaseMargin()),
+                GuardEnvironment.duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
     }
 }

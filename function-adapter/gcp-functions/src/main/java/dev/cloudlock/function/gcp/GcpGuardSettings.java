@@ -1,7 +1,9 @@
 package dev.cloudlock.function.gcp;
 
+import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.TickGuard;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Objects;
 
@@ -40,15 +42,15 @@ public record GcpGuardSettings(String collection, String jobName, Duration resol
                                Duration leaseMargin, Duration lockAtLeastFor) {
 
     public static final String COLLECTION = "CLOUDLOCK_FIRESTORE_COLLECTION";
-    public static final String JOB_NAME = "CLOUDLOCK_JOB_NAME";
-    public static final String TICK_RESOLUTION = "CLOUDLOCK_TICK_RESOLUTION";
-    public static final String FUNCTION_TIMEOUT = "CLOUDLOCK_FUNCTION_TIMEOUT";
-    public static final String LEASE_MARGIN = "CLOUDLOCK_LEASE_MARGIN";
-    public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
+    public static final String JOB_NAME = GuardEnvironment.JOB_NAME;
+    public static final String TICK_RESOLUTION = GuardEnvironment.TICK_RESOLUTION;
+    public static final String FUNCTION_TIMEOUT = GuardEnvironment.FUNCTION_TIMEOUT;
+    public static final String LEASE_MARGIN = GuardEnvironment.LEASE_MARGIN;
+    public static final String LOCK_AT_LEAST_FOR = GuardEnvironment.LOCK_AT_LEAST_FOR;
 
     public GcpGuardSettings {
         if (collection == null || collection.isBlank()) {
-            collection = "shedlock";
+            collection = FirestoreLockProvider.DEFAULT_COLLECTION;
         }
         if (jobName != null && jobName.isBlank()) {
             jobName = null;
@@ -64,8 +66,8 @@ public record GcpGuardSettings(String collection, String jobName, Duration resol
 
     /** The defaults above. */
     public static GcpGuardSettings defaults() {
-        return new GcpGuardSettings("shedlock", null, Duration.ofSeconds(1), Duration.ofMinutes(9),
-                Duration.ofSeconds(5), Duration.ZERO);
+        return new GcpGuardSettings(FirestoreLockProvider.DEFAULT_COLLECTION, null, Duration.ofSeconds(1),
+                Duration.ofMinutes(9), TickGuard.DEFAULT_LEASE_MARGIN, Duration.ZERO);
     }
 
     public GcpGuardSettings withCollection(String collection) {
@@ -93,22 +95,9 @@ public record GcpGuardSettings(String collection, String jobName, Duration resol
     public static GcpGuardSettings fromEnvironment(Map<String, String> env) {
         GcpGuardSettings defaults = defaults();
         return new GcpGuardSettings(env.get(COLLECTION), env.get(JOB_NAME),
-                duration(env, TICK_RESOLUTION, defaults.resolution()),
-                duration(env, FUNCTION_TIMEOUT, defaults.functionTimeout()),
-                duration(env, LEASE_MARGIN, defaults.leaseMargin()),
-                duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
-    }
-
-    private static Duration duration(Map<String, String> env, String variable, Duration fallback) {
-        String text = env.get(variable);
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Duration.parse(text.trim());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(variable + " must be an ISO-8601 duration such as PT1M, was '" + text
-                    + "'", e);
-        }
+                GuardEnvironment.duration(env, TICK_RESOLUTION, defaults.resolution()),
+                GuardEnvironment.duration(env, FUNCTION_TIMEOUT, defaults.functionTimeout()),
+                GuardEnvironment.duration(env, LEASE_MARGIN, defaults.leaseMargin()),
+                GuardEnvironment.duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
     }
 }

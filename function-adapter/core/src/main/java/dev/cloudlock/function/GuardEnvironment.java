@@ -1,0 +1,44 @@
+package dev.cloudlock.function;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+
+/**
+ * The environment variables every cloud's function guard reads, with one way to parse them: a malformed value is an
+ * error that names the variable, an absent or blank one takes the default.
+ */
+public final class GuardEnvironment {
+
+    /** The job's lock name. */
+    public static final String JOB_NAME = "CLOUDLOCK_JOB_NAME";
+    /** Scheduled times are truncated to this grain (ISO-8601 duration). */
+    public static final String TICK_RESOLUTION = "CLOUDLOCK_TICK_RESOLUTION";
+    /** The function's timeout, the lease base where the platform does not report the remaining time. */
+    public static final String FUNCTION_TIMEOUT = "CLOUDLOCK_FUNCTION_TIMEOUT";
+    /** Added to the remaining time (or the timeout) to form the lease. */
+    public static final String LEASE_MARGIN = "CLOUDLOCK_LEASE_MARGIN";
+    /** The minimum time the job stays locked after it started. */
+    public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
+
+    private GuardEnvironment() {
+    }
+
+    /**
+     * The ISO-8601 duration in {@code variable}, or {@code fallback} when it is absent or blank.
+     *
+     * @throws IllegalArgumentException naming the variable when the value is not a duration
+     */
+    public static Duration duration(Map<String, String> env, String variable, Duration fallback) {
+        String text = env.get(variable);
+        if (text == null || text.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Duration.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(variable + " must be an ISO-8601 duration such as PT1M, was '" + text
+                    + "'", e);
+        }
+    }
+}
