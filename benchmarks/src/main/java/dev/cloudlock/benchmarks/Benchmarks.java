@@ -1,6 +1,6 @@
 package dev.cloudlock.benchmarks;
 
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

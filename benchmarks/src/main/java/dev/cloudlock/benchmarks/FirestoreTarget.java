@@ -11,7 +11,7 @@ import com.google.cloud.firestore.FirestoreOptions;
 import com.google.cloud.firestore.Precondition;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.firestore.FirestoreLockProvider;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 

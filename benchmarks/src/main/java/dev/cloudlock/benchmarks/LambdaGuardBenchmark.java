@@ -1,7 +1,7 @@
 package dev.cloudlock.benchmarks;
 
-import dev.cloudlock.testkit.Emulators;
-import dev.cloudlock.testkit.LambdaRuntimeApi;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.LambdaRuntimeApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

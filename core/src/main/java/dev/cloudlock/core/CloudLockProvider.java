@@ -1,5 +1,13 @@
 package dev.cloudlock.core;
 
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.IsoTimestamps;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.ReleaseRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -11,6 +19,7 @@ import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +92,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return acquire(lockConfiguration, tick.truncatedTo(ChronoUnit.MILLIS));
     }
 
-    private TickAttempt acquire(LockConfiguration config, Instant tick) {
+    private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick) {
         String name = LockNames.check(config.getName());
         store.checkName(name);
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
@@ -128,10 +137,10 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     private static HeldLock heldFrom(LockRecord record) {
         return new HeldLock(record.name(), record.owner(), record.fence(), record.lockedAt(), record.lockUntil(),
-                record.version());
+                record.storeState());
     }
 
-    private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, Instant tick) {
+    private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, @Nullable Instant tick) {
         return new TickAttempt(TickAttempt.Status.ACQUIRED,
                 Optional.of(new StoreLock(lock, lock.leaseStart().plus(lockAtLeastFor), tick)));
     }
@@ -157,10 +166,10 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     private final class StoreLock implements FencedLock {
         private final HeldLock held;
         private final Instant lockAtLeastUntil;
-        private final Instant tick;
+        private final @Nullable Instant tick;
         private final AtomicBoolean live = new AtomicBoolean(true);
 
-        StoreLock(HeldLock held, Instant lockAtLeastUntil, Instant tick) {
+        StoreLock(HeldLock held, Instant lockAtLeastUntil, @Nullable Instant tick) {
             this.held = held;
             this.lockAtLeastUntil = lockAtLeastUntil;
             this.tick = tick;
@@ -194,7 +203,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             release(tick);
         }
 
-        private void release(Instant completedTick) {
+        private void release(@Nullable Instant completedTick) {
             claim();
             boolean ours;
             try {

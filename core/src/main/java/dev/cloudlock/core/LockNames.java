@@ -4,7 +4,7 @@ package dev.cloudlock.core;
  * The lock-name rules every store shares. A store adds its own through {@link LockStore#checkName}; names are never
  * silently changed, so two names can never end up on one record.
  */
-public final class LockNames {
+final class LockNames {
 
     /** Longest accepted name, in characters. */
     public static final int MAX_LENGTH = 255;

@@ -3,7 +3,7 @@ package dev.cloudlock.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

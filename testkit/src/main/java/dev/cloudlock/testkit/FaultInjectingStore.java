@@ -1,13 +1,13 @@
 package dev.cloudlock.testkit;
 
-import dev.cloudlock.core.AcquireRequest;
-import dev.cloudlock.core.AcquireResult;
-import dev.cloudlock.core.ExtendRequest;
-import dev.cloudlock.core.HeldLock;
-import dev.cloudlock.core.LockRecord;
-import dev.cloudlock.core.LockStore;
-import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.core.ReleaseRequest;
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.ReleaseRequest;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -30,7 +30,9 @@ public final class FaultInjectingStore implements LockStore {
          * Broken on purpose (the history checker's negative control): when the real store refuses an acquisition,
          * claim it succeeded anyway.
          */
-        IGNORE_CONDITION
+        IGNORE_CONDITION,
+        /** The store cannot be reached: every call fails before it reaches the store underneath. */
+        UNAVAILABLE
     }
 
     private final LockStore real;
@@ -43,17 +45,18 @@ public final class FaultInjectingStore implements LockStore {
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        failIfUnavailable();
         AcquireResult first = real.tryAcquire(request);
         switch (fault) {
             case RESPONSE_LOST:
-                throw new LockStoreException("injected fault: the response to an applied write was lost");
+                throw new LockStoreUnavailableException("injected fault: the response to an applied write was lost");
             case RETRIED_AFTER_LOST_RESPONSE:
                 return real.tryAcquire(request);
             case IGNORE_CONDITION:
                 if (first instanceof AcquireResult.Lost lost) {
                     LockRecord current = lost.current().or(() -> real.read(request.name())).orElseThrow();
                     return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), current.fence(),
-                            request.now(), request.lockUntilAt(request.now()), current.version()));
+                            request.now(), request.lockUntilAt(request.now()), current.storeState()));
                 }
                 return first;
             default:
@@ -63,17 +66,26 @@ public final class FaultInjectingStore implements LockStore {
 
     @Override
     public boolean release(ReleaseRequest request) {
+        failIfUnavailable();
         return real.release(request);
     }
 
     @Override
     public Optional<HeldLock> extend(ExtendRequest request) {
+        failIfUnavailable();
         return real.extend(request);
     }
 
     @Override
     public Optional<LockRecord> read(String name) {
+        failIfUnavailable();
         return real.read(name);
+    }
+
+    private void failIfUnavailable() {
+        if (fault == Fault.UNAVAILABLE) {
+            throw new LockStoreUnavailableException("injected fault: the store cannot be reached");
+        }
     }
 
     @Override

@@ -2,11 +2,14 @@ package dev.cloudlock.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
-import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.core.TickAttempt;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import net.javacrumbs.shedlock.core.LockAssert;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +48,14 @@ public abstract class LockProviderContract {
 
     /** A provider whose store cannot be reached (e.g. a client pointed at a port nothing listens on). */
     protected abstract CloudLockProvider unreachableProvider();
+
+    /**
+     * A provider on the backend under test whose table, bucket or container does not exist, or {@code null} when the
+     * store has no setup that can be missing (its case is then reported as skipped).
+     */
+    protected @Nullable CloudLockProvider misconfiguredProvider() {
+        return null;
+    }
 
     /**
      * True when the store compares leases with the client's clock (ShedLock's {@link ClockProvider}), so the
@@ -147,9 +159,7 @@ public abstract class LockProviderContract {
 
     @Test
     void clockDrivenLeaseArithmetic() {
-        if (!usesClientClock()) {
-            return;
-        }
+        assumeTrue(usesClientClock(), "the store judges leases by its own clock, which the test cannot move");
         MutableClock clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
         ClockProvider.setClock(clock);
         Instant start = clock.instant();
@@ -398,6 +408,23 @@ public abstract class LockProviderContract {
                 .executeWithLock((Runnable) () -> ran.set(true), config(name)))
                 .isInstanceOf(LockStoreException.class);
         assertThat(ran).as("the task must not run when the lock state is unknown").isFalse();
+    }
+
+    @Test
+    void anUnreachableStoreIsUnavailableSoTheCallerRetriesLater() {
+        CloudLockProvider down = unreachableProvider();
+        String name = uniqueName("unavailable");
+        assertThatThrownBy(() -> down.lock(config(name))).isInstanceOf(LockStoreUnavailableException.class);
+    }
+
+    @Test
+    void aMissingTableBucketOrContainerIsAConfigurationErrorThatNamesIt() {
+        CloudLockProvider misconfigured = misconfiguredProvider();
+        assumeTrue(misconfigured != null, "the store has no table, bucket or container that can be missing");
+        String name = uniqueName("misconfigured");
+        assertThatThrownBy(() -> misconfigured.lock(config(name)))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining(name);
     }
 
     @Test

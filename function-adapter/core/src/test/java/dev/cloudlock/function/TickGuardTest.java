@@ -7,7 +7,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package dev.cloudlock.cosmos;
 
 import com.azure.cosmos.CosmosContainer;
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.core.ClockSkewMonitor;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.core.InstanceIdentity;
 
 /**

@@ -1,11 +1,11 @@
 package dev.cloudlock.cosmos;
 
-import static dev.cloudlock.core.LockFields.FENCE;
-import static dev.cloudlock.core.LockFields.LAST_TICK;
-import static dev.cloudlock.core.LockFields.LOCKED_AT;
-import static dev.cloudlock.core.LockFields.LOCKED_BY;
-import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
-import static dev.cloudlock.core.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.FENCE;
+import static dev.cloudlock.spi.LockFields.LAST_TICK;
+import static dev.cloudlock.spi.LockFields.LOCKED_AT;
+import static dev.cloudlock.spi.LockFields.LOCKED_BY;
+import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.spi.LockFields.OWNER;
 
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
@@ -17,17 +17,18 @@ import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cloudlock.core.AcquireRequest;
-import dev.cloudlock.core.AcquireResult;
-import dev.cloudlock.core.ClockSkewMonitor;
-import dev.cloudlock.core.ExtendRequest;
-import dev.cloudlock.core.HeldLock;
-import dev.cloudlock.core.IsoTimestamps;
-import dev.cloudlock.core.LockFields;
-import dev.cloudlock.core.LockRecord;
-import dev.cloudlock.core.LockStore;
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.IsoTimestamps;
+import dev.cloudlock.spi.LockFields;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.core.ReleaseRequest;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -162,7 +163,7 @@ public final class CosmosLockStore implements LockStore {
     private static AcquireResult acquired(AcquireRequest request, CosmosItemResponse<ObjectNode> response) {
         long fence = response.getItem().path(FENCE).asLong();
         return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, request.now(),
-                request.lockUntilAt(request.now()), response.getETag()));
+                request.lockUntilAt(request.now()), new StoreState.ETag(response.getETag())));
     }
 
     @Override
@@ -184,7 +185,8 @@ public final class CosmosLockStore implements LockStore {
                 .set("/" + LOCK_UNTIL, IsoTimestamps.format(lockUntil));
         String filter = "FROM c WHERE c." + LOCK_UNTIL + " > '" + IsoTimestamps.format(request.now()) + "'";
         return ifStillOurs(lock, extend, filter, "extend").map(etag ->
-                new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, etag));
+                new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil,
+                        new StoreState.ETag(etag)));
     }
 
     /** One patch with If-Match on our write's ETag; the new ETag, or empty when the item is no longer ours. */
@@ -192,7 +194,11 @@ public final class CosmosLockStore implements LockStore {
                                          String operation) {
         String id = CosmosItemIds.encode(lock.name());
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
-        options.setIfMatchETag(Objects.requireNonNull(lock.version(), "the held lock carries no ETag"));
+        if (!(lock.storeState() instanceof StoreState.ETag etag)) {
+            throw new IllegalArgumentException("Lock '" + lock.name() + "' carries no Cosmos ETag ("
+                    + lock.storeState() + "): it was not acquired through CosmosLockStore");
+        }
+        options.setIfMatchETag(etag.value());
         options.setContentResponseOnWriteEnabled(true);
         try {
             return Optional.of(write(() -> container.patchItem(id, new PartitionKey(id), operations, options,
@@ -213,7 +219,7 @@ public final class CosmosLockStore implements LockStore {
             ObjectNode item = response.getItem();
             return Optional.of(new LockRecord(name, instant(item, LOCK_UNTIL), instant(item, LOCKED_AT),
                     text(item, LOCKED_BY), text(item, OWNER), item.path(FENCE).asLong(0), instant(item, LAST_TICK),
-                    response.getETag()));
+                    new StoreState.ETag(response.getETag())));
         } catch (CosmosException e) {
             if (isMissingItem(e)) {
                 return Optional.empty();

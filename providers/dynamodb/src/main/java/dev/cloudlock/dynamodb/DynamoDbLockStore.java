@@ -1,22 +1,22 @@
 package dev.cloudlock.dynamodb;
 
-import static dev.cloudlock.core.LockFields.FENCE;
-import static dev.cloudlock.core.LockFields.LAST_TICK;
-import static dev.cloudlock.core.LockFields.LOCKED_AT;
-import static dev.cloudlock.core.LockFields.LOCKED_BY;
-import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
-import static dev.cloudlock.core.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.FENCE;
+import static dev.cloudlock.spi.LockFields.LAST_TICK;
+import static dev.cloudlock.spi.LockFields.LOCKED_AT;
+import static dev.cloudlock.spi.LockFields.LOCKED_BY;
+import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.spi.LockFields.OWNER;
 
-import dev.cloudlock.core.AcquireRequest;
-import dev.cloudlock.core.AcquireResult;
-import dev.cloudlock.core.ClockSkewMonitor;
-import dev.cloudlock.core.ExtendRequest;
-import dev.cloudlock.core.HeldLock;
-import dev.cloudlock.core.IsoTimestamps;
-import dev.cloudlock.core.LockRecord;
-import dev.cloudlock.core.LockStore;
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.IsoTimestamps;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.core.ReleaseRequest;
+import dev.cloudlock.spi.ReleaseRequest;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * A {@link dev.cloudlock.core.LockStore} on DynamoDB: one item per lock, one conditional {@code UpdateItem} per
+ * A {@link dev.cloudlock.spi.LockStore} on DynamoDB: one item per lock, one conditional {@code UpdateItem} per
  * acquire, release and extend (the acquisition is an upsert, so the first-ever acquisition is the same single call).
  *
  * <p>Item layout, the same as ShedLock's own DynamoDB provider so a fleet can switch providers on the same table:

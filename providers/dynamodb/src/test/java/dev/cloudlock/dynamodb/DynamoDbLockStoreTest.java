@@ -146,8 +146,8 @@ class DynamoDbLockStoreTest {
     private static void putShedLockRecord(String name, Instant lockUntil) {
         CLIENT.putItem(b -> b.tableName(DynamoDbBackends.TABLE).item(Map.of(
                 "_id", AttributeValue.fromS(name),
-                "lockUntil", AttributeValue.fromS(dev.cloudlock.core.IsoTimestamps.format(lockUntil)),
-                "lockedAt", AttributeValue.fromS(dev.cloudlock.core.IsoTimestamps.format(Instant.now())),
+                "lockUntil", AttributeValue.fromS(dev.cloudlock.spi.IsoTimestamps.format(lockUntil)),
+                "lockedAt", AttributeValue.fromS(dev.cloudlock.spi.IsoTimestamps.format(Instant.now())),
                 "lockedBy", AttributeValue.fromS("shedlock-host"))));
     }
 

@@ -1,11 +1,11 @@
 package dev.cloudlock.firestore;
 
-import static dev.cloudlock.core.LockFields.FENCE;
-import static dev.cloudlock.core.LockFields.LAST_TICK;
-import static dev.cloudlock.core.LockFields.LOCKED_AT;
-import static dev.cloudlock.core.LockFields.LOCKED_BY;
-import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
-import static dev.cloudlock.core.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.FENCE;
+import static dev.cloudlock.spi.LockFields.LAST_TICK;
+import static dev.cloudlock.spi.LockFields.LOCKED_AT;
+import static dev.cloudlock.spi.LockFields.LOCKED_BY;
+import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.spi.LockFields.OWNER;
 
 import com.google.api.core.ApiFuture;
 import com.google.api.gax.rpc.ApiException;
@@ -18,14 +18,15 @@ import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreException;
 import com.google.cloud.firestore.Precondition;
 import com.google.cloud.firestore.WriteResult;
-import dev.cloudlock.core.AcquireRequest;
-import dev.cloudlock.core.AcquireResult;
-import dev.cloudlock.core.ExtendRequest;
-import dev.cloudlock.core.HeldLock;
-import dev.cloudlock.core.LockRecord;
-import dev.cloudlock.core.LockStore;
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.core.ReleaseRequest;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -120,7 +121,7 @@ public final class FirestoreLockStore implements LockStore {
         }
         Version version = Version.ofWrite(written.get().getUpdateTime(), System.nanoTime());
         return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, now, lockUntil,
-                version.encode()));
+                version));
     }
 
     @Override
@@ -150,7 +151,7 @@ public final class FirestoreLockStore implements LockStore {
         }
         Instant lockUntil = request.lockUntilAt(now);
         return conditionalUpdate(lock.name(), Map.of(LOCK_UNTIL, timestamp(lockUntil)), version, "extend")
-                .map(v -> new HeldLock(lock.name(), lock.owner(), lock.fence(), now, lockUntil, v.encode()));
+                .map(v -> new HeldLock(lock.name(), lock.owner(), lock.fence(), now, lockUntil, v));
     }
 
     @Override
@@ -245,7 +246,7 @@ public final class FirestoreLockStore implements LockStore {
             return new LockRecord(name, instant(snapshot.getTimestamp(LOCK_UNTIL)),
                     instant(snapshot.getTimestamp(LOCKED_AT)), snapshot.getString(LOCKED_BY),
                     snapshot.getString(OWNER), fence == null ? 0L : fence, instant(snapshot.getTimestamp(LAST_TICK)),
-                    version.encode());
+                    version);
         } catch (RuntimeException wrongType) {
             throw new LockStoreException("Document '" + snapshot.getId() + "' of lock '" + name + "' in collection '"
                     + collection.getId() + "' has a field of the wrong type (expected timestamps lockUntil, lockedAt,"
@@ -278,11 +279,11 @@ public final class FirestoreLockStore implements LockStore {
     }
 
     /**
-     * What {@link HeldLock#version()} and {@link LockRecord#version()} carry: the document's update time (the
+     * What {@link HeldLock#storeState()} and {@link LockRecord#storeState()} carry: the document's update time (the
      * precondition of the next write) and a server time paired with the local {@link System#nanoTime()} at which
      * the response carrying it arrived (the base of the server-time estimate). Only meaningful in this JVM.
      */
-    record Version(Timestamp updateTime, Instant serverTime, long answeredNanos) {
+    record Version(Timestamp updateTime, Instant serverTime, long answeredNanos) implements StoreState {
 
         static Version ofWrite(Timestamp updateTime, long answeredNanos) {
             return new Version(updateTime, instant(updateTime), answeredNanos);
@@ -293,20 +294,12 @@ public final class FirestoreLockStore implements LockStore {
                     .truncatedTo(ChronoUnit.MILLIS);
         }
 
-        String encode() {
-            return updateTime.getSeconds() + ":" + updateTime.getNanos() + ":" + serverTime.getEpochSecond() + ":"
-                    + serverTime.getNano() + ":" + answeredNanos;
-        }
-
         static Version decode(HeldLock lock) {
-            String[] parts = lock.version() == null ? new String[0] : lock.version().split(":");
-            if (parts.length != 5) {
+            if (!(lock.storeState() instanceof Version version)) {
                 throw new IllegalArgumentException("Lock '" + lock.name() + "' carries no Firestore version ("
-                        + lock.version() + "): it was not acquired through FirestoreLockStore");
+                        + lock.storeState() + "): it was not acquired through FirestoreLockStore");
             }
-            return new Version(Timestamp.ofTimeSecondsAndNanos(Long.parseLong(parts[0]), Integer.parseInt(parts[1])),
-                    Instant.ofEpochSecond(Long.parseLong(parts[2]), Long.parseLong(parts[3])),
-                    Long.parseLong(parts[4]));
+            return version;
         }
     }
 }

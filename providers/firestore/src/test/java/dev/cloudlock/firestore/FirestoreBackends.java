@@ -4,8 +4,8 @@ import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.tracing.ApiTracerFactory;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
-import dev.cloudlock.testkit.EmulatorProcess;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.EmulatorProcess;
+import dev.cloudlock.emulators.Emulators;
 import java.time.Duration;
 
 /** Firestore clients on the shared Cloud Firestore emulator. */

@@ -2,7 +2,7 @@ package dev.cloudlock.firestore;
 
 import com.google.cloud.firestore.Firestore;
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.testkit.LockProviderContract;
 import org.junit.jupiter.api.BeforeEach;
 

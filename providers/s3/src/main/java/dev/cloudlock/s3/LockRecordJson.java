@@ -1,14 +1,16 @@
 package dev.cloudlock.s3;
 
-import static dev.cloudlock.core.LockFields.FENCE;
-import static dev.cloudlock.core.LockFields.LAST_TICK;
-import static dev.cloudlock.core.LockFields.LOCKED_AT;
-import static dev.cloudlock.core.LockFields.LOCKED_BY;
-import static dev.cloudlock.core.LockFields.LOCK_UNTIL;
-import static dev.cloudlock.core.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.FENCE;
+import static dev.cloudlock.spi.LockFields.LAST_TICK;
+import static dev.cloudlock.spi.LockFields.LOCKED_AT;
+import static dev.cloudlock.spi.LockFields.LOCKED_BY;
+import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
+import static dev.cloudlock.spi.LockFields.OWNER;
 
-import dev.cloudlock.core.IsoTimestamps;
-import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.spi.IsoTimestamps;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.StoreState;
+import org.jspecify.annotations.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -44,7 +46,7 @@ final class LockRecordJson {
      *
      * @throws IllegalArgumentException when the body is not such a record
      */
-    static LockRecord read(String name, byte[] body, String version) {
+    static LockRecord read(String name, byte[] body, @Nullable StoreState storeState) {
         Map<String, Object> fields = new Parser(new String(body, StandardCharsets.UTF_8)).object();
         Object fence = fields.getOrDefault(FENCE, 0L);
         if (!(fence instanceof Long)) {
@@ -52,7 +54,7 @@ final class LockRecordJson {
         }
         return new LockRecord(name, instant(fields, LOCK_UNTIL), instant(fields, LOCKED_AT),
                 string(fields, LOCKED_BY), string(fields, OWNER), (Long) fence, instant(fields, LAST_TICK),
-                version);
+                storeState);
     }
 
     private static void field(StringBuilder out, String key, String value) {

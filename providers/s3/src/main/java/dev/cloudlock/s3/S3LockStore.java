@@ -1,14 +1,15 @@
 package dev.cloudlock.s3;
 
-import dev.cloudlock.core.AcquireRequest;
-import dev.cloudlock.core.AcquireResult;
-import dev.cloudlock.core.ClockSkewMonitor;
-import dev.cloudlock.core.ExtendRequest;
-import dev.cloudlock.core.HeldLock;
-import dev.cloudlock.core.LockRecord;
-import dev.cloudlock.core.LockStore;
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.core.ReleaseRequest;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreState;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -65,7 +67,7 @@ public final class S3LockStore implements LockStore {
     private final String bucket;
     private final String prefix;
     private final ClockSkewMonitor clockSkew;
-    /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#version()}. */
+    /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
     private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
 
     /**
@@ -127,7 +129,7 @@ public final class S3LockStore implements LockStore {
                 .flatMap(base -> put(new LockRecord(base.name(), lockUntil, base.lockedAt(), base.lockedBy(),
                         base.owner(), base.fence(), base.lastTick(), null), base, "extend"))
                 .map(stored -> new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil,
-                        stored.version()));
+                        stored.storeState()));
     }
 
     @Override
@@ -138,7 +140,9 @@ public final class S3LockStore implements LockStore {
                     () -> client.getObjectAsBytes(b -> b.bucket(bucket).key(key)),
                     bytes -> bytes.response().sdkHttpResponse(), S3LockStore::isMissingKey, "read", name, key);
             try {
-                return Optional.of(LockRecordJson.read(name, object.asByteArray(), object.response().eTag()));
+                String etag = object.response().eTag();
+                return Optional.of(LockRecordJson.read(name, object.asByteArray(),
+                        etag == null ? null : new StoreState.ETag(etag)));
             } catch (IllegalArgumentException notOurs) {
                 throw new LockStoreException("S3 object s3://" + bucket + "/" + key + " (lock '" + name + "') is not"
                         + " a cloudlock lock record: " + notOurs.getMessage() + ". Another tool writes under the"
@@ -167,7 +171,7 @@ public final class S3LockStore implements LockStore {
 
     private static AcquireResult acquired(LockRecord stored) {
         return new AcquireResult.Acquired(new HeldLock(stored.name(), stored.owner(), stored.fence(),
-                stored.lockedAt(), stored.lockUntil(), stored.version()));
+                stored.lockedAt(), stored.lockUntil(), stored.storeState()));
     }
 
     private static LockRecord acquisition(AcquireRequest request, LockRecord previous) {
@@ -184,7 +188,7 @@ public final class S3LockStore implements LockStore {
      */
     private Optional<LockRecord> ours(HeldLock lock) {
         LockRecord mine = written.get(lock.name());
-        if (mine != null && lock.version() != null && lock.version().equals(mine.version())) {
+        if (mine != null && lock.storeState() != null && lock.storeState().equals(mine.storeState())) {
             return Optional.of(mine);
         }
         return read(lock.name()).filter(current -> lock.owner().equals(current.owner()));
@@ -202,14 +206,15 @@ public final class S3LockStore implements LockStore {
         if (base == null) {
             put.ifNoneMatch("*");
         } else {
-            put.ifMatch(requireEtag(base.version(), key));
+            put.ifMatch(requireEtag(etagOf(base), key));
         }
         byte[] body = LockRecordJson.write(next);
         try {
             PutObjectResponse response = call(() -> client.putObject(put.build(), RequestBody.fromBytes(body)),
                     PutObjectResponse::sdkHttpResponse, S3LockStore::isLostRace, operation, next.name(), key);
             LockRecord stored = new LockRecord(next.name(), next.lockUntil(), next.lockedAt(), next.lockedBy(),
-                    next.owner(), next.fence(), next.lastTick(), requireEtag(response.eTag(), key));
+                    next.owner(), next.fence(), next.lastTick(),
+                    new StoreState.ETag(requireEtag(response.eTag(), key)));
             written.put(next.name(), stored);
             return Optional.of(stored);
         } catch (S3Exception lost) {
@@ -218,6 +223,10 @@ public final class S3LockStore implements LockStore {
             }
             return Optional.empty();
         }
+    }
+
+    private static @Nullable String etagOf(LockRecord record) {
+        return record.storeState() instanceof StoreState.ETag tag ? tag.value() : null;
     }
 
     /** A missing ETag would turn the next conditional write into an unconditional one: refuse to go on. */

@@ -3,7 +3,8 @@ package dev.cloudlock.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cloudlock.core.LockRecord;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.StoreState;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -19,9 +20,9 @@ class LockRecordJsonTest {
         LockRecord record = new LockRecord("n/ame", T.plusSeconds(30), T, "host \"x\" \\ ü 😀 \t\u0001/",
                 "owner-1", 42, T.minusSeconds(60), null);
         byte[] body = LockRecordJson.write(record);
-        LockRecord back = LockRecordJson.read("n/ame", body, "\"etag\"");
+        LockRecord back = LockRecordJson.read("n/ame", body, new StoreState.ETag("\"etag\""));
         assertThat(back).isEqualTo(new LockRecord("n/ame", T.plusSeconds(30), T, record.lockedBy(), "owner-1", 42,
-                T.minusSeconds(60), "\"etag\""));
+                T.minusSeconds(60), new StoreState.ETag("\"etag\"")));
     }
 
     @Test
@@ -29,13 +30,13 @@ class LockRecordJsonTest {
         LockRecord record = new LockRecord("n", T, T, "me", "o", 1, null, null);
         String json = new String(LockRecordJson.write(record), StandardCharsets.UTF_8);
         assertThat(json).doesNotContain("lastTick");
-        assertThat(LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), "e").lastTick()).isNull();
+        assertThat(LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e")).lastTick()).isNull();
     }
 
     @Test
     void toleratesWhitespaceEscapesAndUnknownFields() {
         String json = " {\n \"fence\" : 3 , \"future\" : null, \"other\": -7, \"lockedBy\":\"a\\/b\\u00fc\\n\" } ";
-        LockRecord record = LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), "e");
+        LockRecord record = LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e"));
         assertThat(record.fence()).isEqualTo(3);
         assertThat(record.lockedBy()).isEqualTo("a/bü\n");
         assertThat(record.owner()).isNull();
@@ -46,7 +47,7 @@ class LockRecordJsonTest {
     void refusesWhatIsNotALockRecord() {
         for (String body : List.of("", "hello", "{", "[]", "{\"fence\":1.5}", "{\"fence\":\"1\"}", "{\"owner\":1}",
                 "{\"owner\":true}", "{} x", "{\"a\":\"b\",}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}", "{\"a\" \"b\"}")) {
-            assertThatThrownBy(() -> LockRecordJson.read("n", body.getBytes(StandardCharsets.UTF_8), "e")).as(body)
+            assertThatThrownBy(() -> LockRecordJson.read("n", body.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e"))).as(body)
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -1,7 +1,7 @@
 package dev.cloudlock.s3;
 
-import dev.cloudlock.testkit.EmulatorProcess;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.EmulatorProcess;
+import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;

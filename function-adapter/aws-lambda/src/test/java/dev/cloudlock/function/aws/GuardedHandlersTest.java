@@ -9,7 +9,7 @@ import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package dev.cloudlock.function.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.testkit.Emulators;
-import dev.cloudlock.testkit.LambdaRuntimeApi;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.LambdaRuntimeApi;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

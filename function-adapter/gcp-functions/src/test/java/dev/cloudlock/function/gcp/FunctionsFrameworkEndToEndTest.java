@@ -2,7 +2,7 @@ package dev.cloudlock.function.gcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;

@@ -8,7 +8,7 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickOutcome;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;

@@ -3,7 +3,7 @@ package dev.cloudlock.function.spring;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.testkit.Emulators;
+import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

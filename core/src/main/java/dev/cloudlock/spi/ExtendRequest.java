@@ -1,4 +1,4 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,10 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link LockStore#tryAcquire} is asked to write.
@@ -16,7 +17,7 @@ import java.util.Optional;
  * @param tick the scheduled occurrence this acquisition is for, or {@code null} for a plain lock
  */
 public record AcquireRequest(String name, String owner, String lockedBy, Duration lockAtMostFor, Instant now,
-                             Instant tick) {
+                             @Nullable Instant tick) {
 
     public AcquireRequest {
         Objects.requireNonNull(name, "name");

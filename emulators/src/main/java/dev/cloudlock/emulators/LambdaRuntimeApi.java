@@ -1,4 +1,4 @@
-package dev.cloudlock.testkit;
+package dev.cloudlock.emulators;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

@@ -1,7 +1,8 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One lock's record as stored. Fields other than {@code name} may be {@code null} in a record written by another
@@ -14,10 +15,12 @@ import java.util.Objects;
  * @param owner the last acquisition's owner token
  * @param fence the last acquisition's fencing token ({@code 0} when never fenced)
  * @param lastTick the newest tick that completed successfully
- * @param version the store's version of the record (an ETag, an update time), or {@code null}
+ * @param storeState what the store keeps for a conditional write on this record (an ETag, an update time), opaque
+ *     to core; {@code null} where the store needs none
  */
-public record LockRecord(String name, Instant lockUntil, Instant lockedAt, String lockedBy, String owner, long fence,
-                         Instant lastTick, String version) {
+public record LockRecord(String name, @Nullable Instant lockUntil, @Nullable Instant lockedAt,
+                         @Nullable String lockedBy, @Nullable String owner, long fence, @Nullable Instant lastTick,
+                         @Nullable StoreState storeState) {
 
     public LockRecord {
         Objects.requireNonNull(name, "name");
@@ -37,7 +40,7 @@ public record LockRecord(String name, Instant lockUntil, Instant lockedAt, Strin
      * The acquire condition evaluated on the client, for stores whose conditional write compares versions rather
      * than fields: free at {@code now}, and, when {@code tick} is not {@code null}, that tick not yet completed.
      */
-    public boolean canBeAcquired(Instant now, Instant tick) {
+    public boolean canBeAcquired(Instant now, @Nullable Instant tick) {
         return isFreeAt(now) && (tick == null || !hasCompleted(tick));
     }
 }

@@ -1,4 +1,4 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,7 +103,7 @@ public final class ClockSkewMonitor {
      * Records one HTTP response by its {@code Date} header (RFC 1123, whole seconds). A missing or unparsable header
      * is ignored: the monitor is advisory and must never fail a lock operation.
      */
-    public void observeHttpDate(String dateHeader, Instant sent, Instant received) {
+    public void observeHttpDate(@Nullable String dateHeader, Instant sent, Instant received) {
         if (dateHeader == null) {
             return;
         }
@@ -129,7 +130,7 @@ public final class ClockSkewMonitor {
                 recent.size());
     }
 
-    private Bounds intersection() {
+    private @Nullable Bounds intersection() {
         long low = Long.MIN_VALUE;
         long high = Long.MAX_VALUE;
         for (Bounds b : recent) {

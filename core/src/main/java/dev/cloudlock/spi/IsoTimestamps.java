@@ -1,4 +1,6 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
+
+import dev.cloudlock.core.LockStoreException;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

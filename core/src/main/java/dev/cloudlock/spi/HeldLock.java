@@ -1,7 +1,8 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state a holder wrote: what release and extend are conditioned on.
@@ -11,11 +12,11 @@ import java.util.Objects;
  * @param fence the fencing token of this acquisition
  * @param leaseStart when the current lease began (acquisition or last extension), on the store's time base
  * @param lockUntil when the current lease ends
- * @param version the store's version of the record after our write (an ETag, an update time), or {@code null}
- *     where the store's condition needs none
+ * @param storeState what the store keeps for its next conditional write on this holding (an ETag, an update
+ *     time), opaque to core; {@code null} where the store needs none
  */
 public record HeldLock(String name, String owner, long fence, Instant leaseStart, Instant lockUntil,
-                       String version) {
+                       @Nullable StoreState storeState) {
 
     public HeldLock {
         Objects.requireNonNull(name, "name");

@@ -1,8 +1,9 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link LockStore#release} is asked to write.
@@ -12,7 +13,8 @@ import java.util.Optional;
  * @param lockAtLeastUntil the lease base plus {@code lockAtLeastFor}: the lock stays taken until then
  * @param completedTick the tick to record as completed, or {@code null} to release without marking one
  */
-public record ReleaseRequest(HeldLock lock, Instant now, Instant lockAtLeastUntil, Instant completedTick) {
+public record ReleaseRequest(HeldLock lock, Instant now, Instant lockAtLeastUntil,
+                             @Nullable Instant completedTick) {
 
     public ReleaseRequest {
         Objects.requireNonNull(lock, "lock");

@@ -1,4 +1,4 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,6 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
+
+import dev.cloudlock.core.LockStoreException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,9 @@
-package dev.cloudlock.core;
+package dev.cloudlock.spi;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 
 import java.util.Optional;
 
@@ -11,8 +16,11 @@ import java.util.Optional;
  * {@code cloudlock-testkit}.
  *
  * <p>Errors: a failed condition is a normal result ({@link AcquireResult.Lost}, {@code false}, empty). Anything
- * else — the store unreachable, a missing table, a permission error — is thrown as a {@link LockStoreException} and
- * must never be reported as "held".
+ * else is thrown as a {@link LockStoreException} and must never be reported as "held". Map the store's errors onto
+ * the two kinds a caller can act on: {@link LockStoreConfigurationException} when the setup is wrong (a missing
+ * table, bucket or container, a wrong key schema, access denied: retrying cannot help), and
+ * {@link LockStoreUnavailableException} when the store could not answer (unreachable, timed out, throttled after the
+ * SDK's retries, a 5xx: retrying later can help). Keep the message naming the fix or the permission.
  */
 public interface LockStore {
 
@@ -56,7 +64,8 @@ public interface LockStore {
     }
 
     /**
-     * The hook for store-specific name rules, called after the core rules of {@link LockNames}. Throw
+     * The hook for store-specific name rules, called after the rules every store shares (1 to 255 characters, no
+     * leading or trailing whitespace, no control characters). Throw
      * {@link IllegalArgumentException} naming the problem. The default accepts every name.
      */
     default void checkName(String name) {

@@ -1,4 +1,4 @@
-package dev.cloudlock.testkit;
+package dev.cloudlock.emulators;
 
 import java.io.IOException;
 import java.io.InputStream;
