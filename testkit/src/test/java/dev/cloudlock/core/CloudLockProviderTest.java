@@ -1,0 +1,208 @@
+package dev.cloudlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.testkit.FaultInjectingStore;
+import dev.cloudlock.testkit.MutableClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The algorithm in {@link CloudLockProvider}, step by step on the in-memory store with a clock the test moves: what
+ * each rule writes into the record, not only who gets the lock. (It lives in the testkit module because it uses
+ * {@link FaultInjectingStore} and {@link MutableClock}, and the testkit depends on core.)
+ */
+class CloudLockProviderTest {
+
+    private static final Instant START = Instant.parse("2026-11-30T02:00:00Z");
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    private final MutableClock clock = new MutableClock(START);
+    private final InMemoryLockStore store = new InMemoryLockStore();
+    private final CloudLockProvider a = new CloudLockProvider(store, "a");
+    private final CloudLockProvider b = new CloudLockProvider(store, "b");
+
+    @BeforeEach
+    void useTheTestClock() {
+        ClockProvider.setClock(clock);
+    }
+
+    @AfterEach
+    void restoreTheClock() {
+        ClockProvider.setClock(Clock.systemUTC());
+    }
+
+    private static LockConfiguration config(Duration atMost, Duration atLeast) {
+        return new LockConfiguration(ClockProvider.now(), "job", atMost, atLeast);
+    }
+
+    private LockRecord record() {
+        return store.read("job").orElseThrow();
+    }
+
+    @Test
+    void anAcquisitionWritesTheLeaseTheHolderAndTheNextFence() {
+        FencedLock lock = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        LockRecord record = record();
+        assertThat(record.lockUntil()).isEqualTo(START.plus(MINUTE));
+        assertThat(record.lockedAt()).isEqualTo(START);
+        assertThat(record.lockedBy()).isEqualTo("a");
+        assertThat(record.fence()).isEqualTo(1).isEqualTo(lock.fencingToken());
+    }
+
+    @Test
+    void aHeldLockIsRefusedUntilItsLeaseEndsThenTakenWithAGreaterFence() {
+        FencedLock first = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        clock.advance(MINUTE.minusMillis(1));
+        assertThat(b.tryLock(config(MINUTE, Duration.ZERO))).as("one millisecond before lockUntil").isEmpty();
+        clock.advance(Duration.ofMillis(1));
+        FencedLock second = b.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow(
+                () -> new AssertionError("at lockUntil the lease has ended"));
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+    }
+
+    @Test
+    void aStaleHolderCannotReleaseTheNewHoldersLock() {
+        FencedLock stale = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        clock.advance(MINUTE.plusSeconds(1));
+        b.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        LockRecord before = record();
+
+        stale.unlock();
+        assertThat(record()).as("the stale release changed nothing").isEqualTo(before);
+        assertThat(a.tryLock(config(MINUTE, Duration.ZERO))).as("still held by b").isEmpty();
+    }
+
+    @Test
+    void aStaleHolderCannotExtendTheNewHoldersLock() {
+        FencedLock stale = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        clock.advance(MINUTE.plusSeconds(1));
+        b.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        LockRecord before = record();
+
+        assertThat(stale.extend(Duration.ofHours(1), Duration.ZERO)).isEmpty();
+        assertThat(record()).as("the stale extension changed nothing").isEqualTo(before);
+    }
+
+    @Test
+    void anExpiredLeaseCannotBeExtended() {
+        FencedLock lock = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        clock.advance(MINUTE);
+        assertThat(lock.extend(MINUTE, Duration.ZERO)).isEmpty();
+    }
+
+    @Test
+    void extendingMovesTheLeaseFromNowAndKeepsTheFence() {
+        FencedLock lock = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        clock.advance(Duration.ofSeconds(30));
+        SimpleLock extended = lock.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
+        assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(30).plus(Duration.ofMinutes(5)));
+        assertThat(((FencedLock) extended).fencingToken()).isEqualTo(lock.fencingToken());
+        assertThatThrownBy(lock::unlock).as("extend returns a new handle; the old one is dead")
+                .isInstanceOf(IllegalStateException.class);
+        extended.unlock();
+    }
+
+    @Test
+    void lockAtLeastForKeepsAQuickJobLockedUntilItsEnd() {
+        a.tryLock(config(Duration.ofSeconds(75), Duration.ofSeconds(15))).orElseThrow().unlock();
+        assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(15));
+        clock.advance(Duration.ofSeconds(14));
+        assertThat(b.tryLock(config(MINUTE, Duration.ZERO))).isEmpty();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(b.tryLock(config(MINUTE, Duration.ZERO))).isPresent();
+    }
+
+    @Test
+    void aJobThatRanPastLockAtLeastForReleasesToNow() {
+        FencedLock lock = a.tryLock(config(Duration.ofSeconds(75), Duration.ofSeconds(15))).orElseThrow();
+        clock.advance(Duration.ofSeconds(40));
+        lock.unlock();
+        assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(40));
+    }
+
+    @Test
+    void aWriteThatLandedBeforeItsResponseWasLostIsResolvedAsOurs() {
+        CloudLockProvider lossy = new CloudLockProvider(
+                new FaultInjectingStore(store, FaultInjectingStore.Fault.RESPONSE_LOST), "a");
+        FencedLock lock = lossy.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        assertThat(lock.fencingToken()).isEqualTo(record().fence());
+        assertThat(record().owner()).isNotNull();
+    }
+
+    @Test
+    void aLostResponseWhileSomeoneElseHoldsTheLockIsTheErrorItIsNeverHeld() {
+        a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        CloudLockProvider lossy = new CloudLockProvider(
+                new FaultInjectingStore(store, FaultInjectingStore.Fault.RESPONSE_LOST), "b");
+        assertThatThrownBy(() -> lossy.tryLock(config(MINUTE, Duration.ZERO)))
+                .isInstanceOf(LockStoreUnavailableException.class);
+    }
+
+    @Test
+    void aRetryThatFailsOnItsOwnRecordHoldsTheLock() {
+        CloudLockProvider retrying = new CloudLockProvider(
+                new FaultInjectingStore(store, FaultInjectingStore.Fault.RETRIED_AFTER_LOST_RESPONSE), "a");
+        FencedLock lock = retrying.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        assertThat(lock.fencingToken()).isEqualTo(1);
+    }
+
+    @Test
+    void aTickRunsOnceThenItAndOlderTicksAreDoneAndANewerTickRuns() {
+        Instant tick = START;
+        TickAttempt first = a.lockTick(config(MINUTE, Duration.ZERO), tick);
+        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status())
+                .as("while it runs").isEqualTo(TickAttempt.Status.RUNNING);
+        first.lock().orElseThrow().completeTick();
+        assertThat(record().lastTick()).isEqualTo(tick);
+
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick.minus(MINUTE)).status())
+                .as("an older tick").isEqualTo(TickAttempt.Status.DONE);
+        TickAttempt next = b.lockTick(config(MINUTE, Duration.ZERO), tick.plus(MINUTE));
+        assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(next.lock().orElseThrow().tick()).contains(tick.plus(MINUTE));
+    }
+
+    @Test
+    void aTickReleasedWithoutCompletingStaysOpenForARetry() {
+        a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().unlock();
+        assertThat(record().lastTick()).isNull();
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status())
+                .isEqualTo(TickAttempt.Status.ACQUIRED);
+    }
+
+    @Test
+    void aPlainLockCannotCompleteATick() {
+        FencedLock lock = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        assertThatThrownBy(lock::completeTick).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("unlock()");
+    }
+
+    @Test
+    void badLeasesAndNamesAreRefusedBeforeAnyRequest() {
+        CloudLockProvider down = new CloudLockProvider(
+                new FaultInjectingStore(store, FaultInjectingStore.Fault.UNAVAILABLE), "a");
+        assertThatThrownBy(() -> down.tryLock(config(MINUTE, Duration.ofMinutes(2))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lockAtLeastFor");
+        assertThatThrownBy(() -> down.tryLock(
+                new LockConfiguration(ClockProvider.now(), " job", MINUTE, Duration.ZERO)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
+        assertThatThrownBy(() -> down.tryLock(
+                new LockConfiguration(ClockProvider.now(), "job", Duration.ofDays(3_000_000), Duration.ZERO)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9999");
+        // The negative control: a valid request does reach the (unavailable) store.
+        assertThatThrownBy(() -> down.tryLock(config(MINUTE, Duration.ZERO)))
+                .isInstanceOf(LockStoreUnavailableException.class);
+    }
+}
