@@ -13,12 +13,13 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The README's Spring example: {@code @SchedulerLock} on the DynamoDB provider. */
+/** The quick start of the README and the DynamoDB page: {@code @SchedulerLock} on the DynamoDB provider. */
 @Configuration
 @EnableScheduling
 @EnableSchedulerLock(defaultLockAtMostFor = "PT10M")
 public class NightlyReportConfig {
 
+    // snippet:provider
     @Bean
     public LockProvider lockProvider(DynamoDbClient dynamoDb) {
         return DynamoDbLockProvider.builder()
@@ -26,12 +27,14 @@ public class NightlyReportConfig {
                 .tableName("shedlock")
                 .build();
     }
+    // end-snippet:provider
 
     /** A job that must run on one instance only, however many instances are scheduled. */
     @Component
     public static class NightlyReport {
         private final AtomicInteger runs = new AtomicInteger();
 
+        // snippet:job
         @Scheduled(cron = "0 0 2 * * *")
         @SchedulerLock(name = "nightly-report", lockAtMostFor = "PT30M", lockAtLeastFor = "PT1M")
         public void run() {
@@ -39,6 +42,7 @@ public class NightlyReportConfig {
             runs.incrementAndGet();
             // ... build and send the report
         }
+        // end-snippet:job
 
         public int runs() {
             return runs.get();
