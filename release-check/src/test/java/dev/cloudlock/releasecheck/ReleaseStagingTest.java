@@ -76,10 +76,7 @@ class ReleaseStagingTest {
         stage(staging, "cloudlock-dynamodb", true);
         jar(dir(staging, "cloudlock-dynamodb").resolve("cloudlock-dynamodb-" + VERSION + ".jar"), null, "A.class");
         stage(staging, "cloudlock-s3", true);
-        jar(
-                dir(staging, "cloudlock-s3").resolve("cloudlock-s3-" + VERSION + ".jar"),
-                "dev.cloudlock.core",
-                "A.class");
+        jar(dir(staging, "cloudlock-s3").resolve("cloudlock-s3-" + VERSION + ".jar"), "dev.cloudlock.core", "A.class");
         stage(staging, "cloudlock-emulators", true);
         Files.createDirectories(staging.resolve("org/example/other"));
 
