@@ -27,6 +27,10 @@ public final class InMemoryLockStore implements LockStore {
 
     private final ConcurrentMap<String, LockRecord> records = new ConcurrentHashMap<>();
 
+    /** An empty store. */
+    public InMemoryLockStore() {
+    }
+
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         AtomicReference<AcquireResult> result = new AtomicReference<>();
