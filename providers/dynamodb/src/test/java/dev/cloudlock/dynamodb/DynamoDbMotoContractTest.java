@@ -26,4 +26,9 @@ class DynamoDbMotoContractTest extends LockProviderContract {
         return DynamoDbLockProvider.builder().client(DynamoDbBackends.deadClient())
                 .tableName(DynamoDbBackends.TABLE).build();
     }
+
+    @Override
+    protected CloudLockProvider misconfiguredProvider() {
+        return DynamoDbLockProvider.builder().client(CLIENT).tableName(DynamoDbBackends.MISSING_TABLE).build();
+    }
 }
