@@ -28,4 +28,9 @@ class S3MotoContractTest extends LockProviderContract {
     protected CloudLockProvider unreachableProvider() {
         return S3LockProvider.builder().client(S3Backends.deadClient()).bucket(S3Backends.BUCKET).build();
     }
+
+    @Override
+    protected CloudLockProvider misconfiguredProvider() {
+        return S3LockProvider.builder().client(CLIENT).bucket(S3Backends.MISSING_BUCKET).build();
+    }
 }

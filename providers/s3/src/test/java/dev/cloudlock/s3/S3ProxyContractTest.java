@@ -38,6 +38,11 @@ class S3ProxyContractTest extends LockProviderContract {
         return S3LockProvider.builder().client(S3Backends.deadClient()).bucket(S3Backends.BUCKET).build();
     }
 
+    @Override
+    protected CloudLockProvider misconfiguredProvider() {
+        return S3LockProvider.builder().client(CLIENT).bucket(S3Backends.MISSING_BUCKET).build();
+    }
+
     /**
      * One worker: S3Proxy does not apply concurrent {@code If-Match} writes atomically (emulators.md measured 5
      * double winners in 437 concurrent takeovers), so a multi-threaded takeover race here would test S3Proxy, not
