@@ -31,21 +31,17 @@ class DynamoDbErrorMappingTest {
         NOWHERE.close();
     }
 
-    private static <T extends DynamoDbException.Builder> T answer(T builder, int status, String code,
-                                                                 String message) {
-        builder.statusCode(status).message(message).awsErrorDetails(AwsErrorDetails.builder().errorCode(code)
+    private static LockStoreException mapped(DynamoDbException.Builder answer, int status, String code,
+                                             String message) {
+        answer.statusCode(status).message(message).awsErrorDetails(AwsErrorDetails.builder().errorCode(code)
                 .errorMessage(message).serviceName("DynamoDb").build());
-        return builder;
-    }
-
-    private static LockStoreException mapped(DynamoDbException.Builder answer) {
         return STORE.translate((DynamoDbException) answer.build(), "acquire", "nightly-report");
     }
 
     @Test
     void theMappingMakesAccessDeniedAConfigurationErrorNamingThePermissions() {
-        LockStoreException e = mapped(answer(DynamoDbException.builder(), 400, "AccessDeniedException",
-                "User: arn:aws:iam::123456789012:user/app is not authorized to perform: dynamodb:UpdateItem"));
+        LockStoreException e = mapped(DynamoDbException.builder(), 400, "AccessDeniedException",
+                "User: arn:aws:iam::123456789012:user/app is not authorized to perform: dynamodb:UpdateItem");
         assertThat(e).isExactlyInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("'nightly-report'").hasMessageContaining("'locks'")
                 .hasMessageContaining("dynamodb:GetItem").hasMessageContaining("dynamodb:UpdateItem");
@@ -54,7 +50,7 @@ class DynamoDbErrorMappingTest {
     @Test
     void theMappingMakesRejectedCredentialsAConfigurationError() {
         for (String code : new String[] {"UnrecognizedClientException", "InvalidSignatureException"}) {
-            assertThat(mapped(answer(DynamoDbException.builder(), 400, code, "The security token is invalid.")))
+            assertThat(mapped(DynamoDbException.builder(), 400, code, "The security token is invalid."))
                     .as(code).isExactlyInstanceOf(LockStoreConfigurationException.class)
                     .hasMessageContaining(code).hasMessageContaining("access key")
                     .hasMessageContaining("'nightly-report'");
@@ -63,47 +59,44 @@ class DynamoDbErrorMappingTest {
 
     @Test
     void theMappingMakesAMissingTableAConfigurationError() {
-        assertThat(mapped(answer(ResourceNotFoundException.builder(), 400, "ResourceNotFoundException",
-                "Requested resource not found")))
+        assertThat(mapped(ResourceNotFoundException.builder(), 400, "ResourceNotFoundException",
+                "Requested resource not found"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("'locks' does not exist").hasMessageContaining("'nightly-report'");
     }
 
     @Test
-    void theMappingMakesAKeyThatDoesNotFitTheTableAConfigurationErrorEvenWithoutDescribeTable() {
-        assertThat(mapped(answer(DynamoDbException.builder(), 400, "ValidationException",
-                "The provided key element does not match the schema")))
+    void theMappingMakesAValidationErrorAConfigurationErrorOnlyWhenItIsAboutTheKey() {
+        assertThat(mapped(DynamoDbException.builder(), 400, "ValidationException",
+                "The provided key element does not match the schema"))
+                .as("a key that does not fit, even without DescribeTable permission")
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("string partition key named '_id'").hasMessageContaining("'nightly-report'");
-    }
-
-    @Test
-    void theMappingLeavesOtherValidationErrorsPlain() {
-        assertThat(mapped(answer(DynamoDbException.builder(), 400, "ValidationException",
-                "Item size has exceeded the maximum allowed size")))
+        assertThat(mapped(DynamoDbException.builder(), 400, "ValidationException",
+                "Item size has exceeded the maximum allowed size"))
                 .isExactlyInstanceOf(LockStoreException.class).hasMessageContaining("'nightly-report'");
     }
 
     @Test
     void theMappingMakesThrottlingAfterTheSdksRetriesUnavailable() {
-        assertThat(mapped(answer(ProvisionedThroughputExceededException.builder(), 400,
+        assertThat(mapped(ProvisionedThroughputExceededException.builder(), 400,
                 "ProvisionedThroughputExceededException", "The level of configured provisioned throughput for the"
-                        + " table was exceeded.")))
+                        + " table was exceeded."))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class).hasMessageContaining("throttled")
                 .hasMessageContaining("'nightly-report'");
-        assertThat(mapped(answer(ThrottlingException.builder(), 400, "ThrottlingException", "Rate exceeded")))
+        assertThat(mapped(ThrottlingException.builder(), 400, "ThrottlingException", "Rate exceeded"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
-        assertThat(mapped(answer(RequestLimitExceededException.builder(), 400, "RequestLimitExceeded",
-                "Throughput exceeds the current throughput limit for your account.")))
+        assertThat(mapped(RequestLimitExceededException.builder(), 400, "RequestLimitExceeded",
+                "Throughput exceeds the current throughput limit for your account."))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
     }
 
     @Test
     void theMappingMakesServerErrorsUnavailable() {
-        assertThat(mapped(answer(InternalServerErrorException.builder(), 500, "InternalServerError",
-                "Internal server error")))
+        assertThat(mapped(InternalServerErrorException.builder(), 500, "InternalServerError",
+                "Internal server error"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class).hasMessageContaining("'nightly-report'");
-        assertThat(mapped(answer(DynamoDbException.builder(), 503, "ServiceUnavailable", "Service unavailable")))
+        assertThat(mapped(DynamoDbException.builder(), 503, "ServiceUnavailable", "Service unavailable"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
     }
 }

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -19,13 +17,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 class S3ErrorMappingTest {
 
-    private static final S3Client NOWHERE = S3Backends.deadClient();
-    private static final S3LockStore STORE = new S3LockStore(NOWHERE, "locks", "shedlock/");
-
-    @AfterAll
-    static void close() {
-        NOWHERE.close();
-    }
+    private static final S3LockStore STORE = new S3LockStore(S3Backends.deadClient(), "locks", "shedlock/");
 
     private static LockStoreException mapped(S3Exception.Builder answer, int status, String code) {
         answer.statusCode(status).message(code + " from S3").awsErrorDetails(AwsErrorDetails.builder()
