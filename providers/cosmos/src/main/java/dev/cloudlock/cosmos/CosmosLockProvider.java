@@ -4,11 +4,21 @@ import com.azure.cosmos.CosmosContainer;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ShedLock {@code LockProvider} on Azure Cosmos DB: {@link CloudLockProvider}'s guarantees (owner-checked
  * release, fencing tokens, tick dedupe, errors never reported as "held") over a {@link CosmosLockStore}, one request
  * per acquire, release and extend.
+ *
+ * <p>Errors: a missing database or container, a container with another partition key path and credentials that are
+ * rejected (401) or lack a data-plane role (403) throw {@link LockStoreConfigurationException} (fix the setup; the
+ * message names the container or the role); an unreachable endpoint, a timeout (408), throttling (429, 449) after the
+ * SDK's retries and a 5xx throw {@link LockStoreUnavailableException} (retry later). Anything else is a plain
+ * {@link LockStoreException}.
  *
  * <pre>{@code
  * LockProvider provider = CosmosLockProvider.builder()
@@ -21,8 +31,8 @@ public final class CosmosLockProvider extends CloudLockProvider {
     /** The partition key path of the lock container unless configured otherwise. */
     public static final String DEFAULT_PARTITION_KEY_PATH = "/id";
 
-    private CosmosLockProvider(Builder builder) {
-        super(new CosmosLockStore(builder.container, builder.partitionKeyPath), builder.lockedBy);
+    private CosmosLockProvider(CosmosContainer container, Builder builder) {
+        super(new CosmosLockStore(container, builder.partitionKeyPath), builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -36,7 +46,7 @@ public final class CosmosLockProvider extends CloudLockProvider {
 
     /** Builds a {@link CosmosLockProvider}; {@code container} is required. */
     public static final class Builder {
-        private CosmosContainer container;
+        private @Nullable CosmosContainer container;
         private String partitionKeyPath = DEFAULT_PARTITION_KEY_PATH;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
@@ -65,7 +75,7 @@ public final class CosmosLockProvider extends CloudLockProvider {
             if (container == null) {
                 throw new IllegalStateException("container is required: CosmosLockProvider.builder().container(...)");
             }
-            return new CosmosLockProvider(this);
+            return new CosmosLockProvider(container, this);
         }
     }
 }

@@ -17,6 +17,9 @@ import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ClockSkewMonitor;
@@ -26,15 +29,17 @@ import dev.cloudlock.spi.IsoTimestamps;
 import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} on an Azure Cosmos DB (NoSQL API) container: one item per lock, one request per acquire,
@@ -59,6 +64,11 @@ import java.util.regex.Pattern;
  * <p>Leases are judged by this machine's clock; the {@code _ts} (server time, whole seconds) of every item we write
  * feeds a {@link ClockSkewMonitor}. Item ids are lock names encoded by {@link CosmosItemIds}; the partition key
  * value is the id, stored at the configured partition key path ({@code /id} by default). Thread-safe.
+ *
+ * <p>Errors: a missing database or container, a container with another partition key path and credentials that
+ * are rejected or lack a role are a {@link LockStoreConfigurationException} (fix the setup); an unreachable
+ * endpoint, a timeout, throttling (429, 449) after the SDK's retries and a 5xx are a
+ * {@link LockStoreUnavailableException} (retry later).
  */
 public final class CosmosLockStore implements LockStore {
 
@@ -66,6 +76,10 @@ public final class CosmosLockStore implements LockStore {
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
     private static final int PRECONDITION_FAILED = 412;
+    private static final int GONE = 410;
+    private static final int RETRY_WITH = 449;
+    private static final int READ_SESSION_NOT_AVAILABLE = 1002;
+    private static final int PARTITION_KEY_MISMATCH = 1001;
 
     private final CosmosContainer container;
     private final String partitionKeyField;
@@ -190,7 +204,7 @@ public final class CosmosLockStore implements LockStore {
     }
 
     /** One patch with If-Match on our write's ETag; the new ETag, or empty when the item is no longer ours. */
-    private Optional<String> ifStillOurs(HeldLock lock, CosmosPatchOperations operations, String filter,
+    private Optional<String> ifStillOurs(HeldLock lock, CosmosPatchOperations operations, @Nullable String filter,
                                          String operation) {
         String id = CosmosItemIds.encode(lock.name());
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
@@ -256,32 +270,67 @@ public final class CosmosLockStore implements LockStore {
         return e.getStatusCode() == NOT_FOUND && e.getSubStatusCode() == 0;
     }
 
-    private LockStoreException translate(CosmosException e, String operation, String name) {
-        String where = " (" + operation + " of lock '" + name + "' in container '" + container.getId() + "')";
-        String problem = switch (e.getStatusCode()) {
+    /**
+     * The store error for Cosmos DB's answer {@code e} (the item-level outcomes, 404 without sub-status, 409 and
+     * 412, are results and never get here). What only Cosmos DB says is decided here: a 404 about the database or
+     * container (sub-status 1003) and a 400 about the partition key are a {@link LockStoreConfigurationException};
+     * 449 retry-with, 410 gone and 404/1002 (read session not available), all transient and retried by the SDK
+     * first, are a {@link LockStoreUnavailableException}. Every other status goes by {@link StoreErrors#ofHttpStatus}:
+     * 401 and 403 are configuration errors; 408, 429 and 5xx (the SDK answers 503 when it cannot connect) are
+     * unavailable.
+     */
+    LockStoreException translate(CosmosException e, String operation, String name) {
+        String message = problem(e) + " (" + operation + " of lock '" + name + "' in container '" + container.getId()
+                + "'): " + e.getShortMessage();
+        int status = e.getStatusCode();
+        boolean sessionNotAvailable = status == NOT_FOUND && e.getSubStatusCode() == READ_SESSION_NOT_AVAILABLE;
+        if ((status == NOT_FOUND && !sessionNotAvailable) || isAboutThePartitionKey(e)) {
+            return new LockStoreConfigurationException(message, e);
+        }
+        if (status == RETRY_WITH || status == GONE || sessionNotAvailable) {
+            return new LockStoreUnavailableException(message, e);
+        }
+        return StoreErrors.ofHttpStatus(status, message, e);
+    }
+
+    private String problem(CosmosException e) {
+        return switch (e.getStatusCode()) {
             case 401 -> "Cosmos DB rejected the credentials: check the account key or the Entra ID token credential";
             case 403 -> "Cosmos DB denied the request: the identity needs the data-plane role 'Cosmos DB Built-in Data"
                     + " Contributor' (or a custom role with readMetadata and items read, create and replace) on this"
                     + " container";
-            case 404 -> "The Cosmos DB database or container does not exist: create the container (partition key "
-                    + "/" + partitionKeyField + ") or fix the names given to the client";
+            case NOT_FOUND -> e.getSubStatusCode() == READ_SESSION_NOT_AVAILABLE
+                    ? "Cosmos DB could not yet serve this session's writes from the replica it reached (404/1002)"
+                    : "The Cosmos DB database or container does not exist: create the container (partition key "
+                            + "/" + partitionKeyField + ") or fix the names given to the client";
             case 400 -> "Cosmos DB rejected the request as invalid; if the message is about the partition key, the"
                     + " container's partition key path is not /" + partitionKeyField + ": configure"
                     + " partitionKeyPath(...) to match it";
             case 429 -> "Cosmos DB throttled the request (429) beyond the client's retries: raise the container's"
                     + " throughput";
+            case RETRY_WITH -> "Cosmos DB asked to retry a write that conflicted with a concurrent one (449), beyond"
+                    + " the client's retries";
             case 408, 503, 0 -> "Cosmos DB could not be reached or did not answer in time";
             default -> "Cosmos DB failed with status " + e.getStatusCode();
         };
-        return new LockStoreException(problem + where + ": " + e.getShortMessage(), e);
     }
 
-    private static Instant instant(ObjectNode item, String field) {
+    /** Sub-status 1001 (PartitionKeyMismatch), or a 400 whose message names the partition key. */
+    private static boolean isAboutThePartitionKey(CosmosException e) {
+        if (e.getStatusCode() != 400) {
+            return false;
+        }
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return e.getSubStatusCode() == PARTITION_KEY_MISMATCH || message.contains("partitionkey")
+                || message.contains("partition key");
+    }
+
+    private static @Nullable Instant instant(ObjectNode item, String field) {
         JsonNode value = item.get(field);
         return value == null || !value.isTextual() ? null : IsoTimestamps.parse(value.asText());
     }
 
-    private static String text(ObjectNode item, String field) {
+    private static @Nullable String text(ObjectNode item, String field) {
         JsonNode value = item.get(field);
         return value == null || !value.isTextual() ? null : value.asText();
     }

@@ -38,6 +38,12 @@ final class CosmosBackends {
         return shared.getDatabase(DATABASE).getContainer(CONTAINER);
     }
 
+    /** A container that does not exist, in the lock database on the shared server. */
+    static synchronized CosmosContainer missingContainer() {
+        container(); // the database exists
+        return shared.getDatabase(DATABASE).getContainer("no-such-container");
+    }
+
     /**
      * A lock container whose server has gone away: created on a launcher of its own, which is then stopped, so every
      * request meets a closed port.

@@ -20,6 +20,11 @@ class CosmosContractTest extends LockProviderContract {
     }
 
     @Override
+    protected CloudLockProvider misconfiguredProvider() {
+        return CosmosLockProvider.builder().container(CosmosBackends.missingContainer()).build();
+    }
+
+    @Override
     protected int contentionAcquisitionsPerThread() {
         return 100;
     }

@@ -9,7 +9,9 @@ import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import java.nio.file.Files;
@@ -119,10 +121,12 @@ class CosmosLockStoreTest {
         assertThatThrownBy(() -> CosmosLockProvider.builder().container(noContainer).build()
                 .tryLock(config(fresh("x"), Duration.ofMinutes(1))))
                 .isInstanceOf(LockStoreException.class).hasMessageContaining("does not exist")
-                .hasMessageContaining("no-such-container");
+                .hasMessageContaining("no-such-container")
+                .isInstanceOf(LockStoreConfigurationException.class);
         CosmosContainer noDatabase = client.getDatabase("no-such-database").getContainer(CosmosBackends.CONTAINER);
         assertThatThrownBy(() -> CosmosLockProvider.builder().container(noDatabase).build().store().read("x"))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("does not exist");
+                .isInstanceOf(LockStoreException.class).hasMessageContaining("does not exist")
+                .isInstanceOf(LockStoreConfigurationException.class);
         client.close();
     }
 
@@ -130,7 +134,8 @@ class CosmosLockStoreTest {
     void unreachableEndpointIsANamedError() {
         CosmosLockProvider down = CosmosLockProvider.builder().container(CosmosBackends.unreachableContainer()).build();
         assertThatThrownBy(() -> down.tryLock(config(fresh("down"), Duration.ofMinutes(1))))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("could not be reached");
+                .isInstanceOf(LockStoreException.class).hasMessageContaining("could not be reached")
+                .isInstanceOf(LockStoreUnavailableException.class);
     }
 
     @Test

@@ -2,12 +2,21 @@ package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The ShedLock {@code LockProvider} on DynamoDB: {@link CloudLockProvider}'s guarantees (owner-checked release,
  * fencing tokens, tick dedupe, errors never reported as "held") over a {@link DynamoDbLockStore}, one
  * {@code UpdateItem} per acquire, release and extend.
+ *
+ * <p>Errors: a missing table, a table whose key schema is not the lock layout, and credentials that are rejected or
+ * lack a permission throw {@link LockStoreConfigurationException} (fix the setup; the message names the table, the
+ * key or the permission); an unreachable endpoint, a timeout, throttling after the SDK's retries and a 5xx throw
+ * {@link LockStoreUnavailableException} (retry later). Anything else is a plain {@link LockStoreException}.
  *
  * <pre>{@code
  * LockProvider provider = DynamoDbLockProvider.builder()
@@ -21,8 +30,8 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
     /** The partition key of ShedLock's DynamoDB layout. */
     public static final String DEFAULT_PARTITION_KEY = "_id";
 
-    private DynamoDbLockProvider(Builder builder) {
-        super(new DynamoDbLockStore(builder.client, builder.tableName, builder.partitionKey), builder.lockedBy);
+    private DynamoDbLockProvider(DynamoDbClient client, String tableName, Builder builder) {
+        super(new DynamoDbLockStore(client, tableName, builder.partitionKey), builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -31,8 +40,8 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
 
     /** Builds a {@link DynamoDbLockProvider}; {@code client} and {@code tableName} are required. */
     public static final class Builder {
-        private DynamoDbClient client;
-        private String tableName;
+        private @Nullable DynamoDbClient client;
+        private @Nullable String tableName;
         private String partitionKey = DEFAULT_PARTITION_KEY;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
@@ -71,7 +80,7 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
                 throw new IllegalStateException(
                         "tableName is required: DynamoDbLockProvider.builder().tableName(...)");
             }
-            return new DynamoDbLockProvider(this);
+            return new DynamoDbLockProvider(client, tableName, this);
         }
     }
 }

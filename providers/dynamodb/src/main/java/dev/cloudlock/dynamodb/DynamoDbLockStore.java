@@ -7,6 +7,9 @@ import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
 
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ClockSkewMonitor;
@@ -15,15 +18,17 @@ import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreErrors;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -62,6 +67,10 @@ public final class DynamoDbLockStore implements LockStore {
     private static final String ACQUIRE = "SET #lockUntil = :lockUntil, #lockedAt = :now, #lockedBy = :lockedBy,"
             + " #owner = :owner ADD #fence :one";
     private static final String FREE = "(attribute_not_exists(#lockUntil) OR #lockUntil <= :now)";
+    /** Error codes of credentials DynamoDB does not accept: unknown, expired, or signed with the wrong secret. */
+    private static final Set<String> CREDENTIALS_REJECTED = Set.of("UnrecognizedClientException",
+            "InvalidSignatureException", "MissingAuthenticationTokenException", "IncompleteSignatureException",
+            "ExpiredTokenException");
     private static final String TICK_OPEN = " AND (attribute_not_exists(#lastTick) OR #lastTick < :tick)";
 
     private final DynamoDbClient client;
@@ -183,16 +192,10 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (ConditionalCheckFailedException conditionFailed) {
             observeDate(conditionFailed.awsErrorDetails().sdkHttpResponse(), sent);
             throw conditionFailed;
-        } catch (ResourceNotFoundException e) {
-            throw new LockStoreException("DynamoDB table '" + tableName + "' does not exist (or is not visible with"
-                    + " these credentials and region). Create it, e.g. with DynamoDbLockTable.createIfAbsent, or fix"
-                    + " the configured tableName. Operation: " + operation + " '" + name + "'", e);
         } catch (DynamoDbException e) {
-            String problem = isValidationError(e) ? keySchemaProblem().orElse("") : "";
-            throw new LockStoreException(problem + "DynamoDB " + operation + " of lock '" + name + "' in table '"
-                    + tableName + "' failed: " + e.getMessage(), e);
+            throw translate(e, operation, name);
         } catch (SdkClientException e) {
-            throw new LockStoreException("DynamoDB could not be reached for " + operation + " of lock '" + name
+            throw StoreErrors.ofNoAnswer("DynamoDB could not be reached for " + operation + " of lock '" + name
                     + "' in table '" + tableName + "': " + e.getMessage(), e);
         } catch (SdkException e) {
             throw new LockStoreException("DynamoDB " + operation + " of lock '" + name + "' failed: "
@@ -200,7 +203,51 @@ public final class DynamoDbLockStore implements LockStore {
         }
     }
 
-    private void observeDate(SdkHttpResponse http, Instant sent) {
+    /**
+     * The store error for DynamoDB's answer {@code e} to {@code operation} of lock {@code name}. What only DynamoDB
+     * says is decided here: a missing table, a key that does not match the table's schema and rejected or
+     * insufficient credentials (all HTTP 400 with their own error codes) are a {@link LockStoreConfigurationException};
+     * throttling ({@code ProvisionedThroughputExceededException}, {@code ThrottlingException},
+     * {@code RequestLimitExceeded}, after the SDK's own retries) is a {@link LockStoreUnavailableException}; the
+     * rest goes by HTTP status ({@link StoreErrors#ofHttpStatus}: 5xx is unavailable).
+     */
+    LockStoreException translate(DynamoDbException e, String operation, String name) {
+        String what = operation + " of lock '" + name + "' in table '" + tableName + "'";
+        String code = errorCode(e);
+        if (e instanceof ResourceNotFoundException || "ResourceNotFoundException".equals(code)) {
+            return new LockStoreConfigurationException("DynamoDB table '" + tableName + "' does not exist (or is not"
+                    + " visible with these credentials and region). Create it, e.g. with"
+                    + " DynamoDbLockTable.createIfAbsent, or fix the configured tableName. Operation: " + operation
+                    + " '" + name + "'", e);
+        }
+        if ("ValidationException".equals(code)) {
+            Optional<String> problem = keySchemaProblem();
+            if (problem.isPresent() || isAboutTheKey(e)) {
+                return new LockStoreConfigurationException(problem.orElse("DynamoDB table '" + tableName + "' does"
+                        + " not match the lock layout: a lock table has a string partition key named '"
+                        + partitionKey + "' and no sort key (grant dynamodb:DescribeTable for the exact difference). ")
+                        + "DynamoDB " + what + " failed: " + e.getMessage(), e);
+            }
+        }
+        if ("AccessDeniedException".equals(code)) {
+            return new LockStoreConfigurationException("DynamoDB denied " + what + ". The credentials need"
+                    + " dynamodb:GetItem and dynamodb:UpdateItem on the table (and dynamodb:DescribeTable to diagnose a"
+                    + " key schema that does not match). " + e.getMessage(), e);
+        }
+        if (CREDENTIALS_REJECTED.contains(code)) {
+            return new LockStoreConfigurationException("DynamoDB rejected the credentials for " + what + " (" + code
+                    + "): check the client's access key, secret key, session token and region. " + e.getMessage(),
+                    e);
+        }
+        if (e.isThrottlingException()) {
+            return new LockStoreUnavailableException("DynamoDB throttled " + what + " beyond the client's retries ("
+                    + code + "): retry later, or give the table more capacity (on-demand billing has no provisioned"
+                    + " limit). " + e.getMessage(), e);
+        }
+        return StoreErrors.ofHttpStatus(e.statusCode(), "DynamoDB " + what + " failed: " + e.getMessage(), e);
+    }
+
+    private void observeDate(@Nullable SdkHttpResponse http, Instant sent) {
         if (http != null) {
             clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, Instant.now());
         }
@@ -211,8 +258,18 @@ public final class DynamoDbLockStore implements LockStore {
         return Optional.of(clockSkew);
     }
 
-    private static boolean isValidationError(DynamoDbException e) {
-        return e.awsErrorDetails() != null && "ValidationException".equals(e.awsErrorDetails().errorCode());
+    private static @Nullable String errorCode(DynamoDbException e) {
+        return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    }
+
+    /**
+     * DynamoDB's words for a key that does not fit the table: another partition key name or a sort key ("The
+     * provided key element does not match the schema"), or another key type ("Type mismatch for key").
+     */
+    private static boolean isAboutTheKey(DynamoDbException e) {
+        String message = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
+        return message != null && (message.contains("key element does not match the schema")
+                || message.contains("mismatch for key"));
     }
 
     /**
@@ -271,15 +328,15 @@ public final class DynamoDbLockStore implements LockStore {
         return AttributeValue.fromS(value);
     }
 
-    private static Instant instant(AttributeValue value) {
+    private static @Nullable Instant instant(@Nullable AttributeValue value) {
         return value == null || value.s() == null ? null : IsoTimestamps.parse(value.s());
     }
 
-    private static String string(AttributeValue value) {
+    private static @Nullable String string(@Nullable AttributeValue value) {
         return value == null ? null : value.s();
     }
 
-    static String requireText(String value, String what) {
+    static String requireText(@Nullable String value, String what) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(what + " must not be blank");
         }

@@ -17,6 +17,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 final class DynamoDbBackends {
 
     static final String TABLE = "shedlock";
+    /** A table no test creates. */
+    static final String MISSING_TABLE = "no-such-table";
 
     private DynamoDbBackends() {
     }

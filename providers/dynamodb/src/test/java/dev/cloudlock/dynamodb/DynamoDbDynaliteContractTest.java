@@ -1,7 +1,5 @@
 package dev.cloudlock.dynamodb;
 
-import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.testkit.LockProviderContract;
 import org.junit.jupiter.api.BeforeEach;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -9,24 +7,17 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The provider contract on dynalite, an independent DynamoDB implementation. dynalite drops
  * {@code ReturnValuesOnConditionCheckFailure}, so this run also covers core's read after a lost race.
  */
-class DynamoDbDynaliteContractTest extends LockProviderContract {
+class DynamoDbDynaliteContractTest extends DynamoDbContract {
 
     private static final DynamoDbClient CLIENT = DynamoDbBackends.client(DynamoDbBackends.dynalite());
+
+    @Override
+    protected DynamoDbClient client() {
+        return CLIENT;
+    }
 
     @BeforeEach
     void reset() {
         DynamoDbBackends.resetDynalite(CLIENT);
-    }
-
-    @Override
-    protected CloudLockProvider provider(String lockedBy) {
-        return DynamoDbLockProvider.builder().client(CLIENT).tableName(DynamoDbBackends.TABLE).lockedBy(lockedBy)
-                .build();
-    }
-
-    @Override
-    protected CloudLockProvider unreachableProvider() {
-        return DynamoDbLockProvider.builder().client(DynamoDbBackends.deadClient())
-                .tableName(DynamoDbBackends.TABLE).build();
     }
 }

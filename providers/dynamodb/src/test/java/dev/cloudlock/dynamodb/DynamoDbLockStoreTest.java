@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,7 +56,8 @@ class DynamoDbLockStoreTest {
     void missingTableIsAClearError() {
         assertThatThrownBy(() -> provider("no-such-table", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("'no-such-table'").hasMessageContaining("does not exist");
+                .hasMessageContaining("'no-such-table'").hasMessageContaining("does not exist")
+                .isInstanceOf(LockStoreConfigurationException.class);
     }
 
     @Test
@@ -63,7 +65,8 @@ class DynamoDbLockStoreTest {
         createTable("keyed-by-id", "id", false);
         assertThatThrownBy(() -> provider("keyed-by-id", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("partition key is 'id'").hasMessageContaining("'_id'");
+                .hasMessageContaining("partition key is 'id'").hasMessageContaining("'_id'")
+                .isInstanceOf(LockStoreConfigurationException.class);
         assertThat(provider("keyed-by-id", "id").lock(config("job"))).as("configured to match").isPresent();
     }
 
@@ -71,7 +74,8 @@ class DynamoDbLockStoreTest {
     void tableWithASortKeyIsAClearError() {
         createTable("with-sort-key", "_id", true);
         assertThatThrownBy(() -> provider("with-sort-key", "_id").lock(config("job")))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("sort key");
+                .isInstanceOf(LockStoreException.class).hasMessageContaining("sort key")
+                .isInstanceOf(LockStoreConfigurationException.class);
     }
 
     @Test

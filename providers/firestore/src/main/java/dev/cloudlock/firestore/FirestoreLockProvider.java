@@ -3,12 +3,22 @@ package dev.cloudlock.firestore;
 import com.google.cloud.firestore.Firestore;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ShedLock {@code LockProvider} on Cloud Firestore: {@link CloudLockProvider}'s guarantees (owner-checked
  * release, fencing tokens, tick dedupe, errors never reported as "held") over a {@link FirestoreLockStore}, with
  * every lease compared against and computed from Firestore's own clock, so client clock skew cannot let two
  * instances hold a lock. Acquire costs two round trips (a read and a precondition write), release and extend one.
+ *
+ * <p>Errors: a missing database, a database in Datastore mode and refused or missing credentials throw
+ * {@link LockStoreConfigurationException} (fix the setup; the message names the role to grant); an unreachable
+ * endpoint, a deadline exceeded, an exhausted quota and contention beyond the client's retries throw
+ * {@link LockStoreUnavailableException} (retry later). Anything else is a plain {@link LockStoreException}. There is
+ * no missing collection to report: Firestore creates a collection with its first document.
  *
  * <pre>{@code
  * LockProvider provider = FirestoreLockProvider.builder()
@@ -22,8 +32,8 @@ public final class FirestoreLockProvider extends CloudLockProvider {
     /** The collection used unless another is configured. */
     public static final String DEFAULT_COLLECTION = "shedlock";
 
-    private FirestoreLockProvider(Builder builder) {
-        super(new FirestoreLockStore(builder.firestore, builder.collection), builder.lockedBy);
+    private FirestoreLockProvider(Firestore firestore, Builder builder) {
+        super(new FirestoreLockStore(firestore, builder.collection), builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -32,7 +42,7 @@ public final class FirestoreLockProvider extends CloudLockProvider {
 
     /** Builds a {@link FirestoreLockProvider}; {@code firestore} is required. */
     public static final class Builder {
-        private Firestore firestore;
+        private @Nullable Firestore firestore;
         private String collection = DEFAULT_COLLECTION;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
@@ -62,7 +72,7 @@ public final class FirestoreLockProvider extends CloudLockProvider {
                 throw new IllegalStateException(
                         "firestore is required: FirestoreLockProvider.builder().firestore(...)");
             }
-            return new FirestoreLockProvider(this);
+            return new FirestoreLockProvider(firestore, this);
         }
     }
 }

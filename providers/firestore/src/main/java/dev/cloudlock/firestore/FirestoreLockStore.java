@@ -18,14 +18,17 @@ import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreException;
 import com.google.cloud.firestore.Precondition;
 import com.google.cloud.firestore.WriteResult;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreState;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +38,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} on Cloud Firestore, on the server's clock and without transactions: one document per lock in
@@ -70,6 +74,12 @@ import java.util.concurrent.ExecutionException;
  *       precondition proves nobody has written the record since our write, so nobody has taken the lock, and an
  *       acquirer racing us on the same update time loses (or wins, and then our extension fails).</li>
  * </ul>
+ *
+ * <p>Errors: a lost race is a normal result. A missing database, a database in Datastore mode, refused or missing
+ * credentials and an invalid request are a {@link LockStoreConfigurationException} (fix the setup); an unreachable
+ * endpoint, a deadline exceeded, an exhausted quota, an internal error and contention that outlasts the client's
+ * retries are a {@link LockStoreUnavailableException} (retry later). Firestore has no missing collection: a
+ * collection comes into being with its first document.
  */
 public final class FirestoreLockStore implements LockStore {
 
@@ -193,15 +203,38 @@ public final class FirestoreLockStore implements LockStore {
             Thread.currentThread().interrupt();
             throw new LockStoreException("Interrupted during Firestore " + operation + " of lock '" + name + "'", e);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new LockStoreException(describe(statusCode(cause), operation, name) + ": " + cause.getMessage(),
-                    cause);
+            throw translate(e.getCause() == null ? e : e.getCause(), operation, name);
         } catch (RuntimeException e) {
-            throw new LockStoreException(describe(statusCode(e), operation, name) + ": " + e.getMessage(), e);
+            throw translate(e, operation, name);
         }
     }
 
-    private String describe(StatusCode.Code code, String operation, String name) {
+    /**
+     * The store error for {@code failure} of {@code operation} on lock {@code name}, by its gRPC status. A missing
+     * database ({@code NOT_FOUND} on a read: a missing document is no error), {@code PERMISSION_DENIED},
+     * {@code UNAUTHENTICATED}, {@code INVALID_ARGUMENT} and a {@code FAILED_PRECONDITION} that is not ours (a database
+     * in Datastore mode; the precondition of our own compare-and-set never gets here, {@link #awaitConditional}
+     * turns it into a lost race first) are a {@link LockStoreConfigurationException}; {@code UNAVAILABLE},
+     * {@code DEADLINE_EXCEEDED}, {@code RESOURCE_EXHAUSTED}, {@code INTERNAL} and {@code ABORTED} (contention, after
+     * the client's retries) are a {@link LockStoreUnavailableException}. A failure without a status goes by
+     * {@link StoreErrors#ofNoAnswer}; any other status is a plain {@link LockStoreException}.
+     */
+    LockStoreException translate(Throwable failure, String operation, String name) {
+        StatusCode.Code code = statusCode(failure);
+        String message = describe(code, operation, name) + ": " + failure.getMessage();
+        if (code == null) {
+            return StoreErrors.ofNoAnswer(message, failure);
+        }
+        return switch (code) {
+            case NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, INVALID_ARGUMENT ->
+                    new LockStoreConfigurationException(message, failure);
+            case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, ABORTED ->
+                    new LockStoreUnavailableException(message, failure);
+            default -> new LockStoreException(message, failure);
+        };
+    }
+
+    private String describe(StatusCode.@Nullable Code code, String operation, String name) {
         String what = "Firestore " + operation + " of lock '" + name + "' in collection '" + collection.getId()
                 + "' (project '" + firestore.getOptions().getProjectId() + "', database '"
                 + firestore.getOptions().getDatabaseId() + "') failed";
@@ -217,13 +250,16 @@ public final class FirestoreLockStore implements LockStore {
             case UNAUTHENTICATED -> ": no valid credentials (set up Application Default Credentials)";
             case NOT_FOUND -> ": the database does not exist; create a Firestore database in Native mode";
             case FAILED_PRECONDITION -> ": the database may be in Datastore mode; cloudlock needs Native mode";
+            case INVALID_ARGUMENT -> ": Firestore rejected the request; check the client's project and database ids";
             case RESOURCE_EXHAUSTED -> ": quota exceeded";
+            case ABORTED -> ": too much contention on the lock's document, also after the client's retries";
+            case INTERNAL -> ": an internal error in Firestore";
             default -> "";
         };
     }
 
     /** The gRPC status of a failure, found in its cause chain, or {@code null} when it has none. */
-    private static StatusCode.Code statusCode(Throwable failure) {
+    private static StatusCode.@Nullable Code statusCode(@Nullable Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof FirestoreException firestoreError && firestoreError.getStatus() != null) {
                 return StatusCode.Code.valueOf(firestoreError.getStatus().getCode().name());
@@ -257,15 +293,19 @@ public final class FirestoreLockStore implements LockStore {
 
     /** The server's time when it served {@code snapshot}, to the millisecond (the precision of our timestamps). */
     private static Instant serverNow(DocumentSnapshot snapshot) {
-        return instant(snapshot.getReadTime()).truncatedTo(ChronoUnit.MILLIS);
+        return exactly(snapshot.getReadTime()).truncatedTo(ChronoUnit.MILLIS);
     }
 
     private static Timestamp timestamp(Instant instant) {
         return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
     }
 
-    private static Instant instant(Timestamp timestamp) {
-        return timestamp == null ? null : Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
+    private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
+        return timestamp == null ? null : exactly(timestamp);
+    }
+
+    private static Instant exactly(Timestamp timestamp) {
+        return Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
     }
 
     private String endpoint() {
@@ -286,7 +326,7 @@ public final class FirestoreLockStore implements LockStore {
     record Version(Timestamp updateTime, Instant serverTime, long answeredNanos) implements StoreState {
 
         static Version ofWrite(Timestamp updateTime, long answeredNanos) {
-            return new Version(updateTime, instant(updateTime), answeredNanos);
+            return new Version(updateTime, exactly(updateTime), answeredNanos);
         }
 
         Instant estimateServerNow() {

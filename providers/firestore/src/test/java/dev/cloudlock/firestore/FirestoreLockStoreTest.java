@@ -16,7 +16,9 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -165,7 +167,8 @@ class FirestoreLockStoreTest {
                 .set(Map.of("lockUntil", "2026-11-30T10:00:00.000Z")).get();
         assertThatThrownBy(() -> provider("me").lock(config("strings", Duration.ofMinutes(1))))
                 .isInstanceOf(LockStoreException.class).hasMessageContaining("wrong type")
-                .hasMessageContaining("'strings'");
+                .hasMessageContaining("'strings'")
+                .as("neither a setup nor an availability problem").isExactlyInstanceOf(LockStoreException.class);
     }
 
     @Test
@@ -199,7 +202,8 @@ class FirestoreLockStoreTest {
                 .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("UNAVAILABLE").hasMessageContaining("could not be reached")
                 .hasMessageContaining("127.0.0.1:").hasMessageContaining("'down'")
-                .hasMessageContaining("collection 'shedlock'");
+                .hasMessageContaining("collection 'shedlock'")
+                .isInstanceOf(LockStoreUnavailableException.class);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         System.out.printf("[FirestoreLockStoreTest] unreachable Firestore reported in %d ms%n", took.toMillis());
         assertThat(took).isLessThan(Duration.ofSeconds(10));
@@ -217,6 +221,7 @@ class FirestoreLockStoreTest {
             assertThatThrownBy(() -> refused.lock(config("guarded", Duration.ofMinutes(1))))
                     .isInstanceOf(LockStoreException.class).hasMessageContaining("PERMISSION_DENIED")
                     .hasMessageContaining("roles/datastore.user")
+                    .isInstanceOf(LockStoreConfigurationException.class)
                     .satisfies(e -> System.out.println("[FirestoreLockStoreTest] " + e.getMessage()));
         } finally {
             anonymous.close();

@@ -47,7 +47,7 @@ final class LockRecordJson {
      * @throws IllegalArgumentException when the body is not such a record
      */
     static LockRecord read(String name, byte[] body, @Nullable StoreState storeState) {
-        Map<String, Object> fields = new Parser(new String(body, StandardCharsets.UTF_8)).object();
+        Map<String, @Nullable Object> fields = new Parser(new String(body, StandardCharsets.UTF_8)).object();
         Object fence = fields.getOrDefault(FENCE, 0L);
         if (!(fence instanceof Long)) {
             throw new IllegalArgumentException("fence is not a number: " + fence);
@@ -57,7 +57,7 @@ final class LockRecordJson {
                 storeState);
     }
 
-    private static void field(StringBuilder out, String key, String value) {
+    private static void field(StringBuilder out, String key, @Nullable String value) {
         if (value == null) {
             return;
         }
@@ -83,16 +83,16 @@ final class LockRecordJson {
         return out.append('"');
     }
 
-    private static String time(Instant instant) {
+    private static @Nullable String time(@Nullable Instant instant) {
         return instant == null ? null : IsoTimestamps.format(instant);
     }
 
-    private static Instant instant(Map<String, Object> fields, String key) {
+    private static @Nullable Instant instant(Map<String, @Nullable Object> fields, String key) {
         String text = string(fields, key);
         return text == null ? null : IsoTimestamps.parse(text);
     }
 
-    private static String string(Map<String, Object> fields, String key) {
+    private static @Nullable String string(Map<String, @Nullable Object> fields, String key) {
         Object value = fields.get(key);
         if (value != null && !(value instanceof String)) {
             throw new IllegalArgumentException(key + " is not a string: " + value);
@@ -109,8 +109,8 @@ final class LockRecordJson {
             this.text = text;
         }
 
-        Map<String, Object> object() {
-            Map<String, Object> fields = new HashMap<>();
+        Map<String, @Nullable Object> object() {
+            Map<String, @Nullable Object> fields = new HashMap<>();
             skipSpace();
             expect('{');
             skipSpace();
@@ -136,7 +136,7 @@ final class LockRecordJson {
             return fields;
         }
 
-        private Object value() {
+        private @Nullable Object value() {
             char c = peek();
             if (c == '"') {
                 return string();

@@ -2,6 +2,10 @@ package dev.cloudlock.s3;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -9,6 +13,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * tokens, tick dedupe, errors never reported as "held") over an {@link S3LockStore}, one object per lock and one
  * conditional {@code PutObject} per release and extend (acquire: one in the steady state, a {@code GET} and a
  * {@code PUT} after another holder).
+ *
+ * <p>Errors: a missing bucket, a bucket in another region, access denied and an endpoint without conditional writes
+ * throw {@link LockStoreConfigurationException} (fix the setup; the message names the bucket or the permissions); an
+ * unreachable endpoint, a timeout, 503 SlowDown and other 5xx throw {@link LockStoreUnavailableException} (retry
+ * later). Anything else, such as an object under the prefix that is not a lock record, is a plain
+ * {@link LockStoreException}.
  *
  * <pre>{@code
  * LockProvider provider = S3LockProvider.builder()
@@ -23,8 +33,8 @@ public final class S3LockProvider extends CloudLockProvider {
     /** The key prefix used unless configured otherwise. */
     public static final String DEFAULT_PREFIX = "shedlock/";
 
-    private S3LockProvider(Builder builder) {
-        super(new S3LockStore(builder.client, builder.bucket, builder.prefix), builder.lockedBy);
+    private S3LockProvider(S3Client client, String bucket, Builder builder) {
+        super(new S3LockStore(client, bucket, builder.prefix), builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -33,8 +43,8 @@ public final class S3LockProvider extends CloudLockProvider {
 
     /** Builds an {@link S3LockProvider}; {@code client} and {@code bucket} are required. */
     public static final class Builder {
-        private S3Client client;
-        private String bucket;
+        private @Nullable S3Client client;
+        private @Nullable String bucket;
         private String prefix = DEFAULT_PREFIX;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
@@ -72,7 +82,7 @@ public final class S3LockProvider extends CloudLockProvider {
             if (bucket == null) {
                 throw new IllegalStateException("bucket is required: S3LockProvider.builder().bucket(...)");
             }
-            return new S3LockProvider(this);
+            return new S3LockProvider(client, bucket, this);
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.cloudlock.s3;
 
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ClockSkewMonitor;
@@ -7,8 +10,8 @@ import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreState;
 import java.time.Instant;
 import java.util.Objects;
@@ -37,7 +40,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Acquire, release and extend are each a {@code PutObject} conditioned on the object's ETag ({@code If-Match}) or its
  * absence ({@code If-None-Match: *}); S3 applies them atomically per key. 412 PreconditionFailed and 409
  * ConditionalRequestConflict mean "lost the race"; every other failure is a {@link LockStoreException} that says
- * what is wrong (missing bucket, access denied, unreachable endpoint, a store without conditional writes).
+ * what is wrong: a {@link LockStoreConfigurationException} for a missing bucket, a bucket in another region, access
+ * denied or an endpoint without conditional writes (fix the setup), a {@link LockStoreUnavailableException} for an
+ * unreachable endpoint, a timeout, 503 SlowDown or another 5xx (retry later), the base type for the rest (such as an
+ * object under the prefix that is not a lock record).
  *
  * <p><b>State in a small JSON body, not in metadata.</b> The ETag of a single-part PUT is derived from the body
  * (its MD5 unless SSE-KMS is used), not from user metadata. With the state in metadata over an empty body, every
@@ -174,7 +180,7 @@ public final class S3LockStore implements LockStore {
                 stored.lockedAt(), stored.lockUntil(), stored.storeState()));
     }
 
-    private static LockRecord acquisition(AcquireRequest request, LockRecord previous) {
+    private static LockRecord acquisition(AcquireRequest request, @Nullable LockRecord previous) {
         return new LockRecord(request.name(), request.lockUntilAt(request.now()), request.now(), request.lockedBy(),
                 request.owner(), previous == null ? 1 : previous.fence() + 1,
                 previous == null ? null : previous.lastTick(), null);
@@ -200,7 +206,7 @@ public final class S3LockStore implements LockStore {
      *
      * @return what was stored, with its ETag; empty when the condition failed
      */
-    private Optional<LockRecord> put(LockRecord next, LockRecord base, String operation) {
+    private Optional<LockRecord> put(LockRecord next, @Nullable LockRecord base, String operation) {
         String key = key(next.name());
         PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(key).contentType(JSON);
         if (base == null) {
@@ -230,7 +236,7 @@ public final class S3LockStore implements LockStore {
     }
 
     /** A missing ETag would turn the next conditional write into an unconditional one: refuse to go on. */
-    private String requireEtag(String etag, String key) {
+    private String requireEtag(@Nullable String etag, String key) {
         if (etag == null || etag.isBlank()) {
             throw new LockStoreException("S3 returned no ETag for s3://" + bucket + "/" + key + "; the lock's"
                     + " conditional writes need one. Is this endpoint S3-compatible?");
@@ -268,7 +274,7 @@ public final class S3LockStore implements LockStore {
             }
             throw translate(e, operation, name, key);
         } catch (SdkClientException e) {
-            throw new LockStoreException("S3 could not be reached for " + operation + " of lock '" + name
+            throw StoreErrors.ofNoAnswer("S3 could not be reached for " + operation + " of lock '" + name
                     + "' (s3://" + bucket + "/" + key + "): " + e.getMessage(), e);
         } catch (SdkException e) {
             throw new LockStoreException("S3 " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key
@@ -276,38 +282,46 @@ public final class S3LockStore implements LockStore {
         }
     }
 
-    private LockStoreException translate(S3Exception e, String operation, String name, String key) {
+    /**
+     * The store error for S3's answer {@code e}. What only S3 says is decided here: a missing bucket and a bucket
+     * in another region are a {@link LockStoreConfigurationException}. Every other answer goes by its HTTP status
+     * ({@link StoreErrors#ofHttpStatus}): 403 access denied and 501 (no conditional writes) are configuration
+     * errors, 503 SlowDown and the other 5xx are a {@link LockStoreUnavailableException}, the rest plain.
+     */
+    LockStoreException translate(S3Exception e, String operation, String name, String key) {
         String what = operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ")";
         String code = code(e);
         if (e instanceof NoSuchBucketException || "NoSuchBucket".equals(code)) {
-            return new LockStoreException("S3 bucket '" + bucket + "' does not exist (or is in another account or"
-                    + " partition). Create it, or fix the configured bucket. Operation: " + what, e);
-        }
-        if (e.statusCode() == 403) {
-            return new LockStoreException("S3 denied " + what + " (" + code + "). The credentials need"
-                    + " s3:GetObject and s3:PutObject on arn:aws:s3:::" + bucket + "/" + prefix + "*, and"
-                    + " s3:ListBucket on arn:aws:s3:::" + bucket + " so that a lock object that does not exist yet"
-                    + " reads as 404 rather than 403. " + e.getMessage(), e);
+            return new LockStoreConfigurationException("S3 bucket '" + bucket + "' does not exist (or is in another"
+                    + " account or partition). Create it, or fix the configured bucket. Operation: " + what, e);
         }
         if (e.statusCode() == 301 || "PermanentRedirect".equals(code) || "AuthorizationHeaderMalformed".equals(code)) {
-            return new LockStoreException("S3 bucket '" + bucket + "' is in another region than the client's;"
-                    + " configure the client with the bucket's region. Operation: " + what + ". " + e.getMessage(),
-                    e);
-        }
-        if (e.statusCode() == 501) {
-            return new LockStoreException("This S3 endpoint does not implement conditional writes (If-Match /"
-                    + " If-None-Match on PutObject), which the lock needs. Operation: " + what + ". "
+            return new LockStoreConfigurationException("S3 bucket '" + bucket + "' is in another region than the"
+                    + " client's; configure the client with the bucket's region. Operation: " + what + ". "
                     + e.getMessage(), e);
         }
-        return new LockStoreException("S3 " + what + " failed with HTTP " + e.statusCode() + " " + code + ": "
-                + e.getMessage(), e);
+        return StoreErrors.ofHttpStatus(e.statusCode(), problem(e, code, what), e);
     }
 
-    private static String code(S3Exception e) {
+    private String problem(S3Exception e, @Nullable String code, String what) {
+        if (e.statusCode() == 403) {
+            return "S3 denied " + what + " (" + code + "). The credentials need s3:GetObject and s3:PutObject on"
+                    + " arn:aws:s3:::" + bucket + "/" + prefix + "*, and s3:ListBucket on arn:aws:s3:::" + bucket
+                    + " so that a lock object that does not exist yet reads as 404 rather than 403. "
+                    + e.getMessage();
+        }
+        if (e.statusCode() == 501) {
+            return "This S3 endpoint does not implement conditional writes (If-Match / If-None-Match on PutObject),"
+                    + " which the lock needs. Operation: " + what + ". " + e.getMessage();
+        }
+        return "S3 " + what + " failed with HTTP " + e.statusCode() + " " + code + ": " + e.getMessage();
+    }
+
+    private static @Nullable String code(S3Exception e) {
         return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
     }
 
-    private void observeDate(SdkHttpResponse http, Instant sent) {
+    private void observeDate(@Nullable SdkHttpResponse http, Instant sent) {
         if (http != null) {
             clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, Instant.now());
         }

@@ -23,6 +23,8 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 final class S3Backends {
 
     static final String BUCKET = "cloudlock-locks";
+    /** A bucket no test creates. */
+    static final String MISSING_BUCKET = "no-such-bucket";
 
     private S3Backends() {
     }

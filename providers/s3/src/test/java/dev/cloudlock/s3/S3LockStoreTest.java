@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -192,7 +193,8 @@ class S3LockStoreTest {
         CloudLockProvider provider = S3LockProvider.builder().client(CLIENT).bucket("no-such-bucket").build();
         assertThatThrownBy(() -> provider.lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("'no-such-bucket'").hasMessageContaining("does not exist");
+                .hasMessageContaining("'no-such-bucket'").hasMessageContaining("does not exist")
+                .isInstanceOf(LockStoreConfigurationException.class);
     }
 
     @Test
@@ -200,7 +202,8 @@ class S3LockStoreTest {
         CLIENT.putObject(b -> b.bucket(S3Backends.BUCKET).key("shedlock/foreign"), RequestBody.fromString("hello"));
         assertThatThrownBy(() -> provider("a").lock(config("foreign")))
                 .isInstanceOf(LockStoreException.class).hasMessageContaining("not a cloudlock lock record")
-                .hasMessageContaining("s3://" + S3Backends.BUCKET + "/shedlock/foreign");
+                .hasMessageContaining("s3://" + S3Backends.BUCKET + "/shedlock/foreign")
+                .as("neither a setup nor an availability problem").isExactlyInstanceOf(LockStoreException.class);
     }
 
     @Test

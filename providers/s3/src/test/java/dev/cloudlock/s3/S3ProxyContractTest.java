@@ -3,7 +3,6 @@ package dev.cloudlock.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.testkit.LockProviderContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -19,23 +18,18 @@ import software.amazon.awssdk.services.s3.S3Client;
  * The provider contract on S3Proxy 4.1.0, a second, independent S3 implementation. Every test of the contract runs;
  * only the contended run is narrowed to a single thread (below).
  */
-class S3ProxyContractTest extends LockProviderContract {
+class S3ProxyContractTest extends S3Contract {
 
     private static final S3Client CLIENT = S3Backends.client(S3Backends.s3proxy());
+
+    @Override
+    protected S3Client client() {
+        return CLIENT;
+    }
 
     @BeforeAll
     static void bucket() {
         S3Backends.createBucket(CLIENT, S3Backends.BUCKET); // no reset call: every test uses fresh lock names
-    }
-
-    @Override
-    protected CloudLockProvider provider(String lockedBy) {
-        return S3LockProvider.builder().client(CLIENT).bucket(S3Backends.BUCKET).lockedBy(lockedBy).build();
-    }
-
-    @Override
-    protected CloudLockProvider unreachableProvider() {
-        return S3LockProvider.builder().client(S3Backends.deadClient()).bucket(S3Backends.BUCKET).build();
     }
 
     /**
