@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The benchmark harness in quick mode, so it cannot rot. It asserts what is deterministic — requests on the wire
- * per operation, the DESIGN.md table for DynamoDB — and that every section was produced; never a timing.
+ * per operation, the expected request counts for DynamoDB — and that every section was produced; never a timing.
  */
 class BenchmarksQuickTest {
 

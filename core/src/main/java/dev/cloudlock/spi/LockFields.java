@@ -3,7 +3,7 @@ package dev.cloudlock.spi;
 import java.util.Set;
 
 /**
- * The field names of a lock record, the same in every store (DESIGN.md's table; for DynamoDB the layout of
+ * The field names of a lock record, the same in every store (for DynamoDB the layout of
  * ShedLock's own provider plus {@code owner}, {@code fence} and {@code lastTick}). The record's key is the lock name.
  */
 public final class LockFields {

@@ -2,8 +2,8 @@ package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.function.Tick;
-import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.testkit.LockHistory;
 
 import java.nio.file.Files;
@@ -50,8 +50,20 @@ public final class FleetDemo {
                             boolean failed) {
     }
 
+    /**
+     * What one delivery came to, as the demo counts them: the guard's outcomes, and {@link #FAILED} for a delivery
+     * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery).
+     */
+    public enum DeliveryOutcome {
+        RAN, SKIPPED_RUNNING, SKIPPED_DONE, FAILED;
+
+        static DeliveryOutcome of(TickOutcome outcome) {
+            return valueOf(outcome.name());
+        }
+    }
+
     /** What a run did. */
-    public record Summary(int instances, int ticks, int deliveries, int retries, Map<TickOutcome, Integer> outcomes,
+    public record Summary(int instances, int ticks, int deliveries, int retries, Map<DeliveryOutcome, Integer> outcomes,
                           List<Execution> executions, Map<Integer, Integer> successesPerTick, List<String> violations,
                           boolean guarded, long originNanos) {
 
@@ -123,7 +135,7 @@ public final class FleetDemo {
         String job = "nightly-report-" + System.nanoTime();
         int ticks = Math.max(1, (int) (Duration.ofSeconds(seconds).toMillis() / interval.toMillis()));
         Instant firstTick = Instant.parse("2026-11-30T00:00:00Z");
-        Map<TickOutcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        Map<DeliveryOutcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<Execution> executions = new ConcurrentLinkedQueue<>();
         Map<Integer, AtomicInteger> attemptsPerTick = new ConcurrentHashMap<>();
         AtomicInteger deliveries = new AtomicInteger();
@@ -150,21 +162,21 @@ public final class FleetDemo {
 
             private void invoke(int instance) {
                 String name = "instance-" + instance;
-                TickOutcome outcome;
+                DeliveryOutcome outcome;
                 try {
                     Tick occurrence = new Tick(job, firstTick.plus(interval.multipliedBy(tick)));
                     if (guarded) {
-                        outcome = guards.get(instance).run(occurrence, Duration.ofSeconds(5),
-                                context -> body(name, context.fencingToken()));
+                        outcome = DeliveryOutcome.of(guards.get(instance).run(occurrence, Duration.ofSeconds(5),
+                                context -> body(name, context.fencingToken())));
                     } else {
                         body(name, 0);
-                        outcome = TickOutcome.RAN;
+                        outcome = DeliveryOutcome.RAN;
                     }
                 } catch (Exception failed) {
-                    outcome = TickOutcome.FAILED;
+                    outcome = DeliveryOutcome.FAILED;
                 }
                 outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
-                boolean retry = outcome == TickOutcome.FAILED || outcome == TickOutcome.SKIPPED_RUNNING;
+                boolean retry = outcome == DeliveryOutcome.FAILED || outcome == DeliveryOutcome.SKIPPED_RUNNING;
                 if (retry && attempt + 1 < MAX_ATTEMPTS) {
                     retries.incrementAndGet();
                     pending.incrementAndGet();
@@ -221,7 +233,7 @@ public final class FleetDemo {
                 successes.merge(e.tick(), 1, Integer::sum);
             }
         }
-        Map<TickOutcome, Integer> counted = new TreeMap<>();
+        Map<DeliveryOutcome, Integer> counted = new TreeMap<>();
         outcomes.forEach((o, n) -> counted.put(o, n.get()));
         List<Execution> ordered = new ArrayList<>(executions);
         ordered.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
@@ -235,10 +247,11 @@ public final class FleetDemo {
         System.out.printf("  deliveries                %d (%d of them retries)%n", s.deliveries(), s.retries());
         System.out.printf("  executions                %d (%d failed and were retried)%n", s.executions().size(),
                 s.failures());
-        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(TickOutcome.RAN, 0));
+        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.RAN, 0));
         System.out.printf("  skipped as running        %d%n",
-                s.outcomes().getOrDefault(TickOutcome.SKIPPED_RUNNING, 0));
-        System.out.printf("  skipped as done           %d%n", s.outcomes().getOrDefault(TickOutcome.SKIPPED_DONE, 0));
+                s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_RUNNING, 0));
+        System.out.printf("  skipped as done           %d%n",
+                s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_DONE, 0));
         System.out.printf("  every tick ran once       %s%n", s.eachTickRanOnce() ? "yes"
                 : "NO: successful runs per tick " + s.successesPerTick());
         System.out.printf("  ticks never run           %d%s%n", s.ticks() - s.successesPerTick().size(),

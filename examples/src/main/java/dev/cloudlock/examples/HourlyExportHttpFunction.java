@@ -14,9 +14,9 @@ public class HourlyExportHttpFunction extends GuardedSchedulerHttpFunction {
     private static final Logger LOG = Logger.getLogger(HourlyExportHttpFunction.class.getName());
 
     @Override
-    protected void runTick(HttpRequest request, TickContext tick) throws Exception {
-        LOG.info("Exporting the hour before " + tick.tick().scheduledTime() + " (fencing token "
-                + tick.fencingToken() + ")");
-        // ... export; pass tick.fencingToken() to what you write
+    protected void runTick(HttpRequest request, TickContext run) throws Exception {
+        LOG.info("Exporting the hour before " + run.scheduledTime() + " (fencing token "
+                + run.fencingToken() + ")");
+        // ... export; pass run.fencingToken() to what you write
     }
 }

@@ -13,9 +13,9 @@ import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
 public class NightlyReportLambda extends GuardedScheduledEventHandler {
 
     @Override
-    protected void runTick(ScheduledEvent event, TickContext tick, Context context) throws Exception {
-        context.getLogger().log("Building the report for " + tick.tick().scheduledTime()
-                + " (fencing token " + tick.fencingToken() + ")");
-        // ... build and send the report; pass tick.fencingToken() to what you write
+    protected void runTick(ScheduledEvent event, TickContext run, Context context) throws Exception {
+        context.getLogger().log("Building the report for " + run.scheduledTime()
+                + " (fencing token " + run.fencingToken() + ")");
+        // ... build and send the report; pass run.fencingToken() to what you write
     }
 }

@@ -17,9 +17,9 @@ public class NightlyReportPubSubFunction extends GuardedPubSubFunction {
     private static final Logger LOG = Logger.getLogger(NightlyReportPubSubFunction.class.getName());
 
     @Override
-    protected void runTick(PubSubMessage message, TickContext tick, CloudEvent event) throws Exception {
-        LOG.info("Building the report for " + tick.tick().scheduledTime() + " (message " + message.messageId()
-                + ", fencing token " + tick.fencingToken() + ")");
-        // ... build and send the report; pass tick.fencingToken() to what you write
+    protected void runTick(PubSubMessage message, TickContext run, CloudEvent event) throws Exception {
+        LOG.info("Building the report for " + run.scheduledTime() + " (message " + message.messageId()
+                + ", fencing token " + run.fencingToken() + ")");
+        // ... build and send the report; pass run.fencingToken() to what you write
     }
 }

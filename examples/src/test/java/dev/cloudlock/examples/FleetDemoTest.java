@@ -2,7 +2,6 @@ package dev.cloudlock.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.function.TickOutcome;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +23,10 @@ class FleetDemoTest {
         assertThat(summary.eachTickRanOnce()).isTrue();
         assertThat(summary.violations()).isEmpty();
         assertThat(summary.failures()).as("first attempts of ticks 2 and 7 fail").isEqualTo(2);
-        assertThat(summary.outcomes()).containsKeys(TickOutcome.RAN, TickOutcome.SKIPPED_DONE,
-                TickOutcome.SKIPPED_RUNNING, TickOutcome.FAILED);
-        assertThat(summary.outcomes().get(TickOutcome.RAN)).isEqualTo(8);
+        assertThat(summary.outcomes()).containsKeys(FleetDemo.DeliveryOutcome.RAN,
+                FleetDemo.DeliveryOutcome.SKIPPED_DONE, FleetDemo.DeliveryOutcome.SKIPPED_RUNNING,
+                FleetDemo.DeliveryOutcome.FAILED);
+        assertThat(summary.outcomes().get(FleetDemo.DeliveryOutcome.RAN)).isEqualTo(8);
         assertThat(summary.deliveries()).isGreaterThan(summary.ticks());
         assertThat(Timeline.svg(summary)).startsWith("<svg").contains("every tick once: yes", "overlaps: 0");
     }

@@ -2,12 +2,19 @@ package dev.cloudlock.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.aws.LambdaGuardSettings;
+import dev.cloudlock.function.azure.AzureGuardSettings;
+import dev.cloudlock.function.gcp.GcpGuardSettings;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The real modules, parsed by hcl2json, against the names the providers and guards use. */
+/**
+ * The real modules, parsed by hcl2json, against the names the providers and guards use. The guards' variable names
+ * come from their Java constants, so a module that sets a variable no guard reads (or misses one it needs) fails here.
+ */
 class TerraformModulesAgreeWithProvidersTest {
 
     private static Map<String, TerraformModule> modules;
@@ -46,20 +53,23 @@ class TerraformModulesAgreeWithProvidersTest {
     void lambdaGetsTheGuardsEnvironmentAndTheScheduledTimeInItsInput() {
         TerraformModule lambda = module("aws-scheduled-lambda");
         assertThat(ProviderAgreement.guardEnvironment(lambda, "aws_lambda_function", "environment.variables",
-                Set.of("CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION"))).isEmpty();
+                Set.of(LambdaGuardSettings.TABLE, GuardEnvironment.JOB_NAME, GuardEnvironment.TICK_RESOLUTION)))
+                .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
 
     @Test
     void cloudFunctionGetsTheGuardsEnvironment() {
-        assertThat(ProviderAgreement.guardEnvironment(module("gcp-scheduled-function"), "google_cloudfunctions2_function",
-                "service_config.environment_variables", Set.of("CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_JOB_NAME"))).isEmpty();
+        assertThat(ProviderAgreement.guardEnvironment(module("gcp-scheduled-function"),
+                "google_cloudfunctions2_function", "service_config.environment_variables",
+                Set.of(GcpGuardSettings.COLLECTION, GuardEnvironment.JOB_NAME))).isEmpty();
     }
 
     @Test
     void functionAppGetsTheGuardsSettings() {
         assertThat(ProviderAgreement.guardEnvironment(module("azure-timer-function"), "azurerm_linux_function_app", "app_settings",
-                Set.of("CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_JOB_NAME",
-                        "CLOUDLOCK_TIMER_SCHEDULE"))).isEmpty();
+                Set.of(AzureGuardSettings.COSMOS_ENDPOINT, AzureGuardSettings.COSMOS_DATABASE,
+                        AzureGuardSettings.COSMOS_CONTAINER, GuardEnvironment.JOB_NAME, AzureGuardSettings.TIMER_SCHEDULE)))
+                .isEmpty();
     }
 }

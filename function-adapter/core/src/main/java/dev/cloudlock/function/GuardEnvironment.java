@@ -3,10 +3,11 @@ package dev.cloudlock.function;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The environment variables every cloud's function guard reads, with one way to parse them: a malformed value is an
- * error that names the variable, an absent or blank one takes the default.
+ * The environment variables every cloud's function guard reads (see {@link GuardSettings}), with one way to parse
+ * them: a malformed value is an error that names the variable, an absent or blank one takes the default.
  */
 public final class GuardEnvironment {
 
@@ -30,9 +31,19 @@ public final class GuardEnvironment {
      * @throws IllegalArgumentException naming the variable when the value is not a duration
      */
     public static Duration duration(Map<String, String> env, String variable, Duration fallback) {
+        Duration value = optionalDuration(env, variable);
+        return value == null ? fallback : value;
+    }
+
+    /**
+     * The ISO-8601 duration in {@code variable}, or {@code null} when it is absent or blank.
+     *
+     * @throws IllegalArgumentException naming the variable when the value is not a duration
+     */
+    public static @Nullable Duration optionalDuration(Map<String, String> env, String variable) {
         String text = env.get(variable);
         if (text == null || text.isBlank()) {
-            return fallback;
+            return null;
         }
         try {
             return Duration.parse(text.trim());
@@ -40,5 +51,11 @@ public final class GuardEnvironment {
             throw new IllegalArgumentException(variable + " must be an ISO-8601 duration such as PT1M, was '" + text
                     + "'", e);
         }
+    }
+
+    /** The text in {@code variable}, or {@code null} when it is absent or blank. */
+    public static @Nullable String text(Map<String, String> env, String variable) {
+        String text = env.get(variable);
+        return text == null || text.isBlank() ? null : text.trim();
     }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,32 +17,37 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a delivery while another runs the job is {@link TickOutcome#SKIPPED_RUNNING};</li>
  *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickOutcome#SKIPPED_DONE};</li>
- *   <li>a job that throws is {@link TickOutcome#FAILED}: the lock is released without recording the tick and the
- *       exception is rethrown, so the platform's retry may run it again;</li>
- *   <li>the lease is the invocation's remaining time plus a margin: a function cannot outlive its timeout, so a
- *       crashed invocation blocks the job no longer than that.</li>
+ *   <li>a job that throws releases the lock without recording the tick and its exception is rethrown, so the
+ *       platform's retry may run it again;</li>
+ *   <li>the lease is the invocation's remaining time (or, where the platform does not report it, the configured
+ *       function timeout) plus a margin: a function cannot outlive its timeout, so a crashed invocation blocks the
+ *       job no longer than that.</li>
  * </ul>
- * A store error while taking the lock is thrown, never turned into a skip.
+ * A store error while taking the lock is thrown, never turned into a skip. Configure it with
+ * {@code TickGuard.builder(provider).settings(GuardSettings.fromEnvironment()).build()}. Thread-safe.
  */
 public final class TickGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(TickGuard.class);
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
-    public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_LEASE_MARGIN = GuardSettings.DEFAULT_LEASE_MARGIN;
 
     private final CloudLockProvider provider;
-    private final Duration leaseMargin;
-    private final Duration lockAtLeastFor;
+    private final GuardSettings settings;
 
     private TickGuard(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider is required");
-        this.leaseMargin = nonNegative(builder.leaseMargin, "leaseMargin");
-        this.lockAtLeastFor = nonNegative(builder.lockAtLeastFor, "lockAtLeastFor");
+        this.settings = builder.settings;
     }
 
     public static Builder builder(CloudLockProvider provider) {
         return new Builder(provider);
+    }
+
+    /** The settings this guard was built with; use {@link GuardSettings#tickAt} to name an occurrence with them. */
+    public GuardSettings settings() {
+        return settings;
     }
 
     /**
@@ -52,29 +58,51 @@ public final class TickGuard {
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public TickOutcome run(Tick tick, Duration remainingTime, TickJob job) throws Exception {
+        return call(tick, remainingTime, body(job)).outcome();
+    }
+
+    /**
+     * Runs {@code job} for {@code tick} with a lease of the configured function timeout plus the margin, for
+     * platforms that do not report the remaining time.
+     *
+     * @throws IllegalStateException when the settings have no function timeout
+     * @throws Exception the job's own exception, after releasing the lock without recording the tick
+     */
+    public TickOutcome run(Tick tick, TickJob job) throws Exception {
+        return call(tick, body(job)).outcome();
+    }
+
+    /**
+     * Calls {@code job} for {@code tick} unless the tick is running elsewhere or already done, and returns what it
+     * returned with the outcome.
+     *
+     * @param remainingTime how long the invocation may still run
+     * @return {@link TickResult#ran(Object)} with the job's value, or a skip without a value
+     * @throws Exception the job's own exception, after releasing the lock without recording the tick
+     */
+    public <T extends @Nullable Object> TickResult<T> call(Tick tick, Duration remainingTime, TickCallable<T> job) throws Exception {
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(job, "job");
         if (remainingTime == null || remainingTime.isNegative() || remainingTime.isZero()) {
             throw new IllegalArgumentException("remainingTime must be positive, was " + remainingTime);
         }
-        Duration lease = remainingTime.plus(leaseMargin);
-        Duration atLeast = lockAtLeastFor.compareTo(lease) > 0 ? lease : lockAtLeastFor;
+        Duration lease = remainingTime.plus(settings.leaseMargin());
+        Duration atLeast = settings.lockAtLeastFor().compareTo(lease) > 0 ? lease : settings.lockAtLeastFor();
         TickAttempt attempt = provider.lockTick(
                 new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast), tick.scheduledTime());
         if (attempt.status() == TickAttempt.Status.RUNNING) {
-            LOG.info("{} at {}: {}", tick.jobName(), tick.scheduledTime(), TickOutcome.SKIPPED_RUNNING);
-            return TickOutcome.SKIPPED_RUNNING;
+            return skipped(tick, TickOutcome.SKIPPED_RUNNING);
         }
         if (attempt.status() == TickAttempt.Status.DONE) {
-            LOG.info("{} at {}: {}", tick.jobName(), tick.scheduledTime(), TickOutcome.SKIPPED_DONE);
-            return TickOutcome.SKIPPED_DONE;
+            return skipped(tick, TickOutcome.SKIPPED_DONE);
         }
         FencedLock lock = attempt.lock().orElseThrow();
+        T value;
         try {
-            job.run(new TickContext(tick, lock.fencingToken()));
+            value = job.call(new TickContext(tick, lock.fencingToken()));
         } catch (Exception | Error failure) {
-            LOG.warn("{} at {}: {} (fencing token {}); the tick stays open for a retry", tick.jobName(),
-                    tick.scheduledTime(), TickOutcome.FAILED, lock.fencingToken(), failure);
+            LOG.warn("{} at {}: the job failed (fencing token {}); the tick stays open for a retry", tick.jobName(),
+                    tick.scheduledTime(), lock.fencingToken(), failure);
             try {
                 lock.unlock();
             } catch (RuntimeException releaseFailure) {
@@ -93,35 +121,62 @@ public final class TickGuard {
         }
         LOG.info("{} at {}: {} (fencing token {})", tick.jobName(), tick.scheduledTime(), TickOutcome.RAN,
                 lock.fencingToken());
-        return TickOutcome.RAN;
+        return TickResult.ran(value);
     }
 
-    private static Duration nonNegative(Duration value, String what) {
-        if (value == null || value.isNegative()) {
-            throw new IllegalArgumentException(what + " must not be negative, was " + value);
+    /**
+     * Calls {@code job} for {@code tick} with a lease of the configured function timeout plus the margin.
+     *
+     * @throws IllegalStateException when the settings have no function timeout
+     * @throws Exception the job's own exception, after releasing the lock without recording the tick
+     */
+    public <T extends @Nullable Object> TickResult<T> call(Tick tick, TickCallable<T> job) throws Exception {
+        Duration timeout = settings.functionTimeout();
+        if (timeout == null) {
+            throw new IllegalStateException("No function timeout to size the lease: set "
+                    + GuardEnvironment.FUNCTION_TIMEOUT + " or GuardSettings.withFunctionTimeout(...), or pass the"
+                    + " invocation's remaining time");
         }
-        return value;
+        return call(tick, timeout, job);
     }
 
-    /** Builds a {@link TickGuard}. */
+    private static <T extends @Nullable Object> TickResult<T> skipped(Tick tick, TickOutcome outcome) {
+        LOG.info("{} at {}: {}", tick.jobName(), tick.scheduledTime(), outcome);
+        return TickResult.skipped(outcome);
+    }
+
+    private static TickCallable<@Nullable Void> body(TickJob job) {
+        Objects.requireNonNull(job, "job");
+        return context -> {
+            job.run(context);
+            return null;
+        };
+    }
+
+    /** Builds a {@link TickGuard}; every setting starts at {@link GuardSettings#defaults()}. */
     public static final class Builder {
         private final CloudLockProvider provider;
-        private Duration leaseMargin = DEFAULT_LEASE_MARGIN;
-        private Duration lockAtLeastFor = Duration.ZERO;
+        private GuardSettings settings = GuardSettings.defaults();
 
         private Builder(CloudLockProvider provider) {
             this.provider = provider;
         }
 
+        /** All settings at once, e.g. {@link GuardSettings#fromEnvironment()}. */
+        public Builder settings(GuardSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /** Added to the invocation's remaining time to form the lease; default 5 s. */
         public Builder leaseMargin(Duration leaseMargin) {
-            this.leaseMargin = leaseMargin;
+            this.settings = settings.withLeaseMargin(leaseMargin);
             return this;
         }
 
         /** Keeps the job locked at least this long after it started, as ShedLock's lockAtLeastFor; default 0. */
         public Builder lockAtLeastFor(Duration lockAtLeastFor) {
-            this.lockAtLeastFor = lockAtLeastFor;
+            this.settings = settings.withLockAtLeastFor(lockAtLeastFor);
             return this;
         }
 

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.emulators.Emulators;
-import java.net.URI;
+import dev.cloudlock.testkit.FaultInjectingStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,40 +20,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The guard's outcomes on a real provider (DynamoDB on dynalite). */
+/** The guard's outcomes on a real provider over the in-memory store (the cloud stores' semantics, no emulator). */
 class TickGuardTest {
 
-    private static final DynamoDbClient CLIENT = client(Emulators.dynalite().endpoint());
+    private static final InMemoryLockStore STORE = new InMemoryLockStore();
     private static final ExecutorService POOL = Executors.newFixedThreadPool(3);
     private static final Duration REMAINING = Duration.ofSeconds(30);
-
-    static {
-        DynamoDbLockTable.createIfAbsent(CLIENT, "shedlock");
-    }
 
     @AfterAll
     static void stop() {
         POOL.shutdownNow();
     }
 
-    private static DynamoDbClient client(String endpoint) {
-        return DynamoDbClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+    private static CloudLockProvider provider(String instance) {
+        return new CloudLockProvider(STORE, instance);
     }
 
     private static TickGuard guard(String instance) {
-        CloudLockProvider provider = DynamoDbLockProvider.builder().client(CLIENT).tableName("shedlock")
-                .lockedBy(instance).build();
-        return TickGuard.builder(provider).build();
+        return TickGuard.builder(provider(instance)).build();
     }
 
     private static Tick tick(String job, String time) {
@@ -121,8 +104,7 @@ class TickGuardTest {
     @Test
     void leaseFollowsTheRemainingTime() throws Exception {
         Tick tick = tick("crashy-" + UUID.randomUUID(), "2026-11-30T05:00:00Z");
-        TickGuard shortLease = TickGuard.builder(DynamoDbLockProvider.builder().client(CLIENT)
-                .tableName("shedlock").lockedBy("crashed").build()).leaseMargin(Duration.ZERO).build();
+        TickGuard shortLease = TickGuard.builder(provider("crashed")).leaseMargin(Duration.ZERO).build();
         // An invocation that takes the lock with 300 ms left and never releases it (its process died).
         Thread crashed = new Thread(() -> {
             try {
@@ -143,9 +125,8 @@ class TickGuardTest {
 
     @Test
     void storeOutageIsThrownAndTheJobDoesNotRun() {
-        DynamoDbClient dead = client("http://127.0.0.1:9");
-        TickGuard guard = TickGuard.builder(DynamoDbLockProvider.builder().client(dead).tableName("shedlock")
-                .build()).build();
+        TickGuard guard = TickGuard.builder(new CloudLockProvider(new FaultInjectingStore(new InMemoryLockStore(),
+                FaultInjectingStore.Fault.UNAVAILABLE))).build();
         AtomicInteger runs = new AtomicInteger();
         assertThatThrownBy(() -> guard.run(tick("x", "2026-11-30T06:00:00Z"), REMAINING,
                 context -> runs.incrementAndGet())).isInstanceOf(LockStoreException.class);
@@ -167,8 +148,99 @@ class TickGuardTest {
         TickGuard guard = guard("a");
         assertThatThrownBy(() -> guard.run(tick("j", "2026-11-30T02:00:00Z"), Duration.ZERO, c -> { }))
                 .hasMessageContaining("remainingTime");
-        assertThatThrownBy(() -> TickGuard.builder(DynamoDbLockProvider.builder()
-                .client(CLIENT).tableName("shedlock").build()).leaseMargin(Duration.ofSeconds(-1)).build())
+        assertThatThrownBy(() -> TickGuard.builder(provider("a")).leaseMargin(Duration.ofSeconds(-1)).build())
                 .hasMessageContaining("leaseMargin");
+    }
+
+    @Test
+    void callReturnsTheJobsValueWhenItRanAndNoValueWhenSkipped() throws Exception {
+        Tick tick = tick("valued-" + UUID.randomUUID(), "2026-11-30T07:00:00Z");
+        TickResult<String> first = guard("a").call(tick, REMAINING,
+                context -> "report for " + context.scheduledTime() + " by " + context.jobName());
+        assertThat(first.outcome()).isEqualTo(TickOutcome.RAN);
+        assertThat(first.ran()).isTrue();
+        assertThat(first.value()).isEqualTo("report for 2026-11-30T07:00:00Z by " + tick.jobName());
+        TickResult<String> duplicate = guard("b").call(tick, REMAINING, context -> "again");
+        assertThat(duplicate.outcome()).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(duplicate.ran()).isFalse();
+        assertThat(duplicate.value()).isNull();
+        assertThat(duplicate.valueIfRan()).isEmpty();
+    }
+
+    @Test
+    void callOfARunningTickSkipsWithoutAValueAndAFailingCallLeavesTheTickOpen() throws Exception {
+        Tick tick = tick("called-" + UUID.randomUUID(), "2026-11-30T08:00:00Z");
+        TickResult<Integer> inside = guard("outer").call(tick, REMAINING,
+                context -> guard("inner").call(tick, REMAINING, nested -> 1).outcome().ordinal());
+        assertThat(inside.value()).isEqualTo(TickOutcome.SKIPPED_RUNNING.ordinal());
+
+        Tick next = tick(tick.jobName(), "2026-11-30T09:00:00Z");
+        IllegalStateException boom = new IllegalStateException("no data yet");
+        assertThatThrownBy(() -> guard("a").call(next, REMAINING, context -> {
+            throw boom;
+        })).isSameAs(boom);
+        assertThat(guard("b").call(next, REMAINING, context -> context.fencingToken()).value()).isEqualTo(3L);
+    }
+
+    @Test
+    void aBodyReturningNullRanWithoutAValue() throws Exception {
+        TickResult<Object> result = guard("a").call(tick("null-" + UUID.randomUUID(), "2026-11-30T10:00:00Z"),
+                REMAINING, context -> null);
+        assertThat(result.ran()).isTrue();
+        assertThat(result.valueIfRan()).isEmpty();
+    }
+
+    @Test
+    void settingsConfigureTheLeaseMarginLockAtLeastForAndFunctionTimeout() throws Exception {
+        GuardSettings settings = GuardSettings.defaults().withLeaseMargin(Duration.ZERO)
+                .withLockAtLeastFor(Duration.ofMillis(300)).withFunctionTimeout(Duration.ofMillis(400));
+        TickGuard guard = TickGuard.builder(provider("a")).settings(settings).build();
+        assertThat(guard.settings()).isEqualTo(settings);
+
+        String job = "at-least-" + UUID.randomUUID();
+        assertThat(guard.run(tick(job, "2026-11-30T11:00:00Z"), context -> { })).isEqualTo(TickOutcome.RAN);
+        assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> { }))
+                .as("the next tick within lockAtLeastFor").isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        Thread.sleep(400);
+        assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> { }))
+                .as("after lockAtLeastFor").isEqualTo(TickOutcome.RAN);
+
+        // The function timeout is the lease base: a crashed holder blocks the job for 400 ms, not longer.
+        String crashy = "timeout-" + UUID.randomUUID();
+        TickGuard zeroAtLeast = TickGuard.builder(provider("crashed")).settings(settings
+                .withLockAtLeastFor(Duration.ZERO)).build();
+        Thread crashed = new Thread(() -> {
+            try {
+                zeroAtLeast.run(tick(crashy, "2026-11-30T12:00:00Z"), context -> Thread.sleep(60_000));
+            } catch (Exception interrupted) {
+                // the "crash"
+            }
+        });
+        crashed.start();
+        Thread.sleep(100);
+        assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> { }))
+                .isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        Thread.sleep(500);
+        assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> { }))
+                .as("after the function timeout").isEqualTo(TickOutcome.RAN);
+        crashed.interrupt();
+        crashed.join();
+    }
+
+    @Test
+    void runningWithoutARemainingTimeNeedsAFunctionTimeout() {
+        assertThatThrownBy(() -> guard("a").run(tick("j", "2026-11-30T13:00:00Z"), context -> { }))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
+        assertThatThrownBy(() -> TickGuard.builder(provider("a")).lockAtLeastFor(Duration.ofSeconds(-1)))
+                .hasMessageContaining("lockAtLeastFor");
+    }
+
+    @Test
+    void theJobBodyReadsItsOccurrenceFromTheContext() throws Exception {
+        String job = "context-" + UUID.randomUUID();
+        List<String> seen = new ArrayList<>();
+        guard("a").run(tick(job, "2026-11-30T14:00:00Z"), REMAINING,
+                context -> seen.add(context.jobName() + " " + context.scheduledTime() + " " + context.fencingToken()));
+        assertThat(seen).containsExactly(job + " 2026-11-30T14:00:00Z 1");
     }
 }

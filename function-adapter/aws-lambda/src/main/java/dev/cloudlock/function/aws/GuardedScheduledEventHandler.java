@@ -27,9 +27,10 @@ public abstract class GuardedScheduledEventHandler implements RequestHandler<Sch
 
     @Override
     public final String handleRequest(ScheduledEvent event, Context context) {
-        return guard.run(event, context, tick -> runTick(event, tick, context)).name();
+        return guard.run(event, context, run -> runTick(event, run, context)).name();
     }
 
-    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
-    protected abstract void runTick(ScheduledEvent event, TickContext tick, Context context) throws Exception;
+    /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and
+     * its fencing token. */
+    protected abstract void runTick(ScheduledEvent event, TickContext run, Context context) throws Exception;
 }

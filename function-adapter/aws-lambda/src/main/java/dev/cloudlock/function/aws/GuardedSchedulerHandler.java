@@ -27,9 +27,10 @@ public abstract class GuardedSchedulerHandler implements RequestHandler<Map<Stri
 
     @Override
     public final String handleRequest(Map<String, Object> payload, Context context) {
-        return guard.run(payload, context, tick -> runTick(payload, tick, context)).name();
+        return guard.run(payload, context, run -> runTick(payload, run, context)).name();
     }
 
-    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
-    protected abstract void runTick(Map<String, Object> payload, TickContext tick, Context context) throws Exception;
+    /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and
+     * its fencing token. */
+    protected abstract void runTick(Map<String, Object> payload, TickContext run, Context context) throws Exception;
 }

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
@@ -15,6 +16,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -46,8 +48,7 @@ public final class LambdaTickGuard {
     /** A guard on any cloudlock provider. */
     public LambdaTickGuard(LambdaGuardSettings settings, CloudLockProvider provider) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.guard = TickGuard.builder(provider).leaseMargin(settings.leaseMargin())
-                .lockAtLeastFor(settings.lockAtLeastFor()).build();
+        this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
     }
 
     public LambdaGuardSettings settings() {
@@ -60,9 +61,8 @@ public final class LambdaTickGuard {
         if (event.getTime() == null) {
             throw new IllegalArgumentException("The EventBridge event has no 'time': is this a scheduled event?");
         }
-        String job0 = settings.jobName() != null ? settings.jobName() : ruleName(event.getResources());
-        return run(Tick.of(job0, Instant.ofEpochMilli(event.getTime().getMillis()), settings.resolution()), context,
-                job);
+        Instant scheduled = Instant.ofEpochMilli(event.getTime().getMillis());
+        return run(settings.guard().tickAt(scheduled, () -> ruleName(event.getResources())), context, job);
     }
 
     /**
@@ -84,13 +84,16 @@ public final class LambdaTickGuard {
             throw new IllegalArgumentException("'" + SCHEDULED_TIME + "' must be an ISO-8601 instant such as"
                     + " 2026-11-30T02:00:00Z, was '" + time + "'", e);
         }
-        String jobName = settings.jobName() != null ? settings.jobName()
-                : payload.get(JOB_NAME) == null ? null : payload.get(JOB_NAME).toString();
-        if (jobName == null || jobName.isBlank()) {
-            throw new IllegalArgumentException("No job name: set " + LambdaGuardSettings.JOB_NAME
+        return run(settings.guard().tickAt(scheduled, () -> payloadJobName(payload)), context, job);
+    }
+
+    private static String payloadJobName(Map<String, ?> payload) {
+        Object name = payload.get(JOB_NAME);
+        if (name == null || name.toString().isBlank()) {
+            throw new IllegalArgumentException("No job name: set " + GuardEnvironment.JOB_NAME
                     + " or put \"" + JOB_NAME + "\" in the schedule's input");
         }
-        return run(Tick.of(jobName, scheduled, settings.resolution()), context, job);
+        return name.toString();
     }
 
     private TickOutcome run(Tick tick, Context context, TickJob job) {
@@ -108,7 +111,7 @@ public final class LambdaTickGuard {
     }
 
     /** The rule name in {@code arn:aws:events:REGION:ACCOUNT:rule/[BUS/]NAME}. */
-    static String ruleName(List<String> resources) {
+    static String ruleName(@Nullable List<String> resources) {
         if (resources != null) {
             for (String arn : resources) {
                 int rule = arn == null ? -1 : arn.indexOf(":rule/");
@@ -118,7 +121,7 @@ public final class LambdaTickGuard {
             }
         }
         throw new IllegalArgumentException("The event names no rule in 'resources' (" + resources + "): set "
-                + LambdaGuardSettings.JOB_NAME);
+                + GuardEnvironment.JOB_NAME);
     }
 
     /** {@code function-name/log-stream} inside Lambda (one log stream per execution environment). */

@@ -15,10 +15,10 @@ import java.nio.file.StandardOpenOption;
 public class E2eReportHandler extends GuardedScheduledEventHandler {
 
     @Override
-    protected void runTick(ScheduledEvent event, TickContext tick, Context context) throws Exception {
+    protected void runTick(ScheduledEvent event, TickContext run, Context context) throws Exception {
         Path runs = Path.of(System.getenv("E2E_RUNS_FILE"));
-        Files.writeString(runs, tick.tick().jobName() + " " + tick.tick().scheduledTime() + " fence="
-                + tick.fencingToken() + " pid=" + ProcessHandle.current().pid() + "\n",
+        Files.writeString(runs, run.jobName() + " " + run.scheduledTime() + " fence=" + run.fencingToken()
+                + " pid=" + ProcessHandle.current().pid() + "\n",
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         Object marker = event.getDetail() == null ? null : event.getDetail().get("failOnceMarker");
         if (marker != null && !Files.exists(Path.of(marker.toString()))) {

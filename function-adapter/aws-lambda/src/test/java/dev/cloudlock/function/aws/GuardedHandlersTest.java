@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
@@ -52,7 +53,7 @@ class GuardedHandlersTest {
         }
 
         @Override
-        protected void runTick(ScheduledEvent event, TickContext tick, Context context) {
+        protected void runTick(ScheduledEvent event, TickContext run, Context context) {
             runs.incrementAndGet();
         }
     }
@@ -60,7 +61,8 @@ class GuardedHandlersTest {
     @Test
     void ruleEventRunsOncePerOccurrence() {
         String job = "report-" + UUID.randomUUID();
-        ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock").withJobName(job)));
+        ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock")
+                .withGuard(GuardSettings.defaults().withJobName(job))));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         assertThat(handler.handleRequest(event, CONTEXT)).isEqualTo("RAN");
         assertThat(handler.handleRequest(event, CONTEXT)).as("duplicate delivery").isEqualTo("SKIPPED_DONE");
@@ -79,8 +81,8 @@ class GuardedHandlersTest {
     @Test
     void deliveriesWithinTheResolutionAreOneTick() {
         String job = "late-" + UUID.randomUUID();
-        ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock").withJobName(job)
-                .withResolution(Duration.ofMinutes(1))));
+        ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock")
+                .withGuard(GuardSettings.defaults().withJobName(job).withTickResolution(Duration.ofMinutes(1)))));
         ScheduledEvent onTime = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         ScheduledEvent late = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         late.setTime(new org.joda.time.DateTime(Instant.parse("2026-11-30T02:00:41Z").toEpochMilli()));
@@ -93,7 +95,7 @@ class GuardedHandlersTest {
         AtomicInteger runs = new AtomicInteger();
         GuardedSchedulerHandler handler = new GuardedSchedulerHandler(guard(LambdaGuardSettings.forTable("shedlock"))) {
             @Override
-            protected void runTick(Map<String, Object> payload, TickContext tick, Context context) {
+            protected void runTick(Map<String, Object> payload, TickContext run, Context context) {
                 runs.incrementAndGet();
             }
         };
@@ -107,7 +109,7 @@ class GuardedHandlersTest {
     @Test
     void malformedInputIsNamed() {
         LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock"));
-        assertThatThrownBy(() -> guard.run(Map.of("jobName", "x"), CONTEXT, tick -> { }))
+        assertThatThrownBy(() -> guard.run(Map.of("jobName", "x"), CONTEXT, run -> { }))
                 .hasMessageContaining("scheduledTime").hasMessageContaining("<aws.scheduler.scheduled-time>");
         assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "tomorrow", "jobName", "x"), CONTEXT, t -> { }))
                 .hasMessageContaining("tomorrow");
@@ -118,13 +120,14 @@ class GuardedHandlersTest {
     @Test
     void checkedJobFailureIsRethrownAndTheTickStaysOpen() {
         String job = "flaky-" + UUID.randomUUID();
-        LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock").withJobName(job));
+        LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock")
+                .withGuard(GuardSettings.defaults().withJobName(job)));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
-        assertThatThrownBy(() -> guard.run(event, CONTEXT, tick -> {
+        assertThatThrownBy(() -> guard.run(event, CONTEXT, run -> {
             throw new java.io.IOException("upstream down");
         })).isInstanceOf(TickJobFailedException.class).hasCauseInstanceOf(java.io.IOException.class)
                 .hasMessageContaining(job);
-        assertThat(guard.run(event, CONTEXT, tick -> { })).as("the retry").hasToString("RAN");
+        assertThat(guard.run(event, CONTEXT, run -> { })).as("the retry").hasToString("RAN");
     }
 
     @Test
@@ -135,7 +138,7 @@ class GuardedHandlersTest {
                 "CLOUDLOCK_TICK_RESOLUTION", "1 minute"))).hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
         LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t",
                 "CLOUDLOCK_JOB_NAME", "j", "CLOUDLOCK_TICK_RESOLUTION", "PT1M", "CLOUDLOCK_LEASE_MARGIN", "PT2S"));
-        assertThat(settings).isEqualTo(new LambdaGuardSettings("t", "j", Duration.ofMinutes(1),
-                Duration.ofSeconds(2), Duration.ZERO));
+        assertThat(settings).isEqualTo(new LambdaGuardSettings("t", new GuardSettings("j", Duration.ofMinutes(1),
+                Duration.ofSeconds(2), Duration.ZERO, null)));
     }
 }

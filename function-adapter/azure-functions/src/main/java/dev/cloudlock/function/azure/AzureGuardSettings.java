@@ -1,81 +1,102 @@
 package dev.cloudlock.function.azure;
 
-import dev.cloudlock.function.GuardEnvironment;
-import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.GuardSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * How a guarded Azure timer function names its ticks and sizes its lease, from code or from app settings
- * (environment variables):
+ * Where a guarded Azure timer function keeps its locks (a Cosmos DB container), plus the {@link GuardSettings} every
+ * cloud shares, from code or from app settings (environment variables):
  *
  * <table>
  *   <caption>app settings</caption>
  *   <tr><th>setting</th><th>meaning</th><th>default</th></tr>
- *   <tr><td>{@code CLOUDLOCK_JOB_NAME}</td><td>lock name of the job</td><td>the function's name</td></tr>
- *   <tr><td>{@code CLOUDLOCK_TICK_RESOLUTION}</td><td>occurrence times are truncated to this (ISO-8601)</td>
- *       <td>{@code PT1S}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_FUNCTION_TIMEOUT}</td><td>the app's {@code functionTimeout}: the lease base</td>
- *       <td>{@code PT30M}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_LEASE_MARGIN}</td><td>added to the timeout to form the lease</td><td>{@code PT5S}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_LOCK_AT_LEAST_FOR}</td><td>minimum time the job stays locked</td><td>{@code PT0S}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_COSMOS_ENDPOINT}</td><td>the Cosmos DB account endpoint</td><td>required by the
+ *       default Cosmos DB provider</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_COSMOS_DATABASE}</td><td>the database of the lock container</td>
+ *       <td>{@code cloudlock}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_COSMOS_CONTAINER}</td><td>the lock container (partitioned by {@code /id})</td>
+ *       <td>{@code shedlock}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_COSMOS_KEY}</td><td>an account key, for the emulator or an account with keys on</td>
+ *       <td>none: Entra ID through {@code DefaultAzureCredential} (the app's managed identity)</td></tr>
+ *   <tr><td>the variables of {@link GuardSettings}</td><td>job name (default: the function's name), resolution,
+ *       margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
  * </table>
+ * The module {@code infra-terraform/modules/azure-timer-function} sets the endpoint, database, container and job
+ * name, and {@value #TIMER_SCHEDULE}, which the timer reads as {@code @TimerTrigger(schedule =
+ * "%CLOUDLOCK_TIMER_SCHEDULE%")}.
  *
- * <p>Azure does not tell a running function how much time it has left, so the lease is the configured timeout plus
- * the margin. The default, 30 minutes, is the default {@code functionTimeout} of the Flex Consumption, Premium and
- * Dedicated plans and longer than any Consumption plan timeout (5 minutes by default, 10 at most). Set it to the
- * app's {@code functionTimeout} from {@code host.json}, and to the longest run you accept when that timeout is
- * unbounded: a lease shorter than a run lets a second app start the job while the first still runs.
+ * <p>Azure does not tell a running function how much time it has left, so the lease is the function timeout plus
+ * the margin. Unset, it is {@link #DEFAULT_FUNCTION_TIMEOUT}, 30 minutes: the default {@code functionTimeout} of the
+ * Flex Consumption, Premium and Dedicated plans and longer than any Consumption plan timeout (5 minutes by default,
+ * 10 at most). Set it to the app's {@code functionTimeout} from {@code host.json}, and to the longest run you accept
+ * when that timeout is unbounded: a lease shorter than a run lets a second app start the job while the first still
+ * runs.
  *
- * @param jobName the job's lock name, or {@code null} to use the function's name
- * @param resolution the schedule's grain: occurrence times within one grain are the same tick
- * @param functionTimeout the function's timeout, the base of the lease
- * @param leaseMargin added to the timeout to form the lease
- * @param lockAtLeastFor the minimum time the job stays locked after it started
+ * @param cosmosEndpoint the Cosmos DB account endpoint, or {@code null} when the guard is given its own provider
+ * @param cosmosDatabase the database of the lock container
+ * @param cosmosContainer the lock container
+ * @param cosmosKey an account key, or {@code null} to authenticate with Entra ID; never printed
+ * @param guard the job name, tick resolution, lease margin, lockAtLeastFor and function timeout (never null here)
  */
-public record AzureGuardSettings(String jobName, Duration resolution, Duration functionTimeout, Duration leaseMargin,
-                                 Duration lockAtLeastFor) {
+public record AzureGuardSettings(@Nullable String cosmosEndpoint, String cosmosDatabase, String cosmosContainer,
+                                 @Nullable String cosmosKey, GuardSettings guard) {
 
-    public static final String JOB_NAME = GuardEnvironment.JOB_NAME;
-    public static final String TICK_RESOLUTION = GuardEnvironment.TICK_RESOLUTION;
-    public static final String FUNCTION_TIMEOUT = GuardEnvironment.FUNCTION_TIMEOUT;
-    public static final String LEASE_MARGIN = GuardEnvironment.LEASE_MARGIN;
-    public static final String LOCK_AT_LEAST_FOR = GuardEnvironment.LOCK_AT_LEAST_FOR;
+    /** The Cosmos DB account endpoint's app setting. */
+    public static final String COSMOS_ENDPOINT = "CLOUDLOCK_COSMOS_ENDPOINT";
+    /** The lock container's database's app setting. */
+    public static final String COSMOS_DATABASE = "CLOUDLOCK_COSMOS_DATABASE";
+    /** The lock container's app setting. */
+    public static final String COSMOS_CONTAINER = "CLOUDLOCK_COSMOS_CONTAINER";
+    /** The optional account key's app setting. */
+    public static final String COSMOS_KEY = "CLOUDLOCK_COSMOS_KEY";
+    /** The app setting holding the timer's NCRONTAB schedule, read by the host, not by this library. */
+    public static final String TIMER_SCHEDULE = "CLOUDLOCK_TIMER_SCHEDULE";
+    /** The database unless configured otherwise (as the Terraform module's default). */
+    public static final String DEFAULT_DATABASE = "cloudlock";
+    /** The container unless configured otherwise (as the Terraform module's default). */
+    public static final String DEFAULT_CONTAINER = "shedlock";
+    /** The lease base when {@code CLOUDLOCK_FUNCTION_TIMEOUT} is not set. */
+    public static final Duration DEFAULT_FUNCTION_TIMEOUT = Duration.ofMinutes(30);
 
-    public AzureGuardSettings {
-        if (jobName != null && jobName.isBlank()) {
-            jobName = null;
-        }
-        Objects.requireNonNull(resolution, "resolution");
-        Objects.requireNonNull(functionTimeout, "functionTimeout");
-        Objects.requireNonNull(leaseMargin, "leaseMargin");
-        Objects.requireNonNull(lockAtLeastFor, "lockAtLeastFor");
-        if (functionTimeout.isNegative() || functionTimeout.isZero()) {
-            throw new IllegalArgumentException(FUNCTION_TIMEOUT + " must be positive, was " + functionTimeout);
-        }
+    public AzureGuardSettings(@Nullable String cosmosEndpoint, @Nullable String cosmosDatabase,
+                              @Nullable String cosmosContainer, @Nullable String cosmosKey, GuardSettings guard) {
+        this.cosmosEndpoint = blankToNull(cosmosEndpoint);
+        this.cosmosDatabase = Objects.requireNonNullElse(blankToNull(cosmosDatabase), DEFAULT_DATABASE);
+        this.cosmosContainer = Objects.requireNonNullElse(blankToNull(cosmosContainer), DEFAULT_CONTAINER);
+        this.cosmosKey = blankToNull(cosmosKey);
+        this.guard = Objects.requireNonNull(guard, "guard").withDefaultFunctionTimeout(DEFAULT_FUNCTION_TIMEOUT);
     }
 
-    /** The defaults above. */
+    private static @Nullable String blankToNull(@Nullable String text) {
+        return text == null || text.isBlank() ? null : text.trim();
+    }
+
+    /** No endpoint (give the guard a provider), the default database and container, default guard settings. */
     public static AzureGuardSettings defaults() {
-        return new AzureGuardSettings(null, Duration.ofSeconds(1), Duration.ofMinutes(30),
-                TickGuard.DEFAULT_LEASE_MARGIN, Duration.ZERO);
+        return new AzureGuardSettings(null, null, null, null, GuardSettings.defaults());
     }
 
-    public AzureGuardSettings withJobName(String jobName) {
-        return new AzureGuardSettings(jobName, resolution, functionTimeout, leaseMargin, lockAtLeastFor);
+    /** These settings on the Cosmos DB account at {@code endpoint}, e.g. {@code https://A.documents.azure.com}. */
+    public AzureGuardSettings withCosmosEndpoint(@Nullable String endpoint) {
+        return new AzureGuardSettings(endpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard);
     }
 
-    public AzureGuardSettings withResolution(Duration resolution) {
-        return new AzureGuardSettings(jobName, resolution, functionTimeout, leaseMargin, lockAtLeastFor);
+    /** These settings on the lock container {@code container} of database {@code database}. */
+    public AzureGuardSettings withCosmosContainer(@Nullable String database, @Nullable String container) {
+        return new AzureGuardSettings(cosmosEndpoint, database, container, cosmosKey, guard);
     }
 
-    public AzureGuardSettings withFunctionTimeout(Duration functionTimeout) {
-        return new AzureGuardSettings(jobName, resolution, functionTimeout, leaseMargin, lockAtLeastFor);
+    /** These settings authenticating with an account key instead of Entra ID ({@code null}: Entra ID). */
+    public AzureGuardSettings withCosmosKey(@Nullable String key) {
+        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, key, guard);
     }
 
-    public AzureGuardSettings withLeaseMargin(Duration leaseMargin) {
-        return new AzureGuardSettings(jobName, resolution, functionTimeout, leaseMargin, lockAtLeastFor);
+    /** These settings with other guard settings, e.g. {@code defaults().withGuard(guard.withJobName(...))}. */
+    public AzureGuardSettings withGuard(GuardSettings guard) {
+        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard);
     }
 
     /** Settings from this process's environment (a function app's app settings). */
@@ -85,11 +106,15 @@ public record AzureGuardSettings(String jobName, Duration resolution, Duration f
 
     /** Settings from {@code env}, with a message naming the variable when one is malformed. */
     public static AzureGuardSettings fromEnvironment(Map<String, String> env) {
-        AzureGuardSettings defaults = defaults();
-        return new AzureGuardSettings(env.get(JOB_NAME),
-                GuardEnvironment.duration(env, TICK_RESOLUTION, defaults.resolution()),
-                GuardEnvironment.duration(env, FUNCTION_TIMEOUT, defaults.functionTimeout()),
-                GuardEnvironment.duration(env, LEASE_MARGIN, defaults.leaseMargin()),
-                GuardEnvironment.duration(env, LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()));
+        return new AzureGuardSettings(env.get(COSMOS_ENDPOINT), env.get(COSMOS_DATABASE), env.get(COSMOS_CONTAINER),
+                env.get(COSMOS_KEY), GuardSettings.fromEnvironment(env));
+    }
+
+    /** The settings without the key's value. */
+    @Override
+    public String toString() {
+        return "AzureGuardSettings[cosmosEndpoint=" + cosmosEndpoint + ", cosmosDatabase=" + cosmosDatabase
+                + ", cosmosContainer=" + cosmosContainer + ", cosmosKey=" + (cosmosKey == null ? "none" : "(set)")
+                + ", guard=" + guard + "]";
     }
 }

@@ -1,7 +1,11 @@
 package dev.cloudlock.function.azure;
 
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.microsoft.azure.functions.ExecutionContext;
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
@@ -14,13 +18,16 @@ import java.util.Objects;
 /**
  * Runs the body of an Azure {@code @TimerTrigger} function at most once per scheduled occurrence, across every app,
  * slot and region that runs the same job against the same lock store. Call it from the timer method with the timer
- * JSON and the {@link ExecutionContext}:
+ * JSON and the {@link ExecutionContext}. The guard is built once per worker process, on the Cosmos DB container its
+ * app settings name ({@link AzureGuardSettings}):
  *
  * <pre>{@code
+ * private static final AzureTickGuard GUARD = new AzureTickGuard(AzureGuardSettings.fromEnvironment());
+ *
  * @FunctionName("nightlyReport")
  * public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)
  *         throws Exception {
- *     GUARD.run(timer, context, tick -> buildReport(tick.fencingToken()));
+ *     GUARD.run(timer, context, run -> buildReport(run.scheduledTime(), run.fencingToken()));
  * }
  * }</pre>
  *
@@ -52,7 +59,20 @@ public final class AzureTickGuard {
     private final TickGuard guard;
     private final Clock clock;
 
-    /** A guard on any cloudlock provider (the Cosmos DB provider will be the default once it exists). */
+    /**
+     * A guard on the Cosmos DB container of {@code settings}: a client in gateway mode on the account endpoint,
+     * authenticated with the account key when one is set, else with Entra ID ({@code DefaultAzureCredential}: the
+     * app's managed identity in Azure). Endpoint discovery is off: every lock write must reach the account's one write
+     * region, which the account endpoint always does. Create one per worker process (a static field), so the client
+     * is reused across invocations.
+     *
+     * @throws IllegalArgumentException when {@code CLOUDLOCK_COSMOS_ENDPOINT} is not set
+     */
+    public AzureTickGuard(AzureGuardSettings settings) {
+        this(settings, cosmosProvider(settings));
+    }
+
+    /** A guard on any cloudlock provider. */
     public AzureTickGuard(AzureGuardSettings settings, CloudLockProvider provider) {
         this(settings, provider, Clock.systemUTC());
     }
@@ -60,8 +80,7 @@ public final class AzureTickGuard {
     AzureTickGuard(AzureGuardSettings settings, CloudLockProvider provider, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.guard = TickGuard.builder(provider).leaseMargin(settings.leaseMargin())
-                .lockAtLeastFor(settings.lockAtLeastFor()).build();
+        this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
     }
 
     public AzureGuardSettings settings() {
@@ -77,7 +96,7 @@ public final class AzureTickGuard {
      */
     public TickOutcome run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
         Tick tick = tickOf(timerInfo, context);
-        TickOutcome outcome = guard.run(tick, settings.functionTimeout(), job);
+        TickOutcome outcome = guard.run(tick, job);
         context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + outcome);
         return outcome;
     }
@@ -91,11 +110,7 @@ public final class AzureTickGuard {
     public Tick tickOf(String timerInfo, ExecutionContext context) {
         Objects.requireNonNull(context, "context");
         AzureTimerInfo info = AzureTimerInfo.parse(timerInfo);
-        String jobName = settings.jobName() != null ? settings.jobName() : context.getFunctionName();
-        if (jobName == null || jobName.isBlank()) {
-            throw new IllegalArgumentException("No job name: set " + AzureGuardSettings.JOB_NAME);
-        }
-        return Tick.of(jobName, occurrence(info, clock.instant()), settings.resolution());
+        return settings.guard().tickAt(occurrence(info, clock.instant()), context::getFunctionName);
     }
 
     private Instant occurrence(AzureTimerInfo info, Instant now) {
@@ -105,6 +120,34 @@ public final class AzureTickGuard {
         if (info.pastDue() || !info.next().isAfter(now.plus(EARLY_FIRING_TOLERANCE))) {
             return info.next();
         }
-        return info.next().minus(settings.resolution());
+        return info.next().minus(settings.guard().tickResolution());
+    }
+
+    private static CloudLockProvider cosmosProvider(AzureGuardSettings settings) {
+        String endpoint = settings.cosmosEndpoint();
+        if (endpoint == null) {
+            throw new IllegalArgumentException("The Cosmos DB endpoint is required: set "
+                    + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/), or"
+                    + " give the guard a provider: new AzureTickGuard(settings, provider)");
+        }
+        CosmosClientBuilder client = new CosmosClientBuilder().endpoint(endpoint).gatewayMode()
+                .endpointDiscoveryEnabled(false);
+        String key = settings.cosmosKey();
+        if (key != null) {
+            client.key(key);
+        } else {
+            client.credential(new DefaultAzureCredentialBuilder().build());
+        }
+        return CosmosLockProvider.builder()
+                .container(client.buildClient().getDatabase(settings.cosmosDatabase())
+                        .getContainer(settings.cosmosContainer()))
+                .lockedBy(instanceIdentity())
+                .build();
+    }
+
+    /** {@code site/host/pid}: the app's name ({@code WEBSITE_SITE_NAME}) and this worker process. */
+    static String instanceIdentity() {
+        String site = System.getenv("WEBSITE_SITE_NAME");
+        return (site == null ? "function-app" : site) + "/" + InstanceIdentity.hostAndPid();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
@@ -155,7 +156,8 @@ class AzureTimerGuardTest {
     @Test
     void withoutAScheduleStatusTheInvocationTimeAtTheResolutionNamesTheOccurrence() throws Exception {
         String unmonitored = "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":null,\"IsPastDue\":false}";
-        AzureGuardSettings perMinute = AzureGuardSettings.defaults().withResolution(Duration.ofMinutes(1));
+        AzureGuardSettings perMinute = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
         NightlyReportTimerFunction one = app("one", "2026-11-30T02:00:00.800Z", perMinute);
         assertThat(invoke(one, unmonitored)).isEqualTo(TickOutcome.RAN);
         assertThat(invoke(app("two", "2026-11-30T02:00:01.300Z", perMinute), unmonitored))
@@ -167,7 +169,8 @@ class AzureTimerGuardTest {
     void aFirstStartUpWithNothingRecordedTakesTheStepBeforeNext() throws Exception {
         // The host's placeholder Last: no run recorded yet. At a resolution of a minute the step before 03:00 is 02:59.
         String firstStart = timer("0001-01-01T00:00:00", "2026-11-30T03:00:00+00:00", false);
-        AzureGuardSettings perMinute = AzureGuardSettings.defaults().withResolution(Duration.ofMinutes(1));
+        AzureGuardSettings perMinute = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
         NightlyReportTimerFunction fresh = app("fresh", "2026-11-30T02:41:12.500Z", perMinute);
         assertThat(invoke(fresh, firstStart)).isEqualTo(TickOutcome.RAN);
         assertThat(fresh.runs).containsExactly("2026-11-30T02:59:00Z fence=1");
@@ -187,8 +190,8 @@ class AzureTimerGuardTest {
 
     @Test
     void aHungRunBlocksTheJobForTheFunctionTimeoutPlusTheMargin() throws Exception {
-        AzureGuardSettings shortTimeout = AzureGuardSettings.defaults().withFunctionTimeout(Duration.ofSeconds(2))
-                .withLeaseMargin(Duration.ofSeconds(1));
+        AzureGuardSettings shortTimeout = AzureGuardSettings.defaults().withGuard(GuardSettings.defaults()
+                .withFunctionTimeout(Duration.ofSeconds(2)).withLeaseMargin(Duration.ofSeconds(1)));
         NightlyReportTimerFunction hung = app("hung", "2026-11-30T02:00:00.100Z", shortTimeout);
         hung.block = new CountDownLatch(1);
         NightlyReportTimerFunction next = app("next", "2026-11-30T03:00:00.100Z", shortTimeout);

@@ -3,6 +3,7 @@ package dev.cloudlock.function.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.function.GuardEnvironment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -48,15 +49,36 @@ class AzureTimerInfoTest {
     @Test
     void settingsComeFromAppSettings() {
         AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(Map.of(
-                AzureGuardSettings.JOB_NAME, "nightly-report",
-                AzureGuardSettings.TICK_RESOLUTION, "PT1M",
-                AzureGuardSettings.FUNCTION_TIMEOUT, "PT10M"));
-        assertThat(settings.jobName()).isEqualTo("nightly-report");
-        assertThat(settings.resolution()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(settings.functionTimeout()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(settings.leaseMargin()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of()).functionTimeout()).isEqualTo(Duration.ofMinutes(30));
-        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(AzureGuardSettings.FUNCTION_TIMEOUT, "10m")))
-                .hasMessageContaining(AzureGuardSettings.FUNCTION_TIMEOUT);
+                GuardEnvironment.JOB_NAME, "nightly-report",
+                GuardEnvironment.TICK_RESOLUTION, "PT1M",
+                GuardEnvironment.FUNCTION_TIMEOUT, "PT10M"));
+        assertThat(settings.guard().jobName()).isEqualTo("nightly-report");
+        assertThat(settings.guard().tickResolution()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(settings.guard().functionTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(settings.guard().leaseMargin()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(AzureGuardSettings.fromEnvironment(Map.of()).guard().functionTimeout())
+                .isEqualTo(Duration.ofMinutes(30));
+        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(GuardEnvironment.FUNCTION_TIMEOUT, "10m")))
+                .hasMessageContaining(GuardEnvironment.FUNCTION_TIMEOUT);
+    }
+
+    @Test
+    void theCosmosContainerComesFromAppSettingsAndTheKeyIsNeverPrinted() {
+        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(Map.of(
+                AzureGuardSettings.COSMOS_ENDPOINT, "https://locks.documents.azure.com:443/",
+                AzureGuardSettings.COSMOS_DATABASE, "app",
+                AzureGuardSettings.COSMOS_CONTAINER, "locks",
+                AzureGuardSettings.COSMOS_KEY, "c2VjcmV0"));
+        assertThat(settings.cosmosEndpoint()).isEqualTo("https://locks.documents.azure.com:443/");
+        assertThat(settings.cosmosDatabase()).isEqualTo("app");
+        assertThat(settings.cosmosContainer()).isEqualTo("locks");
+        assertThat(settings.cosmosKey()).isEqualTo("c2VjcmV0");
+        assertThat(settings.toString()).doesNotContain("c2VjcmV0");
+        AzureGuardSettings defaults = AzureGuardSettings.fromEnvironment(Map.of());
+        assertThat(defaults.cosmosEndpoint()).isNull();
+        assertThat(defaults.cosmosDatabase()).isEqualTo("cloudlock");
+        assertThat(defaults.cosmosContainer()).isEqualTo("shedlock");
+        assertThat(defaults.cosmosKey()).as("Entra ID").isNull();
+        assertThatThrownBy(() -> new AzureTickGuard(defaults)).hasMessageContaining("CLOUDLOCK_COSMOS_ENDPOINT");
     }
 }

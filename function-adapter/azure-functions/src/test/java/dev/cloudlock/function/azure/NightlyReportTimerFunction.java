@@ -27,8 +27,8 @@ class NightlyReportTimerFunction {
     @FunctionName("nightlyReport")
     public TickOutcome run(@TimerTrigger(name = "timer", schedule = "0 0 * * * *") String timer,
                            ExecutionContext context) throws Exception {
-        return guard.run(timer, context, tick -> {
-            runs.add(tick.tick().scheduledTime() + " fence=" + tick.fencingToken());
+        return guard.run(timer, context, run -> {
+            runs.add(run.scheduledTime() + " fence=" + run.fencingToken());
             if (fail) {
                 throw new IllegalStateException("the report store is down");
             }

@@ -5,6 +5,7 @@ import com.google.cloud.functions.HttpRequest;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
@@ -51,8 +52,7 @@ public final class GcpTickGuard {
     /** A guard on any cloudlock provider. */
     public GcpTickGuard(GcpGuardSettings settings, CloudLockProvider provider) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.guard = TickGuard.builder(provider).leaseMargin(settings.leaseMargin())
-                .lockAtLeastFor(settings.lockAtLeastFor()).build();
+        this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
     }
 
     public GcpGuardSettings settings() {
@@ -75,7 +75,7 @@ public final class GcpTickGuard {
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public TickOutcome run(Tick tick, TickJob job) throws Exception {
-        return guard.run(tick, settings.functionTimeout(), job);
+        return guard.run(tick, job);
     }
 
     /**
@@ -91,8 +91,7 @@ public final class GcpTickGuard {
     }
 
     Tick tickOf(CloudEvent event, PubSubMessage message) {
-        String jobName = settings.jobName() != null ? settings.jobName() : topicName(event);
-        return Tick.of(jobName, message.publishTime(), settings.resolution());
+        return settings.guard().tickAt(message.publishTime(), () -> topicName(event));
     }
 
     /**
@@ -105,14 +104,12 @@ public final class GcpTickGuard {
         Objects.requireNonNull(request, "request");
         String time = request.getFirstHeader(SCHEDULE_TIME_HEADER).orElseThrow(() -> new IllegalArgumentException(
                 "The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"));
-        String jobName = settings.jobName();
-        if (jobName == null) {
+        return settings.guard().tickAt(PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), () -> {
             String header = request.getFirstHeader(JOB_NAME_HEADER).filter(name -> !name.isBlank())
                     .orElseThrow(() -> new IllegalArgumentException("The request has no " + JOB_NAME_HEADER
-                            + " header: set " + GcpGuardSettings.JOB_NAME));
-            jobName = header.substring(header.lastIndexOf('/') + 1);
-        }
-        return Tick.of(jobName, PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), settings.resolution());
+                            + " header: set " + GuardEnvironment.JOB_NAME));
+            return header.substring(header.lastIndexOf('/') + 1);
+        });
     }
 
     static String topicName(CloudEvent event) {
@@ -120,7 +117,7 @@ public final class GcpTickGuard {
         int topics = source.lastIndexOf("/topics/");
         if (topics < 0 || topics + "/topics/".length() == source.length()) {
             throw new IllegalArgumentException("The event's source '" + source + "' names no Pub/Sub topic: set "
-                    + GcpGuardSettings.JOB_NAME);
+                    + GuardEnvironment.JOB_NAME);
         }
         return source.substring(topics + "/topics/".length());
     }

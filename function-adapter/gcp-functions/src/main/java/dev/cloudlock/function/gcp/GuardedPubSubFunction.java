@@ -32,10 +32,11 @@ public abstract class GuardedPubSubFunction implements CloudEventsFunction {
     @Override
     public final void accept(CloudEvent event) throws Exception {
         PubSubMessage message = PubSubMessage.of(event);
-        TickOutcome outcome = guard.run(guard.tickOf(event, message), tick -> runTick(message, tick, event));
+        TickOutcome outcome = guard.run(guard.tickOf(event, message), run -> runTick(message, run, event));
         LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + outcome);
     }
 
-    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
-    protected abstract void runTick(PubSubMessage message, TickContext tick, CloudEvent event) throws Exception;
+    /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and
+     * its fencing token. */
+    protected abstract void runTick(PubSubMessage message, TickContext run, CloudEvent event) throws Exception;
 }

@@ -39,12 +39,13 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
             response.getWriter().write(notAnOccurrence.getMessage());
             return;
         }
-        TickOutcome outcome = guard.run(tick, context -> runTick(request, context));
+        TickOutcome outcome = guard.run(tick, run -> runTick(request, run));
         response.setStatusCode(200);
         response.setContentType("text/plain; charset=utf-8");
         response.getWriter().write(outcome.name());
     }
 
-    /** The job: runs at most once per occurrence; {@code tick} carries the occurrence and its fencing token. */
-    protected abstract void runTick(HttpRequest request, TickContext tick) throws Exception;
+    /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and
+     * its fencing token. */
+    protected abstract void runTick(HttpRequest request, TickContext run) throws Exception;
 }

@@ -10,7 +10,7 @@ import io.cloudevents.CloudEvent;
 public class E2ePubSubFunction extends GuardedPubSubFunction {
 
     @Override
-    protected void runTick(PubSubMessage message, TickContext tick, CloudEvent event) throws Exception {
-        E2eRuns.run(tick, message.attributes().get("sleepMs"), message.attributes().get("failOnceMarker"));
+    protected void runTick(PubSubMessage message, TickContext run, CloudEvent event) throws Exception {
+        E2eRuns.run(run, message.attributes().get("sleepMs"), message.attributes().get("failOnceMarker"));
     }
 }

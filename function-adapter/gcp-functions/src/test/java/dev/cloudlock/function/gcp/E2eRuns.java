@@ -15,8 +15,8 @@ final class E2eRuns {
     private E2eRuns() {
     }
 
-    static void run(TickContext tick, String sleepMs, String failOnceMarker) throws Exception {
-        record(tick);
+    static void run(TickContext run, String sleepMs, String failOnceMarker) throws Exception {
+        record(run);
         if (failOnceMarker != null && !Files.exists(Path.of(failOnceMarker))) {
             Files.createFile(Path.of(failOnceMarker));
             throw new IllegalStateException("first attempt fails on purpose");
@@ -26,9 +26,9 @@ final class E2eRuns {
         }
     }
 
-    private static synchronized void record(TickContext tick) throws IOException {
-        Files.writeString(Path.of(System.getenv("E2E_RUNS_FILE")), tick.tick().jobName() + " "
-                        + tick.tick().scheduledTime() + " fence=" + tick.fencingToken() + " pid="
+    private static synchronized void record(TickContext run) throws IOException {
+        Files.writeString(Path.of(System.getenv("E2E_RUNS_FILE")), run.jobName() + " "
+                        + run.scheduledTime() + " fence=" + run.fencingToken() + " pid="
                         + ProcessHandle.current().pid() + "\n",
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }

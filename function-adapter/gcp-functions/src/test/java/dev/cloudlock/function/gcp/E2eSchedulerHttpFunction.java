@@ -10,8 +10,8 @@ import dev.cloudlock.function.TickContext;
 public class E2eSchedulerHttpFunction extends GuardedSchedulerHttpFunction {
 
     @Override
-    protected void runTick(HttpRequest request, TickContext tick) throws Exception {
-        E2eRuns.run(tick, request.getFirstHeader("X-Test-Sleep-Ms").orElse(null),
+    protected void runTick(HttpRequest request, TickContext run) throws Exception {
+        E2eRuns.run(run, request.getFirstHeader("X-Test-Sleep-Ms").orElse(null),
                 request.getFirstHeader("X-Test-Fail-Once-Marker").orElse(null));
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.emulators.Emulators;
@@ -61,7 +62,8 @@ class GcpTickGuardTest {
 
     @Test
     void aRedeliveryIsTheSameTickAndTheNextPublicationTheNext() {
-        GcpTickGuard guard = guard(GcpGuardSettings.defaults().withResolution(Duration.ofMinutes(1)));
+        GcpTickGuard guard = guard(GcpGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1))));
         Tick first = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
         Tick redelivered = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
         assertThat(first).isEqualTo(redelivered)
@@ -77,7 +79,8 @@ class GcpTickGuardTest {
         assertThat(message.publishTime()).isEqualTo(Instant.parse("2026-11-30T02:00:00.5Z"));
         assertThat(message.dataAsString()).isEqualTo("hello");
         assertThat(message.attributes()).isEqualTo(Map.of("origin", "scheduler"));
-        assertThat(guard(GcpGuardSettings.defaults().withJobName("configured")).tickOf(event("103", null,
+        assertThat(guard(GcpGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults().withJobName("configured"))).tickOf(event("103", null,
                 "2026-11-30T03:00:00.5+01:00")).jobName()).isEqualTo("configured");
     }
 
@@ -93,8 +96,8 @@ class GcpTickGuardTest {
     @Test
     void theLeaseIsTheFunctionTimeoutPlusTheMargin() throws Exception {
         Emulators.resetFirestore();
-        GcpGuardSettings settings = GcpGuardSettings.defaults().withFunctionTimeout(Duration.ofSeconds(2))
-                .withJobName("lease-job");
+        GcpGuardSettings settings = GcpGuardSettings.defaults().withGuard(GuardSettings.defaults()
+                .withFunctionTimeout(Duration.ofSeconds(2)).withJobName("lease-job"));
         GcpTickGuard crashed = guard(settings);
         GcpTickGuard next = guard(settings);
         AtomicInteger runs = new AtomicInteger();
@@ -104,7 +107,7 @@ class GcpTickGuardTest {
         CountDownLatch holding = new CountDownLatch(1);
         Thread stuck = new Thread(() -> {
             try {
-                crashed.run(first, tick -> {
+                crashed.run(first, run -> {
                     holding.countDown();
                     Thread.sleep(60_000);
                 });
@@ -116,12 +119,12 @@ class GcpTickGuardTest {
         stuck.start();
         assertThat(holding.await(20, TimeUnit.SECONDS)).as("the first run took the lock").isTrue();
         long taken = System.nanoTime();
-        assertThat(next.run(second, tick -> runs.incrementAndGet())).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(next.run(second, run -> runs.incrementAndGet())).isEqualTo(TickOutcome.SKIPPED_RUNNING);
         long deadline = taken + Duration.ofSeconds(20).toNanos();
         TickOutcome outcome;
         do {
             Thread.sleep(100);
-            outcome = next.run(second, tick -> runs.incrementAndGet());
+            outcome = next.run(second, run -> runs.incrementAndGet());
         } while (outcome != TickOutcome.RAN && System.nanoTime() < deadline);
         long blockedMillis = Duration.ofNanos(System.nanoTime() - taken).toMillis();
         assertThat(outcome).isEqualTo(TickOutcome.RAN);

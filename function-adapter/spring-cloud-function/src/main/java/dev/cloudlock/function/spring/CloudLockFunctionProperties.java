@@ -3,6 +3,7 @@ package dev.cloudlock.function.spring;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -34,25 +35,25 @@ public class CloudLockFunctionProperties {
 
     /** How one function is guarded. */
     public static class FunctionGuard {
-        private String jobName;
-        private String tickSource;
+        private @Nullable String jobName;
+        private @Nullable String tickSource;
         private Duration tickResolution = Duration.ofSeconds(1);
         private Duration lease = Duration.ofMinutes(15);
         private Duration lockAtLeastFor = Duration.ZERO;
 
-        public String getJobName() {
+        public @Nullable String getJobName() {
             return jobName;
         }
 
-        public void setJobName(String jobName) {
+        public void setJobName(@Nullable String jobName) {
             this.jobName = jobName;
         }
 
-        public String getTickSource() {
+        public @Nullable String getTickSource() {
             return tickSource;
         }
 
-        public void setTickSource(String tickSource) {
+        public void setTickSource(@Nullable String tickSource) {
             this.tickSource = tickSource;
         }
 

@@ -1,6 +1,7 @@
 package dev.cloudlock.function.spring;
 
 import com.google.cloud.functions.Context;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a background event's time from the GCP adapter's {@code gcf_context} header. Kept apart from
@@ -11,7 +12,7 @@ final class GcfEventTime {
     private GcfEventTime() {
     }
 
-    static Object of(Object header) {
+    static @Nullable Object of(@Nullable Object header) {
         if (header == null) {
             return null;
         }

@@ -1,10 +1,11 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
-import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.function.TickResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -17,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.util.FileCopyUtils;
@@ -40,7 +42,6 @@ public final class GuardedFunctions {
     private static final ThreadLocal<TickContext> CURRENT = new ThreadLocal<>();
 
     private final Map<String, Settings> functions;
-    private final TickGuard.Builder guards;
 
     /**
      * A guard on {@code provider} for each function {@code properties} configures.
@@ -49,9 +50,8 @@ public final class GuardedFunctions {
      */
     public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
         Objects.requireNonNull(provider, "provider");
-        this.guards = TickGuard.builder(provider).leaseMargin(Duration.ZERO);
-        this.functions = properties.getFunctions().entrySet().stream()
-                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> settings(e.getKey(), e.getValue())));
+        this.functions = properties.getFunctions().entrySet().stream().collect(Collectors.toUnmodifiableMap(
+                Map.Entry::getKey, e -> settings(provider, e.getKey(), e.getValue())));
     }
 
     /** Whether {@code cloudlock.functions.<functionName>} configures a guard for the function. */
@@ -67,13 +67,11 @@ public final class GuardedFunctions {
      *
      * @throws IllegalArgumentException when no guard is configured for {@code functionName}
      */
-    public <I, O> Function<I, O> guard(String functionName, Function<I, O> function) {
+    public <I, O extends @Nullable Object> Function<I, @Nullable O> guard(String functionName,
+                                                                         Function<I, O> function) {
         Objects.requireNonNull(function, "function");
         Settings settings = settings(functionName);
-        return input -> {
-            Guarded<O> result = run(settings, input, function);
-            return result.outcome() == TickOutcome.RAN ? result.output() : null;
-        };
+        return input -> run(settings, input, function).value();
     }
 
     /** The occurrence being run by a guarded body on this thread, with its fencing token. */
@@ -81,33 +79,28 @@ public final class GuardedFunctions {
         return Optional.ofNullable(CURRENT.get());
     }
 
-    /** What a guarded call did and, when the body ran, what it returned. */
-    record Guarded<O>(TickOutcome outcome, O output) {
-    }
-
     /**
-     * Runs {@code body} once per occurrence of {@code functionName}. A {@code Message} payload the tick is read
-     * from that can be read only once (a {@code Reader} or {@code InputStream}, as the GCP adapter passes HTTP
-     * bodies) is read into a {@code String} first, and the body receives that copy.
+     * Runs {@code body} once per occurrence of {@code functionName}: what the guard did and, when the body ran, what
+     * it returned. A {@code Message} payload the tick is read from that can be read only once (a {@code Reader} or
+     * {@code InputStream}, as the GCP adapter passes HTTP bodies) is read into a {@code String} first, and the body
+     * receives that copy.
      */
-    <I, O> Guarded<O> run(String functionName, I input, Function<I, O> body) {
+    <I, O extends @Nullable Object> TickResult<O> run(String functionName, I input, Function<I, O> body) {
         return run(settings(functionName), input, body);
     }
 
-    private <I, O> Guarded<O> run(Settings settings, I input, Function<I, O> body) {
+    private <I, O extends @Nullable Object> TickResult<O> run(Settings settings, I input, Function<I, O> body) {
         TickContext running = CURRENT.get();
-        if (running != null && running.tick().jobName().equals(settings.jobName())) {
-            return new Guarded<>(TickOutcome.RAN, body.apply(input));
+        if (running != null && running.jobName().equals(settings.jobName())) {
+            return TickResult.ran(body.apply(input));
         }
         I readable = settings.source().readsPayload() ? rereadable(input) : input;
-        Tick tick = Tick.of(settings.jobName(), settings.source().scheduledTime(readable), settings.resolution());
-        Object[] output = new Object[1];
-        TickOutcome outcome;
+        Tick tick = settings.guard().settings().tickAt(settings.source().scheduledTime(readable), settings::jobName);
         try {
-            outcome = settings.guard().run(tick, settings.lease(), context -> {
+            return settings.guard().call(tick, context -> {
                 CURRENT.set(context);
                 try {
-                    output[0] = body.apply(readable);
+                    return body.apply(readable);
                 } finally {
                     // back to the enclosing guarded call of another job, if any
                     if (running == null) {
@@ -123,9 +116,6 @@ public final class GuardedFunctions {
             // a Function body throws no checked exception; the lock store's are unchecked
             throw new UndeclaredThrowableException(checked);
         }
-        @SuppressWarnings("unchecked")
-        O result = (O) output[0];
-        return new Guarded<>(outcome, result);
     }
 
     @SuppressWarnings("unchecked")
@@ -156,7 +146,8 @@ public final class GuardedFunctions {
         return settings;
     }
 
-    private Settings settings(String functionName, CloudLockFunctionProperties.FunctionGuard properties) {
+    private static Settings settings(CloudLockProvider provider, String functionName,
+                                     CloudLockFunctionProperties.FunctionGuard properties) {
         String prefix = "cloudlock.functions." + functionName + ".";
         if (properties.getTickSource() == null || properties.getTickSource().isBlank()) {
             throw new IllegalArgumentException(prefix + "tick-source is required (e.g. eventbridge, cloud-scheduler,"
@@ -170,18 +161,26 @@ public final class GuardedFunctions {
         }
         requirePositive(properties.getTickResolution(), prefix + "tick-resolution");
         requirePositive(properties.getLease(), prefix + "lease");
+        Duration lockAtLeastFor = properties.getLockAtLeastFor();
+        if (lockAtLeastFor == null || lockAtLeastFor.isNegative()) {
+            throw new IllegalArgumentException(prefix + "lock-at-least-for must not be negative, was "
+                    + lockAtLeastFor);
+        }
         String jobName = properties.getJobName() == null || properties.getJobName().isBlank() ? functionName
                 : properties.getJobName();
-        TickGuard guard = guards.lockAtLeastFor(properties.getLockAtLeastFor()).build();
-        return new Settings(jobName, source, properties.getTickResolution(), properties.getLease(), guard);
+        // The lease property is the whole lease: the function's timeout with the margin already in it.
+        GuardSettings guard = GuardSettings.defaults().withJobName(jobName)
+                .withTickResolution(properties.getTickResolution()).withLeaseMargin(Duration.ZERO)
+                .withLockAtLeastFor(lockAtLeastFor).withFunctionTimeout(properties.getLease());
+        return new Settings(jobName, source, TickGuard.builder(provider).settings(guard).build());
     }
 
-    private static void requirePositive(Duration value, String property) {
+    private static void requirePositive(@Nullable Duration value, String property) {
         if (value == null || value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(property + " must be positive, was " + value);
         }
     }
 
-    private record Settings(String jobName, TickSource source, Duration resolution, Duration lease, TickGuard guard) {
+    private record Settings(String jobName, TickSource source, TickGuard guard) {
     }
 }

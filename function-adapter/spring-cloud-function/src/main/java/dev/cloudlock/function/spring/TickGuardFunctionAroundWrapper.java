@@ -1,7 +1,9 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.function.TickResult;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.function.context.catalog.FunctionAroundWrapper;
 import org.springframework.cloud.function.context.catalog.SimpleFunctionRegistry.FunctionInvocationWrapper;
 import org.springframework.messaging.Message;
@@ -33,18 +35,18 @@ public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
     }
 
     @Override
-    protected Object doApply(Object input, FunctionInvocationWrapper targetFunction) {
+    protected @Nullable Object doApply(Object input, FunctionInvocationWrapper targetFunction) {
         String name = targetFunction.getFunctionDefinition();
         if (!guards.isGuarded(name)) {
             return targetFunction.apply(input);
         }
-        GuardedFunctions.Guarded<Object> result = guards.run(name, input, targetFunction::apply);
-        if (result.outcome() != TickOutcome.RAN) {
+        TickResult<@Nullable Object> result = guards.run(name, input, targetFunction::apply);
+        if (!result.ran()) {
             return MessageBuilder.withPayload(("\"" + result.outcome() + "\"").getBytes(StandardCharsets.UTF_8))
                     .setHeader(OUTCOME_HEADER, result.outcome().name()).build();
         }
-        return result.output() instanceof Message<?> message
+        return result.value() instanceof Message<?> message
                 ? MessageBuilder.fromMessage(message).setHeader(OUTCOME_HEADER, TickOutcome.RAN.name()).build()
-                : result.output();
+                : result.value();
     }
 }

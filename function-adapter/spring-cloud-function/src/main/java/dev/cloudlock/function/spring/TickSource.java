@@ -13,6 +13,7 @@ import java.time.temporal.TemporalAccessor;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.Message;
 
 /**
@@ -49,10 +50,10 @@ public final class TickSource {
 
     private final String spec;
     private final Kind kind;
-    private final String header;
-    private final JsonPointer pointer;
+    private final @Nullable String header;
+    private final @Nullable JsonPointer pointer;
 
-    private TickSource(String spec, Kind kind, String header, JsonPointer pointer) {
+    private TickSource(String spec, Kind kind, @Nullable String header, @Nullable JsonPointer pointer) {
         this.spec = spec;
         this.kind = kind;
         this.header = header;
@@ -64,7 +65,7 @@ public final class TickSource {
      *
      * @throws IllegalArgumentException naming the accepted forms when {@code spec} is none of them
      */
-    public static TickSource parse(String spec) {
+    public static TickSource parse(@Nullable String spec) {
         String text = spec == null ? "" : spec.trim();
         switch (text) {
             case "eventbridge":
@@ -111,7 +112,7 @@ public final class TickSource {
      */
     public Instant scheduledTime(Object input) {
         Objects.requireNonNull(input, "input");
-        Object value = switch (kind) {
+        @Nullable Object value = switch (kind) {
             case HEADER -> header(message(input));
             case GCF_EVENT -> GcfEventTime.of(header(message(input)));
             case JSON -> jsonValue(input instanceof Message<?> message ? message.getPayload() : input);
@@ -130,7 +131,7 @@ public final class TickSource {
                 + input.getClass().getName() + ", not a Message: declare the function's input as Message<...>");
     }
 
-    private Object header(Message<?> message) {
+    private @Nullable Object header(Message<?> message) {
         for (Map.Entry<String, Object> entry : message.getHeaders().entrySet()) {
             if (entry.getKey().equalsIgnoreCase(header)) {
                 Object value = entry.getValue();
@@ -141,7 +142,7 @@ public final class TickSource {
         return null;
     }
 
-    private Object jsonValue(Object payload) {
+    private @Nullable Object jsonValue(Object payload) {
         JsonNode tree;
         try {
             if (payload instanceof byte[] bytes) {

@@ -59,7 +59,7 @@ class GuardedFunctionsTest {
         List<Long> tokens = new ArrayList<>();
         Function<String, String> report = guards("report").guard("report", event -> {
             tokens.add(GuardedFunctions.currentTick().orElseThrow().fencingToken());
-            assertThat(GuardedFunctions.currentTick().orElseThrow().tick().jobName()).isEqualTo("report");
+            assertThat(GuardedFunctions.currentTick().orElseThrow().jobName()).isEqualTo("report");
             return "ok";
         });
         report.apply(Events.eventBridge("2026-11-30T02:00:00Z"));
@@ -73,12 +73,12 @@ class GuardedFunctionsTest {
     void aGuardedCallInsideAnotherJobsBodyIsGuardedAndRestoresTheOuterTick() {
         GuardedFunctions guards = guards("outer", "inner");
         Function<String, String> inner = guards.guard("inner",
-                event -> GuardedFunctions.currentTick().orElseThrow().tick().jobName());
+                event -> GuardedFunctions.currentTick().orElseThrow().jobName());
         List<String> seen = new ArrayList<>();
         Function<String, String> outer = guards.guard("outer", event -> {
             seen.add(inner.apply(event));
             seen.add(inner.apply(event) == null ? "inner skipped" : "inner ran twice");
-            seen.add(GuardedFunctions.currentTick().orElseThrow().tick().jobName());
+            seen.add(GuardedFunctions.currentTick().orElseThrow().jobName());
             return "ok";
         });
         assertThat(outer.apply(Events.eventBridge("2026-11-30T02:00:00Z"))).isEqualTo("ok");

@@ -47,7 +47,7 @@ public class ScheduledFunctionsApp {
 
     private static String ran(String function) {
         RUNS.computeIfAbsent(function, f -> new AtomicInteger()).incrementAndGet();
-        GuardedFunctions.currentTick().ifPresent(tick -> FENCING_TOKENS.put(function, tick.fencingToken()));
+        GuardedFunctions.currentTick().ifPresent(run -> FENCING_TOKENS.put(function, run.fencingToken()));
         return "report built by " + function;
     }
 

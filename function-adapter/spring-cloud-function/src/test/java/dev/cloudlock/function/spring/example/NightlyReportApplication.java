@@ -23,7 +23,7 @@ public class NightlyReportApplication {
     @Bean
     public Function<Map<String, Object>, String> nightlyReport() {
         return event -> "report for " + event.get("time")
-                + GuardedFunctions.currentTick().map(tick -> " (fencing token " + tick.fencingToken() + ")").orElse("");
+                + GuardedFunctions.currentTick().map(run -> " (fencing token " + run.fencingToken() + ")").orElse("");
     }
 
     /** Decorated: guarded however it is called (directly injected, plain objects, concurrent requests). */

@@ -1,0 +1,130 @@
+package dev.cloudlock.function;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link TickGuard} names its ticks and sizes its lease, the same on every cloud: from code, or from the
+ * environment variables of {@link GuardEnvironment}. Immutable; each {@code with…} returns a copy. Every value is
+ * checked when the settings are made: a bad one is an {@link IllegalArgumentException} naming the field and its
+ * variable.
+ *
+ * <table>
+ *   <caption>environment variables</caption>
+ *   <tr><th>variable</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>{@code CLOUDLOCK_JOB_NAME}</td><td>lock name of the job</td><td>taken from the event or the function
+ *       (rule name, topic, Cloud Scheduler job, function name)</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_TICK_RESOLUTION}</td><td>scheduled times are truncated to this (ISO-8601)</td>
+ *       <td>{@code PT1S}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_LEASE_MARGIN}</td><td>added to the remaining time (or the function timeout) to form
+ *       the lease</td><td>{@code PT5S}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_LOCK_AT_LEAST_FOR}</td><td>minimum time the job stays locked</td><td>{@code PT0S}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_FUNCTION_TIMEOUT}</td><td>the function's timeout, the lease base where the platform
+ *       does not report the remaining time (GCP, Azure)</td><td>none here; each cloud's guard fills in its
+ *       platform's default (GCP 9 min, Azure 30 min)</td></tr>
+ * </table>
+ *
+ * @param jobName the job's lock name, or {@code null} to take it from the event or the function
+ * @param tickResolution the schedule's grain: scheduled times within one grain are the same tick; positive, at
+ *     least 1 ms
+ * @param leaseMargin added to the remaining time (or the function timeout) to form the lease; not negative
+ * @param lockAtLeastFor the minimum time the job stays locked after it started; not negative
+ * @param functionTimeout the function's timeout, the lease base where the platform gives no remaining time, or
+ *     {@code null} when the platform gives it (Lambda) or the cloud's default applies; positive when set
+ */
+public record GuardSettings(@Nullable String jobName, Duration tickResolution, Duration leaseMargin,
+                            Duration lockAtLeastFor, @Nullable Duration functionTimeout) {
+
+    /** The default added to the remaining invocation time to form the lease (covers clock differences). */
+    public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
+    /** The default grain of scheduled times. */
+    public static final Duration DEFAULT_TICK_RESOLUTION = Duration.ofSeconds(1);
+
+    public GuardSettings {
+        if (jobName != null && jobName.isBlank()) {
+            jobName = null;
+        }
+        check(tickResolution != null && tickResolution.toMillis() > 0, "tickResolution",
+                GuardEnvironment.TICK_RESOLUTION, "be at least 1 ms", tickResolution);
+        check(leaseMargin != null && !leaseMargin.isNegative(), "leaseMargin", GuardEnvironment.LEASE_MARGIN,
+                "not be negative", leaseMargin);
+        check(lockAtLeastFor != null && !lockAtLeastFor.isNegative(), "lockAtLeastFor",
+                GuardEnvironment.LOCK_AT_LEAST_FOR, "not be negative", lockAtLeastFor);
+        check(functionTimeout == null || functionTimeout.toMillis() > 0, "functionTimeout",
+                GuardEnvironment.FUNCTION_TIMEOUT, "be positive", functionTimeout);
+    }
+
+    private static void check(boolean valid, String field, String variable, String rule, @Nullable Object value) {
+        if (!valid) {
+            throw new IllegalArgumentException(field + " (" + variable + ") must " + rule + ", was " + value);
+        }
+    }
+
+    /** No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout. */
+    public static GuardSettings defaults() {
+        return new GuardSettings(null, DEFAULT_TICK_RESOLUTION, DEFAULT_LEASE_MARGIN, Duration.ZERO, null);
+    }
+
+    /** Settings from this process's environment variables. */
+    public static GuardSettings fromEnvironment() {
+        return fromEnvironment(System.getenv());
+    }
+
+    /**
+     * Settings from {@code env}; an absent or blank variable keeps the {@link #defaults()}.
+     *
+     * @throws IllegalArgumentException naming the variable when a value is malformed or out of range
+     */
+    public static GuardSettings fromEnvironment(Map<String, String> env) {
+        GuardSettings defaults = defaults();
+        return new GuardSettings(env.get(GuardEnvironment.JOB_NAME),
+                GuardEnvironment.duration(env, GuardEnvironment.TICK_RESOLUTION, defaults.tickResolution()),
+                GuardEnvironment.duration(env, GuardEnvironment.LEASE_MARGIN, defaults.leaseMargin()),
+                GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),
+                GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT));
+    }
+
+    public GuardSettings withJobName(@Nullable String jobName) {
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+    }
+
+    public GuardSettings withTickResolution(Duration tickResolution) {
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+    }
+
+    public GuardSettings withLeaseMargin(Duration leaseMargin) {
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+    }
+
+    public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+    }
+
+    public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+    }
+
+    /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */
+    public GuardSettings withDefaultFunctionTimeout(Duration timeout) {
+        return functionTimeout != null ? this : withFunctionTimeout(Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    /**
+     * The tick of an occurrence scheduled at {@code scheduledTime}: the configured job name, else the one
+     * {@code eventJobName} reads from the event (called only when none is configured), and the time truncated to
+     * the resolution.
+     *
+     * @throws IllegalArgumentException when neither names the job
+     */
+    public Tick tickAt(Instant scheduledTime, Supplier<? extends @Nullable String> eventJobName) {
+        String name = jobName != null ? jobName : eventJobName.get();
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("No job name: set " + GuardEnvironment.JOB_NAME);
+        }
+        return Tick.of(name, scheduledTime, tickResolution);
+    }
+}
