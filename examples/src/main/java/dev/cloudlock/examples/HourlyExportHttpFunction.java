@@ -6,7 +6,7 @@ import dev.cloudlock.function.gcp.GuardedSchedulerHttpFunction;
 import java.util.logging.Logger;
 
 /**
- * The README's HTTP Cloud Function example: the target of a Cloud Scheduler HTTP job; its body runs once per
+ * The HTTP example of docs/functions/gcp-functions.md: the target of a Cloud Scheduler HTTP job; its body runs once per
  * scheduled occurrence however often Cloud Scheduler retries, and the response is the outcome's name.
  */
 public class HourlyExportHttpFunction extends GuardedSchedulerHttpFunction {

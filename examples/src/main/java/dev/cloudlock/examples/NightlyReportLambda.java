@@ -6,7 +6,7 @@ import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
 
 /**
- * The README's Lambda example: an EventBridge-scheduled handler whose body runs once per scheduled occurrence.
+ * The example of docs/functions/aws-lambda.md: an EventBridge-scheduled handler whose body runs once per scheduled occurrence.
  * Configured by environment variables (CLOUDLOCK_DYNAMODB_TABLE, optionally CLOUDLOCK_JOB_NAME and
  * CLOUDLOCK_TICK_RESOLUTION).
  */

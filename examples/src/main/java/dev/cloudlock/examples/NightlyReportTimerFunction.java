@@ -7,10 +7,11 @@ import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.azure.AzureTickGuard;
 
 /**
- * The README's Azure example: a timer-triggered function whose body runs once per scheduled occurrence across every
- * app and region running it. The locks live in the Cosmos DB container the app settings name
+ * The example of docs/functions/azure-functions.md: a timer-triggered function whose body runs once per scheduled
+ * occurrence across every app and region running it. The locks live in the Cosmos DB container the app settings name
  * (CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, as infra-terraform's
- * azure-timer-function module sets them); the other settings are CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME.
+ * azure-timer-function module sets them); the other settings are CLOUDLOCK_TICK_RESOLUTION,
+ * CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME.
  */
 public class NightlyReportTimerFunction {
 

@@ -16,7 +16,10 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The README's {@code @SchedulerLock} example, run as three Spring instances on moto: the report runs once. */
+/**
+ * The quick start's {@code @SchedulerLock} example (README, docs/stores/dynamodb.md), run as three Spring instances on
+ * moto: the report runs once.
+ */
 class NightlyReportConfigTest {
 
     @Test

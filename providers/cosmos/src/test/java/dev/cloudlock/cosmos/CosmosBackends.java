@@ -60,7 +60,7 @@ final class CosmosBackends {
         return gone;
     }
 
-    /** A client of {@code server}, as the README configures one for the emulator. */
+    /** A client of {@code server}, as docs/stores/cosmos.md configures one for the emulator. */
     static CosmosClient client(EmulatorProcess server) {
         Path trustStore = Emulators.cosmosTrustStore();
         if (!trustStore.toString().equals(System.getProperty("javax.net.ssl.trustStore"))) {

@@ -52,7 +52,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * and the fence (+1 per acquisition) make every acquisition's body unique, so "the ETag still matches" means
  * "nobody has written since the state we know". One {@code GetObject} returns state and ETag together, the body
  * can hold any Unicode in {@code lockedBy} (metadata is ASCII), and people can read it in the console
- * (the README shows the layout). Keys are percent-encoded: no name escapes the prefix, no two
+ * (docs/stores/s3.md shows the layout). Keys are percent-encoded: no name escapes the prefix, no two
  * names share a key.
  *
  * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote

@@ -24,7 +24,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The README's example with the README's properties ({@code example.properties}), on DynamoDB (dynalite). */
+/** The Spring Cloud Function page's example with its properties ({@code example.properties}), on DynamoDB (dynalite). */
 class ReadmeExampleTest {
 
     /** Where the application's DynamoDbClient points: dynalite, with the lock table created. */

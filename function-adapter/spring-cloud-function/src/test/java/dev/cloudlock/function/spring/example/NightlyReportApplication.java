@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.messaging.Message;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The README's example: two scheduled functions, one guarded by the around-wrapper, one by the decorator. */
+/** The example of docs/functions/spring-cloud-function.md: two scheduled functions, one guarded by the around-wrapper, one by the decorator. */
 @SpringBootApplication
 public class NightlyReportApplication {
 
