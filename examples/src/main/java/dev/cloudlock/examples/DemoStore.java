@@ -6,6 +6,7 @@ import com.azure.cosmos.models.CosmosContainerProperties;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
@@ -16,6 +17,8 @@ import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -28,27 +31,33 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 
 /**
- * The lock store a demo instance uses (DynamoDB or S3 on moto, Firestore on its emulator, Cosmos DB on our launcher
- * with TLS), on an emulator started on 127.0.0.1: each instance gets its own client, as
+ * The lock store a demo instance uses: by default the in-memory store (core's reference implementation of the store
+ * SPI, shared by every instance, so the demo needs only a JDK); or DynamoDB or S3 on moto, Firestore on its emulator,
+ * Cosmos DB on our launcher with TLS, on an emulator started on 127.0.0.1, where each instance gets its own client, as
  * separate processes would. Closing it closes the clients (the emulator stops with the JVM).
  */
 final class DemoStore implements AutoCloseable {
 
     /** The stores the demo can run on. */
-    static final List<String> NAMES = List.of("dynamodb", "s3", "firestore", "cosmos");
+    static final List<String> NAMES = List.of("in-memory", "dynamodb", "s3", "firestore", "cosmos");
 
     private final String name;
-    private final EmulatorProcess emulator;
+    private final @Nullable EmulatorProcess emulator;
+    private final InMemoryLockStore inMemory = new InMemoryLockStore();
     private final List<AutoCloseable> clients = new ArrayList<>();
 
-    private DemoStore(String name, EmulatorProcess emulator) {
+    private DemoStore(String name, @Nullable EmulatorProcess emulator) {
         this.name = name;
         this.emulator = emulator;
     }
 
-    /** Starts (or reuses) the emulator of {@code name}: dynamodb and s3 on moto, firestore on its emulator. */
+    /**
+     * The store {@code name}: the in-memory store, or the emulator it runs on, started (or reused): dynamodb and s3 on
+     * moto, firestore on its emulator, cosmos on our launcher. A missing emulator fails with its install hint.
+     */
     static DemoStore start(String name) {
         return switch (name) {
+            case "in-memory" -> new DemoStore(name, null);
             case "dynamodb", "s3" -> new DemoStore(name, Emulators.moto());
             case "firestore" -> new DemoStore(name, Emulators.firestore());
             case "cosmos" -> {
@@ -62,12 +71,14 @@ final class DemoStore implements AutoCloseable {
         };
     }
 
-    EmulatorProcess emulator() {
-        return emulator;
+    /** The emulator the store runs on; empty for the in-memory store. */
+    Optional<EmulatorProcess> emulator() {
+        return Optional.ofNullable(emulator);
     }
 
     String description() {
         return switch (name) {
+            case "in-memory" -> "the in-memory store; --store dynamodb|s3|firestore|cosmos runs on an emulator";
             case "dynamodb" -> "DynamoDB provider on moto";
             case "s3" -> "S3 provider on moto";
             case "cosmos" -> "Cosmos DB provider on @vercel/cosmosdb-server behind our launcher";
@@ -77,6 +88,9 @@ final class DemoStore implements AutoCloseable {
 
     /** A provider with its own client, writing {@code instance} as lockedBy. */
     synchronized CloudLockProvider provider(String instance) {
+        if (emulator == null) {
+            return new CloudLockProvider(inMemory, instance);
+        }
         switch (name) {
             case "dynamodb" -> {
                 DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(emulator.endpoint()))

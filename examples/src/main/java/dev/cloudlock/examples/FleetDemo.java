@@ -4,6 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.testkit.LockHistory;
 
 import java.nio.file.Files;
@@ -25,9 +26,10 @@ import java.util.function.Function;
 
 /**
  * The demo: a fleet of function instances behind an at-least-once scheduler, every delivery going through the
- * real {@link TickGuard} and a real provider on its emulator, started here on 127.0.0.1 (DynamoDB on moto by default;
- * {@code --store s3} on moto, {@code --store firestore} on the Cloud Firestore emulator, {@code --store cosmos} on
- * our Cosmos DB launcher).
+ * real {@link TickGuard} and a real implementation of the store SPI: the in-memory store by default (so the demo
+ * needs only a JDK), or a provider on its emulator, started here on 127.0.0.1 ({@code --store dynamodb} or
+ * {@code s3} on moto, {@code --store firestore} on the Cloud Firestore emulator, {@code --store cosmos} on our Cosmos
+ * DB launcher).
  *
  * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed
  * pattern so that every run shows every case: twice at once (tick 3, 6, ...), once more late (tick 1, 5, ...); the
@@ -40,14 +42,22 @@ import java.util.function.Function;
  * so a retry of an older tick that arrives after a newer tick completed is skipped as done. The summary counts
  * such superseded ticks rather than hiding them.
  *
- * <p>Options: {@code --instances N} (5), {@code --seconds N} (20), {@code --store dynamodb|s3|firestore|cosmos}, {@code --no-guard},
- * {@code --timeline FILE} (fleet-timeline.svg).
+ * <p>Options: {@code --instances N} (5), {@code --seconds N} (20),
+ * {@code --store in-memory|dynamodb|s3|firestore|cosmos} (in-memory), {@code --no-guard}, {@code --timeline FILE}
+ * (fleet-timeline.svg).
  */
 public final class FleetDemo {
 
-    /** One execution of the job body: who ran which tick when, with which fencing token, and whether it failed. */
-    public record Execution(String instance, int tick, long fencingToken, long startNanos, long endNanos,
+    /**
+     * One execution of the job body: who ran which tick when, with which fencing token, whether it failed, and whether
+     * a retry delivery ({@code attempt > 0}) started it.
+     */
+    public record Execution(String instance, int tick, int attempt, long fencingToken, long startNanos, long endNanos,
                             boolean failed) {
+    }
+
+    /** A delivery the guard skipped: which instance, which tick, when, and why. */
+    public record Skip(String instance, int tick, DeliveryOutcome outcome, long atNanos) {
     }
 
     /**
@@ -64,8 +74,8 @@ public final class FleetDemo {
 
     /** What a run did. */
     public record Summary(int instances, int ticks, int deliveries, int retries, Map<DeliveryOutcome, Integer> outcomes,
-                          List<Execution> executions, Map<Integer, Integer> successesPerTick, List<String> violations,
-                          boolean guarded, long originNanos) {
+                          List<Execution> executions, List<Skip> skips, Map<Integer, Integer> successesPerTick,
+                          List<String> violations, boolean guarded, long originNanos) {
 
         /** True when every scheduled tick ran successfully exactly once. */
         public boolean eachTickRanOnce() {
@@ -88,7 +98,7 @@ public final class FleetDemo {
         int instances = 5;
         int seconds = 20;
         boolean guard = true;
-        String store = "dynamodb";
+        String store = "in-memory";
         Path timeline = Path.of("fleet-timeline.svg");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -103,7 +113,7 @@ public final class FleetDemo {
             }
         }
         DemoStore demoStore = DemoStore.start(store);
-        System.out.println("Emulator started: " + demoStore.emulator());
+        demoStore.emulator().ifPresent(emulator -> System.out.println("Emulator started: " + emulator));
         int exit;
         try (demoStore) {
             Summary summary = run(demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard);
@@ -114,7 +124,7 @@ public final class FleetDemo {
             System.out.println("Timeline: " + timeline.toAbsolutePath());
             exit = guard && !(summary.eachTickRanOnce() && summary.violations().isEmpty()) ? 1 : 0;
         } finally {
-            demoStore.emulator().close();
+            demoStore.emulator().ifPresent(EmulatorProcess::close);
         }
         System.exit(exit);
     }
@@ -137,6 +147,7 @@ public final class FleetDemo {
         Instant firstTick = Instant.parse("2026-11-30T00:00:00Z");
         Map<DeliveryOutcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<Execution> executions = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Skip> skips = new ConcurrentLinkedQueue<>();
         Map<Integer, AtomicInteger> attemptsPerTick = new ConcurrentHashMap<>();
         AtomicInteger deliveries = new AtomicInteger();
         AtomicInteger retries = new AtomicInteger();
@@ -176,6 +187,9 @@ public final class FleetDemo {
                     outcome = DeliveryOutcome.FAILED;
                 }
                 outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
+                if (outcome == DeliveryOutcome.SKIPPED_RUNNING || outcome == DeliveryOutcome.SKIPPED_DONE) {
+                    skips.add(new Skip(name, tick, outcome, System.nanoTime() - origin));
+                }
                 boolean retry = outcome == DeliveryOutcome.FAILED || outcome == DeliveryOutcome.SKIPPED_RUNNING;
                 if (retry && attempt + 1 < MAX_ATTEMPTS) {
                     retries.incrementAndGet();
@@ -193,7 +207,7 @@ public final class FleetDemo {
                 long work = fail ? interval.toMillis() / 10
                         : tick % 7 == 3 ? interval.toMillis() * 3 / 2 : interval.toMillis() / 4;
                 Thread.sleep(work);
-                executions.add(new Execution(instance, tick, token, start - origin, System.nanoTime() - origin,
+                executions.add(new Execution(instance, tick, attempt, token, start - origin, System.nanoTime() - origin,
                         fail));
                 if (fail) {
                     throw new IllegalStateException("tick " + tick + ": downstream unavailable");
@@ -237,8 +251,8 @@ public final class FleetDemo {
         outcomes.forEach((o, n) -> counted.put(o, n.get()));
         List<Execution> ordered = new ArrayList<>(executions);
         ordered.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
-        return new Summary(instances, ticks, deliveries.get(), retries.get(), counted, ordered, successes,
-                history.violations(), guarded, origin);
+        return new Summary(instances, ticks, deliveries.get(), retries.get(), counted, ordered, List.copyOf(skips),
+                successes, history.violations(), guarded, origin);
     }
 
     private static void print(Summary s) {

@@ -2,13 +2,18 @@ package dev.cloudlock.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The demo, shortened (3 instances, 8 ticks), its summary checked against the recorded history: with the
- * guard every tick ran successfully once, without overlap, with every kind of delivery exercised; without it,
- * duplicates ran.
+ * guard every tick ran successfully once, without overlap, with every kind of delivery exercised, on the in-memory
+ * default and on every emulator; without it, duplicates ran. The README's demo runs as its own process with no
+ * Python, Node or gcloud on the PATH.
  */
 class FleetDemoTest {
 
@@ -40,6 +45,43 @@ class FleetDemoTest {
         }
         assertThat(summary.eachTickRanOnce()).as(name).isTrue();
         assertThat(summary.violations()).as(name).isEmpty();
+    }
+
+    @Test
+    void theDefaultInMemoryStoreGuardsTheFleetAndTheTimelineShowsSkipsAndALegend() throws InterruptedException {
+        FleetDemo.Summary summary;
+        try (DemoStore store = DemoStore.start("in-memory")) {
+            assertThat(store.emulator()).as("no emulator behind the in-memory store").isEmpty();
+            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
+        }
+        assertThat(summary.eachTickRanOnce()).isTrue();
+        assertThat(summary.violations()).isEmpty();
+        assertThat(summary.skips()).as("duplicates were skipped, and recorded")
+                .extracting(FleetDemo.Skip::outcome)
+                .contains(FleetDemo.DeliveryOutcome.SKIPPED_RUNNING, FleetDemo.DeliveryOutcome.SKIPPED_DONE);
+        assertThat(summary.executions()).as("a failed tick ran again on a retry delivery")
+                .anyMatch(e -> e.attempt() > 0 && !e.failed());
+        String svg = Timeline.svg(summary);
+        assertThat(svg).contains("a failed run", "a retry delivery", "the tick was running", "was done",
+                "<polygon", "<circle", "stroke-dasharray");
+    }
+
+    @Test
+    void theReadmesDemoRunsOnAJdkAloneWithNoPythonOnThePath() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path timeline = Files.createTempFile("fleet-timeline", ".svg");
+        ProcessBuilder demo = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                FleetDemo.class.getName(), "--instances", "3", "--seconds", "4", "--timeline", timeline.toString())
+                .redirectErrorStream(true);
+        demo.environment().put("PATH", "/nonexistent"); // no python3, no node, no gcloud
+        Process process = demo.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(output).contains("in-memory store", "every tick ran once       yes")
+                .containsPattern("overlaps detected +0");
+        assertThat(Files.readString(timeline)).startsWith("<svg");
+        Files.delete(timeline);
     }
 
     @Test
