@@ -9,8 +9,7 @@ import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
 /** The same empty job, guarded and not, for the Lambda guard benchmark. Public: the runtime client loads them. */
 public final class BenchHandlers {
 
-    private BenchHandlers() {
-    }
+    private BenchHandlers() {}
 
     /** The job behind the guard. */
     public static class Guarded extends GuardedScheduledEventHandler {

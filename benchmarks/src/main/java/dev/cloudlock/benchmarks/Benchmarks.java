@@ -15,8 +15,7 @@ import java.util.Map;
  */
 public final class Benchmarks {
 
-    private Benchmarks() {
-    }
+    private Benchmarks() {}
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
@@ -27,8 +26,9 @@ public final class Benchmarks {
                 case "--quick" -> quick = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("Unknown option '" + args[i]
-                        + "'. Options: --quick, --out DIR, --repo DIR");
+                default ->
+                    throw new IllegalArgumentException(
+                            "Unknown option '" + args[i] + "'. Options: --quick, --out DIR, --repo DIR");
             }
         }
         Report report = run(quick, repo);
@@ -52,12 +52,15 @@ public final class Benchmarks {
         Map<String, Object> providers = new LinkedHashMap<>();
         for (Map.Entry<String, String> backend : List.of(
                 Map.entry("DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint()),
-                Map.entry("DynamoDB on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint()))) {
+                Map.entry(
+                        "DynamoDB on moto 5.2.1 (requests serialised)",
+                        Emulators.moto().endpoint()))) {
             try (DynamoDbTarget target = new DynamoDbTarget(backend.getKey(), backend.getValue())) {
                 providers.put(backend.getKey(), LockCycleBenchmark.run(target, samples, holdings, report));
             }
         }
-        try (S3Target target = new S3Target("S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
+        try (S3Target target = new S3Target(
+                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
             providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
         }
         try (FirestoreTarget target = new FirestoreTarget()) {
@@ -80,9 +83,13 @@ public final class Benchmarks {
         } catch (java.io.IOException | RuntimeException e) {
             load = "unknown";
         }
-        return String.format("Machine: %d cores, %d MiB max heap, %s %s, Java %s; load average at start: %s.",
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() / 1048576,
-                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
+        return String.format(
+                "Machine: %d cores, %d MiB max heap, %s %s, Java %s; load average at start: %s.",
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() / 1048576,
+                System.getProperty("os.name"),
+                System.getProperty("os.arch"),
+                System.getProperty("java.version"),
                 load);
     }
 }

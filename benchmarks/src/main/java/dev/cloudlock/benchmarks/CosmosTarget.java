@@ -32,6 +32,7 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     static final double RU_PRICE = 0.25;
     /** Assumed request units per write (patch, create) of a lock item under 1 KB, and per point read. */
     static final double WRITE_RU = 10;
+
     static final double READ_RU = 1;
     private static final Pattern KIND = Pattern.compile("\"([^\"]+)\":(\\d+)");
 
@@ -42,11 +43,17 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     private final Map<String, String> floorETags = new java.util.HashMap<>();
 
     CosmosTarget() {
-        client = new CosmosClientBuilder().endpoint("https://127.0.0.1:" + server.port()).key(Emulators.COSMOS_KEY)
-                .gatewayMode().endpointDiscoveryEnabled(false).contentResponseOnWriteEnabled(true).buildClient();
+        client = new CosmosClientBuilder()
+                .endpoint("https://127.0.0.1:" + server.port())
+                .key(Emulators.COSMOS_KEY)
+                .gatewayMode()
+                .endpointDiscoveryEnabled(false)
+                .contentResponseOnWriteEnabled(true)
+                .buildClient();
         client.createDatabaseIfNotExists("bench");
-        client.getDatabase("bench").createContainerIfNotExists(new CosmosContainerProperties("shedlock",
-                CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
+        client.getDatabase("bench")
+                .createContainerIfNotExists(
+                        new CosmosContainerProperties("shedlock", CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
         container = client.getDatabase("bench").getContainer("shedlock");
         drainRequests();
     }
@@ -58,7 +65,10 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
 
     @Override
     public CloudLockProvider provider(String lockedBy) {
-        return CosmosLockProvider.builder().container(container).lockedBy(lockedBy).build();
+        return CosmosLockProvider.builder()
+                .container(container)
+                .lockedBy(lockedBy)
+                .build();
     }
 
     /** Requests the launcher served since the last call, by kind (e.g. {@code PATCH item}). */
@@ -66,9 +76,12 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     public Map<String, Integer> drainRequests() {
         String body;
         try {
-            body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create(server.endpoint() + "/cloudlock/requests")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            body = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(server.endpoint() + "/cloudlock/requests"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -95,14 +108,31 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     /** One replace conditioned on the item's ETag ({@code If-Match}), of a lock-sized item. */
     @Override
     public void floorWrite(String key) {
-        Map<String, Object> item = Map.of("id", key, "lockUntil", "2000-01-01T00:00:00.000Z",
-                "lockedAt", "2000-01-01T00:00:00.000Z", "lockedBy", "bench-host/1234",
-                "owner", "0f8fad5b-d9cb-469f-a165-70867728950e", "fence", 1);
+        Map<String, Object> item = Map.of(
+                "id",
+                key,
+                "lockUntil",
+                "2000-01-01T00:00:00.000Z",
+                "lockedAt",
+                "2000-01-01T00:00:00.000Z",
+                "lockedBy",
+                "bench-host/1234",
+                "owner",
+                "0f8fad5b-d9cb-469f-a165-70867728950e",
+                "fence",
+                1);
         String etag = floorETags.get(key);
-        floorETags.put(key, etag == null
-                ? container.upsertItem(item).getETag()
-                : container.replaceItem(item, key, new PartitionKey(key),
-                        new CosmosItemRequestOptions().setIfMatchETag(etag)).getETag());
+        floorETags.put(
+                key,
+                etag == null
+                        ? container.upsertItem(item).getETag()
+                        : container
+                                .replaceItem(
+                                        item,
+                                        key,
+                                        new PartitionKey(key),
+                                        new CosmosItemRequestOptions().setIfMatchETag(etag))
+                                .getETag());
     }
 
     @Override

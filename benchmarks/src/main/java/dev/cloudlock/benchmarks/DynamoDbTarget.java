@@ -17,6 +17,7 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
 
     /** DynamoDB on-demand, us-east-1: USD per million write / read request units. */
     static final double WRITE_PRICE = 0.625;
+
     static final double READ_PRICE = 0.125;
 
     private final String name;
@@ -25,10 +26,13 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
 
     DynamoDbTarget(String name, String endpoint) {
         this.name = name;
-        this.client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+        this.client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("b", "b")))
                 .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor())).build();
+                .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor()))
+                .build();
         DynamoDbLockTable.createIfAbsent(client, "shedlock");
         drainRequests();
     }
@@ -40,7 +44,11 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
 
     @Override
     public CloudLockProvider provider(String lockedBy) {
-        return DynamoDbLockProvider.builder().client(client).tableName("shedlock").lockedBy(lockedBy).build();
+        return DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Override
@@ -51,20 +59,28 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
     /** One conditional UpdateItem of a lock-sized item: the physical floor of an acquire, release or extend. */
     @Override
     public void floorWrite(String key) {
-        client.updateItem(b -> b.tableName("shedlock").key(Map.of("_id", AttributeValue.fromS(key)))
+        client.updateItem(b -> b.tableName("shedlock")
+                .key(Map.of("_id", AttributeValue.fromS(key)))
                 .updateExpression("SET lockUntil = :u, lockedAt = :a, lockedBy = :b, #o = :o ADD fence :one")
                 .conditionExpression("attribute_not_exists(lockUntil) OR lockUntil <= :a")
                 .expressionAttributeNames(Map.of("#o", "owner"))
-                .expressionAttributeValues(Map.of(":u", AttributeValue.fromS("2000-01-01T00:00:00.000Z"),
-                        ":a", AttributeValue.fromS("2000-01-01T00:00:00.000Z"),
-                        ":b", AttributeValue.fromS("bench-host/1234"),
-                        ":o", AttributeValue.fromS("0f8fad5b-d9cb-469f-a165-70867728950e"),
-                        ":one", AttributeValue.fromN("1"))));
+                .expressionAttributeValues(Map.of(
+                        ":u",
+                        AttributeValue.fromS("2000-01-01T00:00:00.000Z"),
+                        ":a",
+                        AttributeValue.fromS("2000-01-01T00:00:00.000Z"),
+                        ":b",
+                        AttributeValue.fromS("bench-host/1234"),
+                        ":o",
+                        AttributeValue.fromS("0f8fad5b-d9cb-469f-a165-70867728950e"),
+                        ":one",
+                        AttributeValue.fromN("1"))));
     }
 
     @Override
     public void floorRead(String key) {
-        client.getItem(b -> b.tableName("shedlock").key(Map.of("_id", AttributeValue.fromS(key)))
+        client.getItem(b -> b.tableName("shedlock")
+                .key(Map.of("_id", AttributeValue.fromS(key)))
                 .consistentRead(true));
     }
 

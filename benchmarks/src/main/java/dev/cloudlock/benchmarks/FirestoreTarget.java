@@ -10,8 +10,8 @@ import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import com.google.cloud.firestore.Precondition;
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.firestore.FirestoreLockProvider;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 
@@ -20,6 +20,7 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
 
     /** Firestore Native mode, single region (us-central1): USD per million document reads and writes. */
     static final double READ_PRICE = 0.30;
+
     static final double WRITE_PRICE = 0.90;
 
     private final RequestCounts requests = new RequestCounts();
@@ -27,15 +28,18 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     private final Map<String, Timestamp> floorUpdateTimes = new java.util.HashMap<>();
 
     FirestoreTarget() {
-        ApiTracerFactory counter = (ApiTracer parent, SpanName span, ApiTracerFactory.OperationType type) ->
-                new BaseApiTracer() {
+        ApiTracerFactory counter =
+                (ApiTracer parent, SpanName span, ApiTracerFactory.OperationType type) -> new BaseApiTracer() {
                     @Override
                     public void attemptStarted(Object request, int attemptNumber) {
                         requests.add(span.getMethodName());
                     }
                 };
-        client = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
-                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port()).setApiTracerFactory(counter).build()
+        client = FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
+                .setApiTracerFactory(counter)
+                .build()
                 .getService();
     }
 
@@ -46,7 +50,11 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
 
     @Override
     public CloudLockProvider provider(String lockedBy) {
-        return FirestoreLockProvider.builder().firestore(client).collection("shedlock").lockedBy(lockedBy).build();
+        return FirestoreLockProvider.builder()
+                .firestore(client)
+                .collection("shedlock")
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Override
@@ -58,13 +66,26 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     @Override
     public void floorWrite(String key) {
         DocumentReference doc = client.collection("floor").document(key);
-        Map<String, Object> fields = Map.of("lockUntil", Timestamp.now(), "lockedAt", Timestamp.now(),
-                "lockedBy", "bench-host/1234", "owner", "0f8fad5b-d9cb-469f-a165-70867728950e", "fence", 1L);
+        Map<String, Object> fields = Map.of(
+                "lockUntil",
+                Timestamp.now(),
+                "lockedAt",
+                Timestamp.now(),
+                "lockedBy",
+                "bench-host/1234",
+                "owner",
+                "0f8fad5b-d9cb-469f-a165-70867728950e",
+                "fence",
+                1L);
         try {
             Timestamp last = floorUpdateTimes.get(key);
-            floorUpdateTimes.put(key, last == null
-                    ? doc.create(fields).get().getUpdateTime()
-                    : doc.update(fields, Precondition.updatedAt(last)).get().getUpdateTime());
+            floorUpdateTimes.put(
+                    key,
+                    last == null
+                            ? doc.create(fields).get().getUpdateTime()
+                            : doc.update(fields, Precondition.updatedAt(last))
+                                    .get()
+                                    .getUpdateTime());
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("floor write failed", e);
         }

@@ -22,8 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class LambdaGuardBenchmark {
 
-    private LambdaGuardBenchmark() {
-    }
+    private LambdaGuardBenchmark() {}
 
     static Map<String, Object> run(int coldStarts, int warmInvocations, Path repo, Report report) throws Exception {
         Path work = Files.createTempDirectory("cloudlock-bench-lambda");
@@ -44,22 +43,38 @@ final class LambdaGuardBenchmark {
         List<List<String>> rows = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
         for (String kind : List.of("unguarded", "guarded")) {
-            rows.add(List.of(kind, ms(cold.get(kind).percentileMillis(50)), ms(warm.get(kind).percentileMillis(50)),
-                    ms(warm.get(kind).percentileMillis(90)), ms(warm.get(kind).percentileMillis(99))));
-            json.put(kind, Map.of("coldStartP50Ms", cold.get(kind).percentileMillis(50),
-                    "warmP50Ms", warm.get(kind).percentileMillis(50),
-                    "warmP90Ms", warm.get(kind).percentileMillis(90), "coldStarts", cold.get(kind).size(),
-                    "warmInvocations", warm.get(kind).size()));
+            rows.add(List.of(
+                    kind,
+                    ms(cold.get(kind).percentileMillis(50)),
+                    ms(warm.get(kind).percentileMillis(50)),
+                    ms(warm.get(kind).percentileMillis(90)),
+                    ms(warm.get(kind).percentileMillis(99))));
+            json.put(
+                    kind,
+                    Map.of(
+                            "coldStartP50Ms",
+                            cold.get(kind).percentileMillis(50),
+                            "warmP50Ms",
+                            warm.get(kind).percentileMillis(50),
+                            "warmP90Ms",
+                            warm.get(kind).percentileMillis(90),
+                            "coldStarts",
+                            cold.get(kind).size(),
+                            "warmInvocations",
+                            warm.get(kind).size()));
         }
-        double addedCold = cold.get("guarded").percentileMillis(50) - cold.get("unguarded").percentileMillis(50);
-        double addedWarm = warm.get("guarded").percentileMillis(50) - warm.get("unguarded").percentileMillis(50);
+        double addedCold =
+                cold.get("guarded").percentileMillis(50) - cold.get("unguarded").percentileMillis(50);
+        double addedWarm =
+                warm.get("guarded").percentileMillis(50) - warm.get("unguarded").percentileMillis(50);
         json.put("addedColdStartMs", addedCold);
         json.put("addedWarmMs", addedWarm);
 
         long lean = classPathBytes(repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt"));
         long withDefaults = classPathBytes(repo.resolve("providers/dynamodb/target/runtime-classpath.txt"));
-        json.put("deploymentBytes", Map.of("cloudlockFunctionAws", lean, "dynamodbWithSdkDefaultHttpClients",
-                withDefaults));
+        json.put(
+                "deploymentBytes",
+                Map.of("cloudlockFunctionAws", lean, "dynamodbWithSdkDefaultHttpClients", withDefaults));
 
         report.heading("AWS Lambda guard: overhead against the same handler unguarded")
                 .paragraph("Both handlers run in the real runtime interface client (2.10.1) in a fresh JVM per cold"
@@ -68,25 +83,41 @@ final class LambdaGuardBenchmark {
                         + " one acquires and completes the tick: 2 DynamoDB requests). " + coldStarts
                         + " cold starts and " + warmInvocations + " warm invocations per handler.")
                 .table(List.of("handler", "cold start p50 ms", "warm p50 ms", "warm p90 ms", "warm p99 ms"), rows)
-                .paragraph(String.format("Added by the guard: **%.0f ms** per cold start (loading the SDK and"
-                        + " the first DynamoDB connection), **%.2f ms** per warm invocation (two DynamoDB round"
-                        + " trips on moto, which answers in ~2-5 ms; real DynamoDB in-region is typically under"
-                        + " 10 ms each).", addedCold, addedWarm))
-                .paragraph(String.format("Deployment size (runtime class path, jars): cloudlock-function-aws"
-                        + " with its lean HTTP client **%.1f MiB**; cloudlock-dynamodb with the SDK's default Apache 5"
-                        + " and Netty clients %.1f MiB (plus the function's own code).", lean / 1048576.0,
-                        withDefaults / 1048576.0));
+                .paragraph(String.format(
+                        "Added by the guard: **%.0f ms** per cold start (loading the SDK and"
+                                + " the first DynamoDB connection), **%.2f ms** per warm invocation (two DynamoDB round"
+                                + " trips on moto, which answers in ~2-5 ms; real DynamoDB in-region is typically under"
+                                + " 10 ms each).",
+                        addedCold, addedWarm))
+                .paragraph(String.format(
+                        "Deployment size (runtime class path, jars): cloudlock-function-aws"
+                                + " with its lean HTTP client **%.1f MiB**; cloudlock-dynamodb with the SDK's default Apache 5"
+                                + " and Netty clients %.1f MiB (plus the function's own code).",
+                        lean / 1048576.0, withDefaults / 1048576.0));
         return json;
     }
 
-    private static void measure(String kind, String handler, int round, int warmInvocations, Path work,
-                                Samples cold, Samples warm) throws Exception {
+    private static void measure(
+            String kind, String handler, int round, int warmInvocations, Path work, Samples cold, Samples warm)
+            throws Exception {
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Map<String, String> env = new HashMap<>(Map.of(
-                    "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "b", "AWS_SECRET_ACCESS_KEY", "b",
-                    "AWS_ENDPOINT_URL_DYNAMODB", Emulators.moto().endpoint(),
-                    "CLOUDLOCK_DYNAMODB_TABLE", "shedlock", "CLOUDLOCK_JOB_NAME", "bench-" + kind + "-" + round,
-                    "AWS_LAMBDA_FUNCTION_NAME", "bench", "AWS_LAMBDA_LOG_STREAM_NAME", kind + "-" + round));
+                    "AWS_REGION",
+                    "us-east-1",
+                    "AWS_ACCESS_KEY_ID",
+                    "b",
+                    "AWS_SECRET_ACCESS_KEY",
+                    "b",
+                    "AWS_ENDPOINT_URL_DYNAMODB",
+                    Emulators.moto().endpoint(),
+                    "CLOUDLOCK_DYNAMODB_TABLE",
+                    "shedlock",
+                    "CLOUDLOCK_JOB_NAME",
+                    "bench-" + kind + "-" + round,
+                    "AWS_LAMBDA_FUNCTION_NAME",
+                    "bench",
+                    "AWS_LAMBDA_LOG_STREAM_NAME",
+                    kind + "-" + round));
             Instant tick = Instant.parse("2026-11-30T00:00:00Z");
             long start = System.nanoTime();
             LambdaRuntimeApi.Pending first = api.invoke(event(tick), 60_000);
@@ -96,8 +127,11 @@ final class LambdaGuardBenchmark {
                 cold.add(System.nanoTime() - start);
                 for (int i = 1; i <= warmInvocations; i++) {
                     long invoked = System.nanoTime();
-                    expectOk(api.invoke(event(tick.plus(Duration.ofMinutes(i))), 60_000).result()
-                            .get(60, TimeUnit.SECONDS), api);
+                    expectOk(
+                            api.invoke(event(tick.plus(Duration.ofMinutes(i))), 60_000)
+                                    .result()
+                                    .get(60, TimeUnit.SECONDS),
+                            api);
                     warm.add(System.nanoTime() - invoked);
                 }
             } finally {
@@ -108,8 +142,8 @@ final class LambdaGuardBenchmark {
 
     private static void expectOk(LambdaRuntimeApi.Result result, LambdaRuntimeApi api) {
         if (result.error() || !result.body().equals("\"RAN\"")) {
-            throw new IllegalStateException("Invocation answered " + result.body() + "; init error: "
-                    + api.initError());
+            throw new IllegalStateException(
+                    "Invocation answered " + result.body() + "; init error: " + api.initError());
         }
     }
 
@@ -130,8 +164,8 @@ final class LambdaGuardBenchmark {
             }
             return bytes;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + classPathFile + ": build the project first"
-                    + " (./mvnw install -DskipTests)", e);
+            throw new UncheckedIOException(
+                    "Cannot read " + classPathFile + ": build the project first" + " (./mvnw install -DskipTests)", e);
         }
     }
 

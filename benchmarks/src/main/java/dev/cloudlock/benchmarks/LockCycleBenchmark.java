@@ -45,8 +45,7 @@ final class LockCycleBenchmark {
         void close();
     }
 
-    private LockCycleBenchmark() {
-    }
+    private LockCycleBenchmark() {}
 
     private static LockConfiguration config(String name) {
         return new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(5), Duration.ZERO);
@@ -67,7 +66,8 @@ final class LockCycleBenchmark {
         target.drainRequests();
         FencedLock first = a.tryLock(config(name)).orElseThrow();
         trips.put("acquire, first ever", target.drainRequests());
-        FencedLock extended = (FencedLock) first.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
+        FencedLock extended =
+                (FencedLock) first.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
         trips.put("extend", target.drainRequests());
         if (b.tryLock(config(name)).isPresent()) {
             throw new IllegalStateException("a second holder got a held lock");
@@ -98,17 +98,23 @@ final class LockCycleBenchmark {
 
         // Latency per operation, and the floor.
         Map<String, Samples> latency = new LinkedHashMap<>();
-        for (String op : List.of("acquire", "acquire that loses", "extend", "release", "floor: conditional write",
+        for (String op : List.of(
+                "acquire",
+                "acquire that loses",
+                "extend",
+                "release",
+                "floor: conditional write",
                 "floor: consistent read")) {
             latency.put(op, new Samples());
         }
         String timed = "lat-" + System.nanoTime();
         for (int i = 0; i < samples + samples / 10; i++) {
             boolean warm = i >= samples / 10;
-            FencedLock lock = time(latency.get("acquire"), warm, () -> a.tryLock(config(timed)).orElseThrow());
+            FencedLock lock = time(
+                    latency.get("acquire"), warm, () -> a.tryLock(config(timed)).orElseThrow());
             time(latency.get("acquire that loses"), warm, () -> b.tryLock(config(timed)));
-            FencedLock longer = time(latency.get("extend"), warm,
-                    () -> (FencedLock) lock.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow());
+            FencedLock longer = time(latency.get("extend"), warm, () -> (FencedLock)
+                    lock.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow());
             time(latency.get("release"), warm, () -> {
                 longer.unlock();
                 return null;
@@ -127,11 +133,25 @@ final class LockCycleBenchmark {
         Map<String, Object> latencyJson = new LinkedHashMap<>();
         latency.forEach((op, s) -> {
             double p50 = s.percentileMillis(50);
-            latencyRows.add(List.of(op, ms(p50), ms(s.percentileMillis(90)), ms(s.percentileMillis(99)),
+            latencyRows.add(List.of(
+                    op,
+                    ms(p50),
+                    ms(s.percentileMillis(90)),
+                    ms(s.percentileMillis(99)),
                     String.format("%.2f", p50 / floor)));
-            latencyJson.put(op, Map.of("p50Ms", round(p50), "p90Ms", round(s.percentileMillis(90)),
-                    "p99Ms", round(s.percentileMillis(99)), "p50RatioToFloorWrite", round(p50 / floor),
-                    "samples", s.size()));
+            latencyJson.put(
+                    op,
+                    Map.of(
+                            "p50Ms",
+                            round(p50),
+                            "p90Ms",
+                            round(s.percentileMillis(90)),
+                            "p99Ms",
+                            round(s.percentileMillis(99)),
+                            "p50RatioToFloorWrite",
+                            round(p50 / floor),
+                            "samples",
+                            s.size()));
         });
         json.put("latency", latencyJson);
         target.drainRequests();
@@ -140,26 +160,51 @@ final class LockCycleBenchmark {
         List<List<String>> throughputRows = new ArrayList<>();
         Map<String, Object> throughputJson = new LinkedHashMap<>();
         for (int threads : new int[] {1, 4, 8}) {
-            ContendedRun.Result result = ContendedRun.run(i -> target.provider("bench-" + i),
-                    "tp-" + threads + "-" + System.nanoTime(), threads, holdings, Duration.ZERO, Duration.ofMinutes(5));
+            ContendedRun.Result result = ContendedRun.run(
+                    i -> target.provider("bench-" + i),
+                    "tp-" + threads + "-" + System.nanoTime(),
+                    threads,
+                    holdings,
+                    Duration.ZERO,
+                    Duration.ofMinutes(5));
             result.history().assertConsistent();
             double perSecond = result.history().size() / (result.elapsed().toNanos() / 1e9);
             Map<String, Integer> requests = target.drainRequests();
             int total = requests.values().stream().mapToInt(Integer::intValue).sum();
-            throughputRows.add(List.of(Integer.toString(threads), Integer.toString(result.history().size()),
-                    String.format("%.0f", perSecond), Long.toString(result.attempts()),
+            throughputRows.add(List.of(
+                    Integer.toString(threads),
+                    Integer.toString(result.history().size()),
+                    String.format("%.0f", perSecond),
+                    Long.toString(result.attempts()),
                     String.format("%.1f", (double) total / result.history().size())));
-            throughputJson.put(threads + " threads", Map.of("holdingsPerSecond", round(perSecond),
-                    "holdings", result.history().size(), "attempts", result.attempts(),
-                    "requestsPerHolding", round((double) total / result.history().size())));
+            throughputJson.put(
+                    threads + " threads",
+                    Map.of(
+                            "holdingsPerSecond",
+                            round(perSecond),
+                            "holdings",
+                            result.history().size(),
+                            "attempts",
+                            result.attempts(),
+                            "requestsPerHolding",
+                            round((double) total / result.history().size())));
         }
         json.put("contendedThroughput", throughputJson);
 
         // Cost.
         double cost = target.costPerMillion(steadyCycle);
         double costAfterOther = target.costPerMillion(afterOther);
-        json.put("costPerMillionCyclesUsd", Map.of("steadyState", round(cost), "alternatingHolders",
-                round(costAfterOther), "requestsPerCycle", steadyCycle, "prices", target.prices()));
+        json.put(
+                "costPerMillionCyclesUsd",
+                Map.of(
+                        "steadyState",
+                        round(cost),
+                        "alternatingHolders",
+                        round(costAfterOther),
+                        "requestsPerCycle",
+                        steadyCycle,
+                        "prices",
+                        target.prices()));
 
         report.heading(target.name())
                 .paragraph("**Requests on the wire per operation** (counted by a client interceptor):")
@@ -170,11 +215,11 @@ final class LockCycleBenchmark {
                 .table(List.of("operation", "p50 ms", "p90 ms", "p99 ms", "ratio to floor"), latencyRows)
                 .paragraph("**Contended throughput** on one lock name (each thread takes it " + holdings
                         + " times, backing off after a refusal; the history checker found no overlap):")
-                .table(List.of("threads", "holdings", "holdings/s", "attempts", "requests per holding"),
-                        throughputRows)
-                .paragraph(String.format("**Cost per million uncontended lock cycles** (acquire + release, %s): "
-                        + "$%.2f (same holder), $%.2f (alternating holders, %s). %s", steadyCycle, cost,
-                        costAfterOther, afterOther, target.prices()));
+                .table(List.of("threads", "holdings", "holdings/s", "attempts", "requests per holding"), throughputRows)
+                .paragraph(String.format(
+                        "**Cost per million uncontended lock cycles** (acquire + release, %s): "
+                                + "$%.2f (same holder), $%.2f (alternating holders, %s). %s",
+                        steadyCycle, cost, costAfterOther, afterOther, target.prices()));
         return json;
     }
 

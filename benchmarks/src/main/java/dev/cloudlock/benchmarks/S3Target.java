@@ -18,6 +18,7 @@ final class S3Target implements LockCycleBenchmark.Target {
 
     /** S3 Standard, us-east-1: USD per million PUT and GET requests. */
     static final double PUT_PRICE = 5.00;
+
     static final double GET_PRICE = 0.40;
     private static final String BUCKET = "bench-locks";
     /** A body the size of a lock record. */
@@ -33,13 +34,19 @@ final class S3Target implements LockCycleBenchmark.Target {
 
     S3Target(String name, String endpoint) {
         this.name = name;
-        this.client = S3Client.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+        this.client = S3Client.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("b", "b")))
                 .forcePathStyle(true)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).maxConnections(32).build())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor())).build();
+                .httpClient(Apache5HttpClient.builder()
+                        .expectContinueEnabled(false)
+                        .maxConnections(32)
+                        .build())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor()))
+                .build();
         client.createBucket(b -> b.bucket(BUCKET));
         drainRequests();
     }
@@ -51,7 +58,12 @@ final class S3Target implements LockCycleBenchmark.Target {
 
     @Override
     public CloudLockProvider provider(String lockedBy) {
-        return S3LockProvider.builder().client(client).bucket(BUCKET).prefix("shedlock/").lockedBy(lockedBy).build();
+        return S3LockProvider.builder()
+                .client(client)
+                .bucket(BUCKET)
+                .prefix("shedlock/")
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Override
@@ -64,11 +76,14 @@ final class S3Target implements LockCycleBenchmark.Target {
     public void floorWrite(String key) {
         String body = String.format(FLOOR_BODY, ++floorFence);
         String etag = floorETags.get(key);
-        floorETags.put(key, etag == null
-                ? client.putObject(b -> b.bucket(BUCKET).key(key).ifNoneMatch("*"), RequestBody.fromString(body))
-                        .eTag()
-                : client.putObject(b -> b.bucket(BUCKET).key(key).ifMatch(etag), RequestBody.fromString(body))
-                        .eTag());
+        floorETags.put(
+                key,
+                etag == null
+                        ? client.putObject(
+                                        b -> b.bucket(BUCKET).key(key).ifNoneMatch("*"), RequestBody.fromString(body))
+                                .eTag()
+                        : client.putObject(b -> b.bucket(BUCKET).key(key).ifMatch(etag), RequestBody.fromString(body))
+                                .eTag());
     }
 
     @Override

@@ -15,11 +15,15 @@ class BenchmarksQuickTest {
     void quickRunProducesTheReportWithDesignRoundTrips() throws Exception {
         Report report = Benchmarks.run(true, Path.of(System.getProperty("cloudlock.repo.dir", "..")));
         String md = report.markdown();
-        assertThat(md).contains("DynamoDB on dynalite", "DynamoDB on moto 5.2.1",
-                "AWS Lambda guard");
+        assertThat(md).contains("DynamoDB on dynalite", "DynamoDB on moto 5.2.1", "AWS Lambda guard");
         // One UpdateItem per acquire (first ever, steady state, after another holder), release and extend.
-        for (String op : new String[] {"acquire, first ever", "extend", "release",
-                "acquire, steady state (same holder)", "acquire after another holder (this instance held it before)"}) {
+        for (String op : new String[] {
+            "acquire, first ever",
+            "extend",
+            "release",
+            "acquire, steady state (same holder)",
+            "acquire after another holder (this instance held it before)"
+        }) {
             assertThat(md).contains("| " + op + " | 1 | {UpdateItem=1} |");
         }
         // A lost race: 1 request where the old item comes back (moto), plus 1 GetItem where it does not (dynalite).
@@ -27,17 +31,28 @@ class BenchmarksQuickTest {
         assertThat(md).contains("| acquire that loses (contended) | 2 | {GetItem=1, UpdateItem=1} |");
         assertThat(md).contains("$1.25 (same holder)");
         // S3: one conditional PUT per steady-state acquire, release and extend; a fresh instance reads first.
-        assertThat(md).contains("S3 on moto", "| acquire, steady state (same holder) | 1 | {PutObject=1} |",
-                "| release | 1 | {PutObject=1} |", "| extend | 1 | {PutObject=1} |",
-                "| acquire that loses (contended) | 1 | {GetObject=1} |");
+        assertThat(md)
+                .contains(
+                        "S3 on moto",
+                        "| acquire, steady state (same holder) | 1 | {PutObject=1} |",
+                        "| release | 1 | {PutObject=1} |",
+                        "| extend | 1 | {PutObject=1} |",
+                        "| acquire that loses (contended) | 1 | {GetObject=1} |");
         // Firestore: a read (server time) and a preconditioned write per acquire, one write per release/extend.
-        assertThat(md).contains("Firestore on the Cloud Firestore emulator",
-                "| acquire, first ever | 2 | {BatchGetDocuments=1, Commit=1} |", "| release | 1 | {Commit=1} |",
-                "| extend | 1 | {Commit=1} |");
+        assertThat(md)
+                .contains(
+                        "Firestore on the Cloud Firestore emulator",
+                        "| acquire, first ever | 2 | {BatchGetDocuments=1, Commit=1} |",
+                        "| release | 1 | {Commit=1} |",
+                        "| extend | 1 | {Commit=1} |");
         // Cosmos: one conditional patch per acquire of an existing lock, release and extend.
-        assertThat(md).contains("Cosmos DB on", "| acquire, steady state (same holder) | 1 | {PATCH docs item=1} |",
-                "| release | 1 | {PATCH docs item=1} |", "| extend | 1 | {PATCH docs item=1} |",
-                "| acquire, first ever | 2 | {PATCH docs item=1, POST docs feed=1} |");
+        assertThat(md)
+                .contains(
+                        "Cosmos DB on",
+                        "| acquire, steady state (same holder) | 1 | {PATCH docs item=1} |",
+                        "| release | 1 | {PATCH docs item=1} |",
+                        "| extend | 1 | {PATCH docs item=1} |",
+                        "| acquire, first ever | 2 | {PATCH docs item=1, POST docs feed=1} |");
         String json = Report.toJson(java.util.Map.of("k", "v\"q"), "");
         assertThat(json).contains("\"v\\\"q\"");
     }

@@ -97,8 +97,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         store.checkName(name);
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
         Instant now = now();
-        AcquireRequest request = new AcquireRequest(name, UUID.randomUUID().toString(), lockedBy,
-                config.getLockAtMostFor(), now, tick);
+        AcquireRequest request =
+                new AcquireRequest(name, UUID.randomUUID().toString(), lockedBy, config.getLockAtMostFor(), now, tick);
         IsoTimestamps.format(request.lockUntilAt(now)); // rejects a lease the records cannot hold
         AcquireResult result;
         try {
@@ -109,7 +109,10 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         if (result instanceof AcquireResult.Acquired acquired) {
             return held(acquired.lock(), config.getLockAtLeastFor(), tick);
         }
-        LockRecord current = ((AcquireResult.Lost) result).current().or(() -> store.read(name)).orElse(null);
+        LockRecord current = ((AcquireResult.Lost) result)
+                .current()
+                .or(() -> store.read(name))
+                .orElse(null);
         if (current != null && request.owner().equals(current.owner())) {
             // Our write landed earlier (a retried request whose first response was lost).
             LOG.debug("Lock '{}': condition failed on a record carrying our owner token; we hold it", name);
@@ -125,8 +128,10 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         try {
             Optional<LockRecord> current = store.read(request.name());
             if (current.isPresent() && request.owner().equals(current.get().owner())) {
-                LOG.warn("Lock '{}': the store reported an error but our write landed; we hold the lock",
-                        request.name(), error);
+                LOG.warn(
+                        "Lock '{}': the store reported an error but our write landed; we hold the lock",
+                        request.name(),
+                        error);
                 return held(heldFrom(current.get()), config.getLockAtLeastFor(), request.tick());
             }
         } catch (RuntimeException readError) {
@@ -136,12 +141,18 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     private static HeldLock heldFrom(LockRecord record) {
-        return new HeldLock(record.name(), record.owner(), record.fence(), record.lockedAt(), record.lockUntil(),
+        return new HeldLock(
+                record.name(),
+                record.owner(),
+                record.fence(),
+                record.lockedAt(),
+                record.lockUntil(),
                 record.storeState());
     }
 
     private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, @Nullable Instant tick) {
-        return new TickAttempt(TickAttempt.Status.ACQUIRED,
+        return new TickAttempt(
+                TickAttempt.Status.ACQUIRED,
                 Optional.of(new StoreLock(lock, lock.leaseStart().plus(lockAtLeastFor), tick)));
     }
 
@@ -213,8 +224,12 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 throw e;
             }
             if (!ours) {
-                LOG.warn("Lock '{}' (fencing token {}) was not released: its lease ran out at {} and another holder"
-                        + " has taken it since", name(), held.fence(), held.lockUntil());
+                LOG.warn(
+                        "Lock '{}' (fencing token {}) was not released: its lease ran out at {} and another holder"
+                                + " has taken it since",
+                        name(),
+                        held.fence(),
+                        held.lockUntil());
             }
         }
 

@@ -28,8 +28,7 @@ public final class InMemoryLockStore implements LockStore {
     private final ConcurrentMap<String, LockRecord> records = new ConcurrentHashMap<>();
 
     /** An empty store. */
-    public InMemoryLockStore() {
-    }
+    public InMemoryLockStore() {}
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
@@ -43,8 +42,15 @@ public final class InMemoryLockStore implements LockStore {
             Instant lockUntil = request.lockUntilAt(request.now());
             result.set(new AcquireResult.Acquired(
                     new HeldLock(name, request.owner(), fence, request.now(), lockUntil, null)));
-            return new LockRecord(name, lockUntil, request.now(), request.lockedBy(), request.owner(), fence,
-                    current == null ? null : current.lastTick(), null);
+            return new LockRecord(
+                    name,
+                    lockUntil,
+                    request.now(),
+                    request.lockedBy(),
+                    request.owner(),
+                    fence,
+                    current == null ? null : current.lastTick(),
+                    null);
         });
         return result.get();
     }
@@ -52,20 +58,37 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public boolean release(ReleaseRequest request) {
         HeldLock lock = request.lock();
-        return update(lock, current -> new LockRecord(current.name(), request.lockUntilAt(request.now()),
-                current.lockedAt(), current.lockedBy(), current.owner(), current.fence(),
-                request.completedTickIfAny().orElse(current.lastTick()), null)) != null;
+        return update(
+                        lock,
+                        current -> new LockRecord(
+                                current.name(),
+                                request.lockUntilAt(request.now()),
+                                current.lockedAt(),
+                                current.lockedBy(),
+                                current.owner(),
+                                current.fence(),
+                                request.completedTickIfAny().orElse(current.lastTick()),
+                                null))
+                != null;
     }
 
     @Override
     public Optional<HeldLock> extend(ExtendRequest request) {
         HeldLock lock = request.lock();
         Instant lockUntil = request.lockUntilAt(request.now());
-        LockRecord extended = update(lock, current -> current.lockUntil() != null
-                && current.lockUntil().isAfter(request.now())
-                ? new LockRecord(current.name(), lockUntil, current.lockedAt(), current.lockedBy(), current.owner(),
-                        current.fence(), current.lastTick(), null)
-                : null);
+        LockRecord extended = update(
+                lock,
+                current -> current.lockUntil() != null && current.lockUntil().isAfter(request.now())
+                        ? new LockRecord(
+                                current.name(),
+                                lockUntil,
+                                current.lockedAt(),
+                                current.lockedBy(),
+                                current.owner(),
+                                current.fence(),
+                                current.lastTick(),
+                                null)
+                        : null);
         return Optional.ofNullable(extended)
                 .map(r -> new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, null));
     }
@@ -99,6 +122,7 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     private interface RecordChange {
-        @Nullable LockRecord apply(LockRecord current);
+        @Nullable
+        LockRecord apply(LockRecord current);
     }
 }

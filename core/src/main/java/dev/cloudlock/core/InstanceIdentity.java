@@ -6,8 +6,7 @@ import java.net.UnknownHostException;
 /** The default readable identity written to {@code lockedBy}: {@code host/pid}. */
 public final class InstanceIdentity {
 
-    private InstanceIdentity() {
-    }
+    private InstanceIdentity() {}
 
     /** {@code hostname/pid} of this JVM, e.g. {@code ip-10-0-3-7/4711}. */
     public static String hostAndPid() {

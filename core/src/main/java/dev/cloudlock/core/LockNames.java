@@ -9,8 +9,7 @@ final class LockNames {
     /** Longest accepted name, in characters. */
     public static final int MAX_LENGTH = 255;
 
-    private LockNames() {
-    }
+    private LockNames() {}
 
     /**
      * Checks {@code name} against the shared rules: not {@code null}, 1 to {@value #MAX_LENGTH} characters, no

@@ -16,8 +16,13 @@ import org.jspecify.annotations.Nullable;
  * @param now the client's time, truncated to milliseconds (a store with its own clock may use that instead)
  * @param tick the scheduled occurrence this acquisition is for, or {@code null} for a plain lock
  */
-public record AcquireRequest(String name, String owner, String lockedBy, Duration lockAtMostFor, Instant now,
-                             @Nullable Instant tick) {
+public record AcquireRequest(
+        String name,
+        String owner,
+        String lockedBy,
+        Duration lockAtMostFor,
+        Instant now,
+        @Nullable Instant tick) {
 
     public AcquireRequest {
         Objects.requireNonNull(name, "name");

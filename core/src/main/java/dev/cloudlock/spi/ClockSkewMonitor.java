@@ -43,8 +43,7 @@ public final class ClockSkewMonitor {
         }
     }
 
-    private record Bounds(long lowNanos, long highNanos) {
-    }
+    private record Bounds(long lowNanos, long highNanos) {}
 
     private final Duration tolerance;
     private final Deque<Bounds> recent = new ArrayDeque<>();
@@ -88,10 +87,13 @@ public final class ClockSkewMonitor {
         if (estimate.certainlyExceeds(tolerance)) {
             if (!warned) {
                 warned = true;
-                LOG.warn("The lock store's clock is {} ms {} this machine's (± {} ms), more than the tolerated {} ms:"
-                        + " leases are judged by this machine's clock, so they last that much longer or shorter."
-                        + " Check NTP on this machine.", estimate.offset().abs().toMillis(),
-                        estimate.offset().isNegative() ? "behind" : "ahead of", estimate.errorBound().toMillis(),
+                LOG.warn(
+                        "The lock store's clock is {} ms {} this machine's (± {} ms), more than the tolerated {} ms:"
+                                + " leases are judged by this machine's clock, so they last that much longer or shorter."
+                                + " Check NTP on this machine.",
+                        estimate.offset().abs().toMillis(),
+                        estimate.offset().isNegative() ? "behind" : "ahead of",
+                        estimate.errorBound().toMillis(),
                         tolerance.toMillis());
             }
         } else {
@@ -109,7 +111,8 @@ public final class ClockSkewMonitor {
         }
         Instant serverTime;
         try {
-            serverTime = java.time.ZonedDateTime.parse(dateHeader, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+            serverTime = java.time.ZonedDateTime.parse(
+                            dateHeader, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
                     .toInstant();
         } catch (java.time.format.DateTimeParseException e) {
             LOG.debug("Ignoring unparsable Date header '{}'", dateHeader);
@@ -126,8 +129,8 @@ public final class ClockSkewMonitor {
     private Estimate current() {
         Bounds both = intersection();
         long mid = both.lowNanos() / 2 + both.highNanos() / 2;
-        return new Estimate(Duration.ofNanos(mid), Duration.ofNanos((both.highNanos() - both.lowNanos()) / 2),
-                recent.size());
+        return new Estimate(
+                Duration.ofNanos(mid), Duration.ofNanos((both.highNanos() - both.lowNanos()) / 2), recent.size());
     }
 
     private @Nullable Bounds intersection() {

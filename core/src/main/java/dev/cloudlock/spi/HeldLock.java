@@ -15,8 +15,13 @@ import org.jspecify.annotations.Nullable;
  * @param storeState what the store keeps for its next conditional write on this holding (an ETag, an update
  *     time), opaque to core; {@code null} where the store needs none
  */
-public record HeldLock(String name, String owner, long fence, Instant leaseStart, Instant lockUntil,
-                       @Nullable StoreState storeState) {
+public record HeldLock(
+        String name,
+        String owner,
+        long fence,
+        Instant leaseStart,
+        Instant lockUntil,
+        @Nullable StoreState storeState) {
 
     public HeldLock {
         Objects.requireNonNull(name, "name");

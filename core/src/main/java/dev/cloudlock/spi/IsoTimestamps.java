@@ -1,7 +1,6 @@
 package dev.cloudlock.spi;
 
 import dev.cloudlock.core.LockStoreException;
-
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -19,14 +18,13 @@ public final class IsoTimestamps {
     /** The latest instant the fixed-width layout can hold. */
     public static final Instant MAX = Instant.parse("9999-12-31T23:59:59.999Z");
 
-    private IsoTimestamps() {
-    }
+    private IsoTimestamps() {}
 
     /** Formats {@code instant} (truncated to milliseconds). */
     public static String format(Instant instant) {
         if (instant.isAfter(MAX) || instant.isBefore(Instant.EPOCH)) {
-            throw new IllegalArgumentException("Instant " + instant + " is outside the range a lock record can store"
-                    + " (1970 to 9999)");
+            throw new IllegalArgumentException(
+                    "Instant " + instant + " is outside the range a lock record can store" + " (1970 to 9999)");
         }
         return FORMAT.format(instant);
     }

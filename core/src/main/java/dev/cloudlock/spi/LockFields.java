@@ -18,6 +18,5 @@ public final class LockFields {
     /** All of them. */
     public static final Set<String> ALL = Set.of(LOCK_UNTIL, LOCKED_AT, LOCKED_BY, OWNER, FENCE, LAST_TICK);
 
-    private LockFields() {
-    }
+    private LockFields() {}
 }

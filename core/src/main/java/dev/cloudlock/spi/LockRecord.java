@@ -18,9 +18,15 @@ import org.jspecify.annotations.Nullable;
  * @param storeState what the store keeps for a conditional write on this record (an ETag, an update time), opaque
  *     to core; {@code null} where the store needs none
  */
-public record LockRecord(String name, @Nullable Instant lockUntil, @Nullable Instant lockedAt,
-                         @Nullable String lockedBy, @Nullable String owner, long fence, @Nullable Instant lastTick,
-                         @Nullable StoreState storeState) {
+public record LockRecord(
+        String name,
+        @Nullable Instant lockUntil,
+        @Nullable Instant lockedAt,
+        @Nullable String lockedBy,
+        @Nullable String owner,
+        long fence,
+        @Nullable Instant lastTick,
+        @Nullable StoreState storeState) {
 
     public LockRecord {
         Objects.requireNonNull(name, "name");

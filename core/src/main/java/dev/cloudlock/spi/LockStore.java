@@ -4,7 +4,6 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
-
 import java.util.Optional;
 
 /**
@@ -68,6 +67,5 @@ public interface LockStore {
      * leading or trailing whitespace, no control characters). Throw
      * {@link IllegalArgumentException} naming the problem. The default accepts every name.
      */
-    default void checkName(String name) {
-    }
+    default void checkName(String name) {}
 }

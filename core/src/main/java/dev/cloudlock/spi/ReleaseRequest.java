@@ -13,8 +13,11 @@ import org.jspecify.annotations.Nullable;
  * @param lockAtLeastUntil the lease base plus {@code lockAtLeastFor}: the lock stays taken until then
  * @param completedTick the tick to record as completed, or {@code null} to release without marking one
  */
-public record ReleaseRequest(HeldLock lock, Instant now, Instant lockAtLeastUntil,
-                             @Nullable Instant completedTick) {
+public record ReleaseRequest(
+        HeldLock lock,
+        Instant now,
+        Instant lockAtLeastUntil,
+        @Nullable Instant completedTick) {
 
     public ReleaseRequest {
         Objects.requireNonNull(lock, "lock");

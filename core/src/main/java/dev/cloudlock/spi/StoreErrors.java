@@ -21,8 +21,7 @@ public final class StoreErrors {
 
     private static final int MAX_CAUSES = 32;
 
-    private StoreErrors() {
-    }
+    private StoreErrors() {}
 
     /**
      * The exception for an answer with HTTP status {@code status}:
@@ -62,7 +61,9 @@ public final class StoreErrors {
     private static boolean isNetworkFailure(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
-            if (t instanceof IOException || t instanceof UncheckedIOException || t instanceof TimeoutException
+            if (t instanceof IOException
+                    || t instanceof UncheckedIOException
+                    || t instanceof TimeoutException
                     || t.getClass().getSimpleName().endsWith("TimeoutException")) {
                 return true;
             }

@@ -18,7 +18,8 @@ class LockNamesTest {
     void rejectsWithAMessageThatNamesTheProblem() {
         assertThatThrownBy(() -> LockNames.check(null)).hasMessageContaining("null");
         assertThatThrownBy(() -> LockNames.check("")).hasMessageContaining("empty");
-        assertThatThrownBy(() -> LockNames.check("x".repeat(256))).hasMessageContaining("256")
+        assertThatThrownBy(() -> LockNames.check("x".repeat(256)))
+                .hasMessageContaining("256")
                 .hasMessageContaining("255");
         assertThatThrownBy(() -> LockNames.check("job ")).hasMessageContaining("whitespace");
         assertThatThrownBy(() -> LockNames.check("a\tb")).hasMessageContaining("U+0009");

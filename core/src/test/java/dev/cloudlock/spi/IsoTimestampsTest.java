@@ -1,10 +1,9 @@
 package dev.cloudlock.spi;
 
-import dev.cloudlock.core.LockStoreException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.core.LockStoreException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +42,10 @@ class IsoTimestampsTest {
     @Test
     void rejectsWhatItCannotHold() {
         assertThatThrownBy(() -> IsoTimestamps.format(Instant.parse("+10000-01-01T00:00:00Z")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9999");
-        assertThatThrownBy(() -> IsoTimestamps.parse("yesterday")).isInstanceOf(LockStoreException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9999");
+        assertThatThrownBy(() -> IsoTimestamps.parse("yesterday"))
+                .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("yesterday");
     }
 }

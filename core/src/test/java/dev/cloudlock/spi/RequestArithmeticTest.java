@@ -34,8 +34,11 @@ class RequestArithmeticTest {
         assertThat(held.isFreeAt(T.plusSeconds(9))).isFalse();
         assertThat(held.isFreeAt(T.plusSeconds(10))).isTrue();
         assertThat(held.canBeAcquired(T.plusSeconds(10), T)).isTrue();
-        assertThat(held.canBeAcquired(T.plusSeconds(10), T.minusSeconds(60))).as("completed tick").isFalse();
+        assertThat(held.canBeAcquired(T.plusSeconds(10), T.minusSeconds(60)))
+                .as("completed tick")
+                .isFalse();
         assertThat(held.hasCompleted(T.minusSeconds(120))).as("older tick").isTrue();
-        assertThat(new LockRecord("new", null, null, null, null, 0, null, null).canBeAcquired(T, T)).isTrue();
+        assertThat(new LockRecord("new", null, null, null, null, 0, null, null).canBeAcquired(T, T))
+                .isTrue();
     }
 }

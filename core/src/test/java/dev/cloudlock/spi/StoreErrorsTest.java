@@ -20,26 +20,32 @@ class StoreErrorsTest {
     @Test
     void credentialsAccessAndUnimplementedRequestsAreConfigurationErrors() {
         for (int status : new int[] {401, 403, 501}) {
-            assertThat(StoreErrors.ofHttpStatus(status, "fix it", CAUSE)).as("HTTP %d", status)
+            assertThat(StoreErrors.ofHttpStatus(status, "fix it", CAUSE))
+                    .as("HTTP %d", status)
                     .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                    .hasMessage("fix it").hasCause(CAUSE);
+                    .hasMessage("fix it")
+                    .hasCause(CAUSE);
         }
     }
 
     @Test
     void timeoutsThrottlingAndServerErrorsAreUnavailable() {
         for (int status : new int[] {408, 429, 500, 502, 503, 504, 599}) {
-            assertThat(StoreErrors.ofHttpStatus(status, "later", CAUSE)).as("HTTP %d", status)
+            assertThat(StoreErrors.ofHttpStatus(status, "later", CAUSE))
+                    .as("HTTP %d", status)
                     .isExactlyInstanceOf(LockStoreUnavailableException.class)
-                    .hasMessage("later").hasCause(CAUSE);
+                    .hasMessage("later")
+                    .hasCause(CAUSE);
         }
     }
 
     @Test
     void statusesWhoseMeaningOnlyTheStoreKnowsStayPlain() {
         for (int status : new int[] {0, 200, 301, 400, 404, 409, 412, 449, 600}) {
-            assertThat(StoreErrors.ofHttpStatus(status, "plain", null)).as("HTTP %d", status)
-                    .isExactlyInstanceOf(LockStoreException.class).hasNoCause();
+            assertThat(StoreErrors.ofHttpStatus(status, "plain", null))
+                    .as("HTTP %d", status)
+                    .isExactlyInstanceOf(LockStoreException.class)
+                    .hasNoCause();
         }
     }
 
@@ -53,9 +59,11 @@ class StoreErrorsTest {
             new ApiCallTimeoutException(),
         };
         for (Throwable failure : failures) {
-            assertThat(StoreErrors.ofNoAnswer("retry later", failure)).as("%s", failure)
+            assertThat(StoreErrors.ofNoAnswer("retry later", failure))
+                    .as("%s", failure)
                     .isExactlyInstanceOf(LockStoreUnavailableException.class)
-                    .hasMessage("retry later").hasCause(failure);
+                    .hasMessage("retry later")
+                    .hasCause(failure);
         }
     }
 
@@ -63,10 +71,10 @@ class StoreErrorsTest {
     void aClientThatCouldNotStartTheCallIsAPlainError() {
         RuntimeException noCredentials = new IllegalStateException("Unable to load credentials");
         assertThat(StoreErrors.ofNoAnswer("no answer", noCredentials))
-                .isExactlyInstanceOf(LockStoreException.class).hasCause(noCredentials);
+                .isExactlyInstanceOf(LockStoreException.class)
+                .hasCause(noCredentials);
         RuntimeException interrupted = new RuntimeException(new InterruptedException());
-        assertThat(StoreErrors.ofNoAnswer("no answer", interrupted))
-                .isExactlyInstanceOf(LockStoreException.class);
+        assertThat(StoreErrors.ofNoAnswer("no answer", interrupted)).isExactlyInstanceOf(LockStoreException.class);
     }
 
     @Test
@@ -78,6 +86,5 @@ class StoreErrorsTest {
     }
 
     /** Named like the AWS SDK's call timeout, which extends no JDK timeout type. */
-    private static final class ApiCallTimeoutException extends RuntimeException {
-    }
+    private static final class ApiCallTimeoutException extends RuntimeException {}
 }

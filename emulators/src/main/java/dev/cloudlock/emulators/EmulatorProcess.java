@@ -22,7 +22,8 @@ import java.util.function.IntFunction;
  */
 public final class EmulatorProcess implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
     private final Process process;
@@ -48,18 +49,23 @@ public final class EmulatorProcess implements AutoCloseable {
      * @param readyPath the path polled for readiness
      * @param timeout how long to wait for readiness
      */
-    public static EmulatorProcess start(String name, IntFunction<List<String>> command, String readyPath,
-                                        Duration timeout) {
+    public static EmulatorProcess start(
+            String name, IntFunction<List<String>> command, String readyPath, Duration timeout) {
         int port = freePort();
         List<String> cmd = new ArrayList<>(command.apply(port));
         Path log;
         Process process;
         try {
             log = Files.createTempFile("cloudlock-" + name + "-", ".log");
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
         } catch (IOException e) {
-            throw new IllegalStateException("Could not start emulator " + name + " (" + String.join(" ", cmd)
-                    + "): " + e.getMessage() + ". Is '" + cmd.get(0) + "' installed and on the PATH?", e);
+            throw new IllegalStateException(
+                    "Could not start emulator " + name + " (" + String.join(" ", cmd) + "): " + e.getMessage()
+                            + ". Is '" + cmd.get(0) + "' installed and on the PATH?",
+                    e);
         }
         EmulatorProcess emulator = new EmulatorProcess(name, process, port, log);
         emulator.awaitReady(readyPath, timeout);
@@ -76,7 +82,11 @@ public final class EmulatorProcess implements AutoCloseable {
                         + " before it was ready. Its output:\n" + logTail());
             }
             try {
-                HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
+                HTTP.send(
+                        HttpRequest.newBuilder(uri)
+                                .timeout(Duration.ofSeconds(2))
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.discarding());
                 return;
             } catch (IOException e) {
@@ -121,8 +131,11 @@ public final class EmulatorProcess implements AutoCloseable {
 
     private void send(String method, String path) {
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint() + path))
-                    .timeout(Duration.ofSeconds(10)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(endpoint() + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .method(method, HttpRequest.BodyPublishers.noBody())
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 throw new IllegalStateException(name + " answered " + response.statusCode() + " to " + method + " "

@@ -39,17 +39,18 @@ public final class Emulators {
     private static EmulatorProcess cosmos;
     private static Path cosmosTls;
 
-    private Emulators() {
-    }
+    private Emulators() {}
 
     /** The shared moto server; {@code POST /moto-api/reset} (see {@link #resetMoto()}) wipes its state. */
     public static synchronized EmulatorProcess moto() {
         if (moto == null || !moto.isAlive()) {
             Path script = extract("moto_serialized.py");
             String python = System.getenv().getOrDefault("CLOUDLOCK_PYTHON", "python3");
-            moto = EmulatorProcess.start("moto",
+            moto = EmulatorProcess.start(
+                    "moto",
                     port -> List.of(python, script.toString(), "127.0.0.1", Integer.toString(port)),
-                    "/moto-api/", Duration.ofSeconds(60));
+                    "/moto-api/",
+                    Duration.ofSeconds(60));
         }
         return moto;
     }
@@ -67,10 +68,23 @@ public final class Emulators {
                 throw new IllegalStateException("dynalite is not installed: " + cli + " is missing. Run 'npm ci' in "
                         + emulatorsDir() + " (the Maven build does this itself: ./mvnw verify).");
             }
-            dynalite = EmulatorProcess.start("dynalite",
-                    port -> List.of("node", cli.toString(), "--host", "127.0.0.1", "--port", Integer.toString(port),
-                            "--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"),
-                    "/", Duration.ofSeconds(30));
+            dynalite = EmulatorProcess.start(
+                    "dynalite",
+                    port -> List.of(
+                            "node",
+                            cli.toString(),
+                            "--host",
+                            "127.0.0.1",
+                            "--port",
+                            Integer.toString(port),
+                            "--createTableMs",
+                            "0",
+                            "--deleteTableMs",
+                            "0",
+                            "--updateTableMs",
+                            "0"),
+                    "/",
+                    Duration.ofSeconds(30));
         }
         return dynalite;
     }
@@ -90,10 +104,19 @@ public final class Emulators {
                         + " CLOUDLOCK_S3PROXY_JAR to org.gaul:s3proxy:4.1.0:jar-with-dependencies (the cloudlock-s3"
                         + " build fetches it itself: ./mvnw verify -pl providers/s3)");
             }
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            s3proxy = EmulatorProcess.start("s3proxy",
-                    port -> List.of(java, "-Xmx256m", "-jar", jar, "--properties", s3proxyProperties(port).toString()),
-                    "/", Duration.ofSeconds(60));
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            s3proxy = EmulatorProcess.start(
+                    "s3proxy",
+                    port -> List.of(
+                            java,
+                            "-Xmx256m",
+                            "-jar",
+                            jar,
+                            "--properties",
+                            s3proxyProperties(port).toString()),
+                    "/",
+                    Duration.ofSeconds(60));
         }
         return s3proxy;
     }
@@ -102,13 +125,16 @@ public final class Emulators {
         try {
             Path file = Files.createTempFile("cloudlock-s3proxy-", ".conf");
             file.toFile().deleteOnExit();
-            Files.writeString(file, String.join("\n",
-                    "s3proxy.endpoint=http://127.0.0.1:" + port,
-                    "s3proxy.authorization=none",
-                    "jclouds.provider=transient-nio2",
-                    "jclouds.identity=x",
-                    "jclouds.credential=y",
-                    ""));
+            Files.writeString(
+                    file,
+                    String.join(
+                            "\n",
+                            "s3proxy.endpoint=http://127.0.0.1:" + port,
+                            "s3proxy.authorization=none",
+                            "jclouds.provider=transient-nio2",
+                            "jclouds.identity=x",
+                            "jclouds.credential=y",
+                            ""));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -130,20 +156,29 @@ public final class Emulators {
      */
     public static synchronized EmulatorProcess firestore() {
         if (firestore == null || !firestore.isAlive()) {
-            Path jar = Path.of(System.getenv().getOrDefault("CLOUDLOCK_FIRESTORE_EMULATOR_JAR",
-                    FIRESTORE_EMULATOR_JAR));
+            Path jar =
+                    Path.of(System.getenv().getOrDefault("CLOUDLOCK_FIRESTORE_EMULATOR_JAR", FIRESTORE_EMULATOR_JAR));
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalStateException("The Cloud Firestore emulator is not installed: " + jar + " is"
                         + " missing. Install it with 'gcloud components install cloud-firestore-emulator' or the"
                         + " Debian package google-cloud-cli-firestore-emulator, or point"
                         + " CLOUDLOCK_FIRESTORE_EMULATOR_JAR at cloud-firestore-emulator.jar");
             }
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            firestore = EmulatorProcess.start("firestore",
-                    port -> List.of(java, "-Xmx512m", "-cp", jar.toString(),
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            firestore = EmulatorProcess.start(
+                    "firestore",
+                    port -> List.of(
+                            java,
+                            "-Xmx512m",
+                            "-cp",
+                            jar.toString(),
                             "com.google.cloud.datastore.emulator.firestore.CloudFirestore",
-                            "--host=127.0.0.1", "--port=" + port, "--project_id=" + FIRESTORE_PROJECT),
-                    "/", Duration.ofSeconds(90));
+                            "--host=127.0.0.1",
+                            "--port=" + port,
+                            "--project_id=" + FIRESTORE_PROJECT),
+                    "/",
+                    Duration.ofSeconds(90));
         }
         return firestore;
     }
@@ -186,14 +221,25 @@ public final class Emulators {
                     + " 'npm ci' in " + emulatorsDir() + " (the Maven build does this itself: ./mvnw verify).");
         }
         Path keyStore = cosmosTlsDir().resolve("server.p12");
-        return EmulatorProcess.start(fixesOff.isEmpty() ? "cosmos" : "cosmos-without-fixes", port -> {
-            List<String> command = new ArrayList<>(List.of("node", launcher.toString(), "--port",
-                    Integer.toString(port), "--pfx", keyStore.toString(), "--passphrase", COSMOS_TLS_PASSWORD));
-            if (!fixesOff.isEmpty()) {
-                command.addAll(List.of("--without", String.join(",", fixesOff)));
-            }
-            return command;
-        }, "/", Duration.ofSeconds(30));
+        return EmulatorProcess.start(
+                fixesOff.isEmpty() ? "cosmos" : "cosmos-without-fixes",
+                port -> {
+                    List<String> command = new ArrayList<>(List.of(
+                            "node",
+                            launcher.toString(),
+                            "--port",
+                            Integer.toString(port),
+                            "--pfx",
+                            keyStore.toString(),
+                            "--passphrase",
+                            COSMOS_TLS_PASSWORD));
+                    if (!fixesOff.isEmpty()) {
+                        command.addAll(List.of("--without", String.join(",", fixesOff)));
+                    }
+                    return command;
+                },
+                "/",
+                Duration.ofSeconds(30));
     }
 
     /**
@@ -211,7 +257,8 @@ public final class Emulators {
         if (cosmosTls == null) {
             try {
                 String configured = System.getProperty("cloudlock.cosmos.tls.dir");
-                Path dir = configured == null ? Files.createTempDirectory("cloudlock-cosmos-tls-")
+                Path dir = configured == null
+                        ? Files.createTempDirectory("cloudlock-cosmos-tls-")
                         : Files.createDirectories(Path.of(configured));
                 Path keyStore = dir.resolve("server.p12");
                 Path certificate = dir.resolve("server.cer");
@@ -219,13 +266,43 @@ public final class Emulators {
                 for (Path file : List.of(keyStore, certificate, trustStore)) {
                     Files.deleteIfExists(file);
                 }
-                keytool("-genkeypair", "-alias", "cosmos", "-keyalg", "EC", "-groupname", "secp256r1",
-                        "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "7",
-                        "-keystore", keyStore.toString(), "-storetype", "PKCS12");
-                keytool("-exportcert", "-alias", "cosmos", "-keystore", keyStore.toString(),
-                        "-file", certificate.toString());
-                keytool("-importcert", "-noprompt", "-alias", "cosmos", "-file", certificate.toString(),
-                        "-keystore", trustStore.toString(), "-storetype", "PKCS12");
+                keytool(
+                        "-genkeypair",
+                        "-alias",
+                        "cosmos",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=localhost",
+                        "-ext",
+                        "SAN=ip:127.0.0.1,dns:localhost",
+                        "-validity",
+                        "7",
+                        "-keystore",
+                        keyStore.toString(),
+                        "-storetype",
+                        "PKCS12");
+                keytool(
+                        "-exportcert",
+                        "-alias",
+                        "cosmos",
+                        "-keystore",
+                        keyStore.toString(),
+                        "-file",
+                        certificate.toString());
+                keytool(
+                        "-importcert",
+                        "-noprompt",
+                        "-alias",
+                        "cosmos",
+                        "-file",
+                        certificate.toString(),
+                        "-keystore",
+                        trustStore.toString(),
+                        "-storetype",
+                        "PKCS12");
                 cosmosTls = dir;
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not write the Cosmos launcher's TLS material", e);

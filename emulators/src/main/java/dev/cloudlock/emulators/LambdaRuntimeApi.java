@@ -32,11 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LambdaRuntimeApi implements AutoCloseable {
 
     /** How an invocation ended: the handler's response, or its error. */
-    public record Result(boolean error, String body) {
-    }
+    public record Result(boolean error, String body) {}
 
-    private record Invocation(String id, String event, long deadlineEpochMillis) {
-    }
+    private record Invocation(String id, String event, long deadlineEpochMillis) {}
 
     private static final String PREFIX = "/2018-06-01/runtime/";
     private static final String NATIVE_LIBRARY_PROPERTY =
@@ -72,8 +70,8 @@ public final class LambdaRuntimeApi implements AutoCloseable {
 
     /** Queues an invocation of {@code event} with {@code timeoutMillis} to run; completes with its result. */
     public Pending invoke(String event, long timeoutMillis) {
-        Invocation invocation = new Invocation(UUID.randomUUID().toString(), event,
-                System.currentTimeMillis() + timeoutMillis);
+        Invocation invocation =
+                new Invocation(UUID.randomUUID().toString(), event, System.currentTimeMillis() + timeoutMillis);
         CompletableFuture<Result> result = new CompletableFuture<>();
         CompletableFuture<Void> start = new CompletableFuture<>();
         results.put(invocation.id(), result);
@@ -83,16 +81,15 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     }
 
     /** A queued invocation: when a runtime took it, and how it ended. */
-    public record Pending(CompletableFuture<Void> taken, CompletableFuture<Result> result) {
-    }
+    public record Pending(CompletableFuture<Void> taken, CompletableFuture<Result> result) {}
 
     /** Waits until {@code n} runtime processes are waiting for an invocation. */
     public void awaitPolling(int n, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (polling.get() < n) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("only " + polling.get() + " of " + n + " runtimes are polling; init error: "
-                        + initError);
+                throw new AssertionError(
+                        "only " + polling.get() + " of " + n + " runtimes are polling; init error: " + initError);
             }
             Thread.sleep(50);
         }
@@ -103,14 +100,14 @@ public final class LambdaRuntimeApi implements AutoCloseable {
      * client ({@code com.amazonaws:aws-lambda-java-runtime-interface-client} must be on it) for {@code handler}
      * ({@code package.Class::method}), with {@code environment} added and its output in {@code log}.
      */
-    public Process startRuntime(String handler, Map<String, String> environment, Path log)
-            throws IOException {
-        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    public Process startRuntime(String handler, Map<String, String> environment, Path log) throws IOException {
+        String javaBinary =
+                Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(javaBinary, "-cp", System.getProperty("java.class.path")));
         nativeLibrary().ifPresent(library -> command.add("-D" + NATIVE_LIBRARY_PROPERTY + "=" + library));
         command.addAll(List.of("com.amazonaws.services.lambda.runtime.api.client.AWSLambda", handler));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         builder.environment().put("AWS_LAMBDA_RUNTIME_API", address());
         return builder.start();
@@ -126,8 +123,8 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     private static synchronized Optional<Path> nativeLibrary() {
         if (nativeLibrary == null) {
             String arch = System.getProperty("os.arch").equals("aarch64") ? "aarch_64" : "x86_64";
-            try (InputStream in = LambdaRuntimeApi.class.getResourceAsStream("/jni/libaws-lambda-jni.linux-" + arch
-                    + ".so")) {
+            try (InputStream in =
+                    LambdaRuntimeApi.class.getResourceAsStream("/jni/libaws-lambda-jni.linux-" + arch + ".so")) {
                 if (in == null) {
                     nativeLibrary = Optional.empty();
                 } else {
@@ -165,8 +162,10 @@ public final class LambdaRuntimeApi implements AutoCloseable {
             }
             exchange.getResponseHeaders().add("Lambda-Runtime-Aws-Request-Id", next.id());
             exchange.getResponseHeaders().add("Lambda-Runtime-Deadline-Ms", Long.toString(next.deadlineEpochMillis()));
-            exchange.getResponseHeaders().add("Lambda-Runtime-Invoked-Function-Arn",
-                    "arn:aws:lambda:us-east-1:123456789012:function:guarded");
+            exchange.getResponseHeaders()
+                    .add(
+                            "Lambda-Runtime-Invoked-Function-Arn",
+                            "arn:aws:lambda:us-east-1:123456789012:function:guarded");
             exchange.getResponseHeaders().add("Lambda-Runtime-Trace-Id", "Root=1-00000000-000000000000000000000000");
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             send(exchange, 200, next.event());

@@ -8,7 +8,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** The example of the Cosmos DB page (docs/stores/cosmos.md): the {@code LockProvider} bean for {@code @SchedulerLock} jobs, on Cosmos DB. */
+/**
+ * The example of the Cosmos DB page (docs/stores/cosmos.md): the {@code LockProvider} bean for {@code @SchedulerLock}
+ * jobs, on Cosmos DB.
+ */
 @Configuration
 @EnableScheduling
 @EnableSchedulerLock(defaultLockAtMostFor = "PT10M")

@@ -10,10 +10,10 @@ import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.firestore.FirestoreLockProvider;
-import dev.cloudlock.s3.S3LockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.s3.S3LockProvider;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +62,8 @@ final class DemoStore implements AutoCloseable {
             case "firestore" -> new DemoStore(name, Emulators.firestore());
             case "cosmos" -> {
                 // Trust exactly the launcher's certificate (TLS validation stays on); read when the client starts.
-                System.setProperty("javax.net.ssl.trustStore", Emulators.cosmosTrustStore().toString());
+                System.setProperty(
+                        "javax.net.ssl.trustStore", Emulators.cosmosTrustStore().toString());
                 System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
                 System.setProperty("javax.net.ssl.trustStorePassword", Emulators.COSMOS_TLS_PASSWORD);
                 yield new DemoStore(name, Emulators.cosmos());
@@ -93,20 +94,30 @@ final class DemoStore implements AutoCloseable {
         }
         switch (name) {
             case "dynamodb" -> {
-                DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(emulator.endpoint()))
-                        .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                DynamoDbClient client = DynamoDbClient.builder()
+                        .endpointOverride(URI.create(emulator.endpoint()))
+                        .region(Region.US_EAST_1)
+                        .httpClient(UrlConnectionHttpClient.create())
                         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("d", "d")))
                         .build();
                 clients.add(client);
                 DynamoDbLockTable.createIfAbsent(client, "shedlock");
-                return DynamoDbLockProvider.builder().client(client).tableName("shedlock").lockedBy(instance).build();
+                return DynamoDbLockProvider.builder()
+                        .client(client)
+                        .tableName("shedlock")
+                        .lockedBy(instance)
+                        .build();
             }
             case "s3" -> {
-                S3Client client = S3Client.builder().endpointOverride(URI.create(emulator.endpoint()))
-                        .region(Region.US_EAST_1).forcePathStyle(true)
+                S3Client client = S3Client.builder()
+                        .endpointOverride(URI.create(emulator.endpoint()))
+                        .region(Region.US_EAST_1)
+                        .forcePathStyle(true)
                         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                        .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).build())
+                        .httpClient(Apache5HttpClient.builder()
+                                .expectContinueEnabled(false)
+                                .build())
                         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("d", "d")))
                         .build();
                 clients.add(client);
@@ -115,23 +126,40 @@ final class DemoStore implements AutoCloseable {
                 } catch (BucketAlreadyOwnedByYouException exists) {
                     // the first instance created it
                 }
-                return S3LockProvider.builder().client(client).bucket("demo-locks").lockedBy(instance).build();
+                return S3LockProvider.builder()
+                        .client(client)
+                        .bucket("demo-locks")
+                        .lockedBy(instance)
+                        .build();
             }
             case "cosmos" -> {
-                CosmosClient client = new CosmosClientBuilder().endpoint("https://127.0.0.1:" + emulator.port())
-                        .key(Emulators.COSMOS_KEY).gatewayMode().endpointDiscoveryEnabled(false).buildClient();
+                CosmosClient client = new CosmosClientBuilder()
+                        .endpoint("https://127.0.0.1:" + emulator.port())
+                        .key(Emulators.COSMOS_KEY)
+                        .gatewayMode()
+                        .endpointDiscoveryEnabled(false)
+                        .buildClient();
                 clients.add(client);
                 client.createDatabaseIfNotExists("demo");
-                client.getDatabase("demo").createContainerIfNotExists(new CosmosContainerProperties("shedlock",
-                        CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
-                return CosmosLockProvider.builder().container(client.getDatabase("demo").getContainer("shedlock"))
-                        .lockedBy(instance).build();
+                client.getDatabase("demo")
+                        .createContainerIfNotExists(new CosmosContainerProperties(
+                                "shedlock", CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
+                return CosmosLockProvider.builder()
+                        .container(client.getDatabase("demo").getContainer("shedlock"))
+                        .lockedBy(instance)
+                        .build();
             }
             default -> {
-                Firestore client = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
-                        .setEmulatorHost("127.0.0.1:" + emulator.port()).build().getService();
+                Firestore client = FirestoreOptions.newBuilder()
+                        .setProjectId(Emulators.FIRESTORE_PROJECT)
+                        .setEmulatorHost("127.0.0.1:" + emulator.port())
+                        .build()
+                        .getService();
                 clients.add(client);
-                return FirestoreLockProvider.builder().firestore(client).lockedBy(instance).build();
+                return FirestoreLockProvider.builder()
+                        .firestore(client)
+                        .lockedBy(instance)
+                        .build();
             }
         }
     }

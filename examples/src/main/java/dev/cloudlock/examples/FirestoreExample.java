@@ -8,7 +8,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** The example of the Firestore page (docs/stores/firestore.md): the {@code LockProvider} bean for {@code @SchedulerLock} jobs, on Firestore. */
+/**
+ * The example of the Firestore page (docs/stores/firestore.md): the {@code LockProvider} bean for {@code
+ * @SchedulerLock} jobs, on Firestore.
+ */
 @Configuration
 @EnableScheduling
 @EnableSchedulerLock(defaultLockAtMostFor = "PT10M")

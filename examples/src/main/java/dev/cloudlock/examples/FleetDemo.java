@@ -1,12 +1,11 @@
 package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.function.Tick;
-import dev.cloudlock.function.TickOutcome;
-import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.emulators.EmulatorProcess;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.testkit.LockHistory;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,20 +51,27 @@ public final class FleetDemo {
      * One execution of the job body: who ran which tick when, with which fencing token, whether it failed, and whether
      * a retry delivery ({@code attempt > 0}) started it.
      */
-    public record Execution(String instance, int tick, int attempt, long fencingToken, long startNanos, long endNanos,
-                            boolean failed) {
-    }
+    public record Execution(
+            String instance,
+            int tick,
+            int attempt,
+            long fencingToken,
+            long startNanos,
+            long endNanos,
+            boolean failed) {}
 
     /** A delivery the guard skipped: which instance, which tick, when, and why. */
-    public record Skip(String instance, int tick, DeliveryOutcome outcome, long atNanos) {
-    }
+    public record Skip(String instance, int tick, DeliveryOutcome outcome, long atNanos) {}
 
     /**
      * What one delivery came to, as the demo counts them: the guard's outcomes, and {@link #FAILED} for a delivery
      * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery).
      */
     public enum DeliveryOutcome {
-        RAN, SKIPPED_RUNNING, SKIPPED_DONE, FAILED;
+        RAN,
+        SKIPPED_RUNNING,
+        SKIPPED_DONE,
+        FAILED;
 
         static DeliveryOutcome of(TickOutcome outcome) {
             return valueOf(outcome.name());
@@ -73,13 +79,23 @@ public final class FleetDemo {
     }
 
     /** What a run did. */
-    public record Summary(int instances, int ticks, int deliveries, int retries, Map<DeliveryOutcome, Integer> outcomes,
-                          List<Execution> executions, List<Skip> skips, Map<Integer, Integer> successesPerTick,
-                          List<String> violations, boolean guarded, long originNanos) {
+    public record Summary(
+            int instances,
+            int ticks,
+            int deliveries,
+            int retries,
+            Map<DeliveryOutcome, Integer> outcomes,
+            List<Execution> executions,
+            List<Skip> skips,
+            Map<Integer, Integer> successesPerTick,
+            List<String> violations,
+            boolean guarded,
+            long originNanos) {
 
         /** True when every scheduled tick ran successfully exactly once. */
         public boolean eachTickRanOnce() {
-            return successesPerTick.size() == ticks && successesPerTick.values().stream().allMatch(n -> n == 1);
+            return successesPerTick.size() == ticks
+                    && successesPerTick.values().stream().allMatch(n -> n == 1);
         }
 
         public long failures() {
@@ -89,8 +105,7 @@ public final class FleetDemo {
 
     private static final int MAX_ATTEMPTS = 20;
 
-    private FleetDemo() {
-    }
+    private FleetDemo() {}
 
     public static void main(String[] args) throws Exception {
         // The guard logs each failed attempt with its stack trace; here the summary tells the story.
@@ -107,9 +122,10 @@ public final class FleetDemo {
                 case "--no-guard" -> guard = false;
                 case "--timeline" -> timeline = Path.of(value(args, ++i));
                 case "--store" -> store = value(args, ++i);
-                default -> throw new IllegalArgumentException("Unknown option '" + args[i] + "'. Options:"
-                        + " --instances N, --seconds N, --store " + String.join("|", DemoStore.NAMES)
-                        + ", --no-guard, --timeline FILE");
+                default ->
+                    throw new IllegalArgumentException("Unknown option '" + args[i] + "'. Options:"
+                            + " --instances N, --seconds N, --store " + String.join("|", DemoStore.NAMES)
+                            + ", --no-guard, --timeline FILE");
             }
         }
         DemoStore demoStore = DemoStore.start(store);
@@ -117,8 +133,10 @@ public final class FleetDemo {
         int exit;
         try (demoStore) {
             Summary summary = run(demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard);
-            System.out.println((guard ? "With the cloudlock guard (" + demoStore.description() + "):"
-                    : "Without a guard (--no-guard):"));
+            System.out.println(
+                    (guard
+                            ? "With the cloudlock guard (" + demoStore.description() + "):"
+                            : "Without a guard (--no-guard):"));
             print(summary);
             Files.writeString(timeline, Timeline.svg(summary));
             System.out.println("Timeline: " + timeline.toAbsolutePath());
@@ -133,12 +151,18 @@ public final class FleetDemo {
      * Runs the fleet for about {@code seconds}, instance {@code i} guarded through
      * {@code providers.apply("instance-" + i)}.
      */
-    public static Summary run(Function<String, CloudLockProvider> providers, int instances, int seconds,
-                              Duration interval, boolean guarded) throws InterruptedException {
+    public static Summary run(
+            Function<String, CloudLockProvider> providers,
+            int instances,
+            int seconds,
+            Duration interval,
+            boolean guarded)
+            throws InterruptedException {
         List<TickGuard> guards = new ArrayList<>();
         List<ExecutorService> fleet = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
-            guards.add(TickGuard.builder(providers.apply("instance-" + i)).leaseMargin(Duration.ofSeconds(1))
+            guards.add(TickGuard.builder(providers.apply("instance-" + i))
+                    .leaseMargin(Duration.ofSeconds(1))
                     .build());
             fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }
@@ -177,8 +201,8 @@ public final class FleetDemo {
                 try {
                     Tick occurrence = new Tick(job, firstTick.plus(interval.multipliedBy(tick)));
                     if (guarded) {
-                        outcome = DeliveryOutcome.of(guards.get(instance).run(occurrence, Duration.ofSeconds(5),
-                                context -> body(name, context.fencingToken())));
+                        outcome = DeliveryOutcome.of(guards.get(instance)
+                                .run(occurrence, Duration.ofSeconds(5), context -> body(name, context.fencingToken())));
                     } else {
                         body(name, 0);
                         outcome = DeliveryOutcome.RAN;
@@ -194,21 +218,25 @@ public final class FleetDemo {
                 if (retry && attempt + 1 < MAX_ATTEMPTS) {
                     retries.incrementAndGet();
                     pending.incrementAndGet();
-                    scheduler.schedule(new Delivery(tick, attempt + 1), interval.toMillis() * 3 / 10,
-                            TimeUnit.MILLISECONDS);
+                    scheduler.schedule(
+                            new Delivery(tick, attempt + 1), interval.toMillis() * 3 / 10, TimeUnit.MILLISECONDS);
                 }
                 pending.decrementAndGet();
             }
 
             private void body(String instance, long token) throws InterruptedException {
                 long start = System.nanoTime();
-                boolean fail = tick % 5 == 2 && attemptsPerTick.computeIfAbsent(tick, t -> new AtomicInteger())
-                        .getAndIncrement() == 0;
-                long work = fail ? interval.toMillis() / 10
+                boolean fail = tick % 5 == 2
+                        && attemptsPerTick
+                                        .computeIfAbsent(tick, t -> new AtomicInteger())
+                                        .getAndIncrement()
+                                == 0;
+                long work = fail
+                        ? interval.toMillis() / 10
                         : tick % 7 == 3 ? interval.toMillis() * 3 / 2 : interval.toMillis() / 4;
                 Thread.sleep(work);
-                executions.add(new Execution(instance, tick, attempt, token, start - origin, System.nanoTime() - origin,
-                        fail));
+                executions.add(new Execution(
+                        instance, tick, attempt, token, start - origin, System.nanoTime() - origin, fail));
                 if (fail) {
                     throw new IllegalStateException("tick " + tick + ": downstream unavailable");
                 }
@@ -232,7 +260,8 @@ public final class FleetDemo {
         while (pending.get() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(250);
             long done = executions.stream().filter(e -> !e.failed()).count();
-            System.out.printf("\r%5.1f s: %d deliveries, %d successful executions ",
+            System.out.printf(
+                    "\r%5.1f s: %d deliveries, %d successful executions ",
                     (System.nanoTime() - origin) / 1e9, deliveries.get(), done);
         }
         System.out.println();
@@ -251,30 +280,47 @@ public final class FleetDemo {
         outcomes.forEach((o, n) -> counted.put(o, n.get()));
         List<Execution> ordered = new ArrayList<>(executions);
         ordered.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
-        return new Summary(instances, ticks, deliveries.get(), retries.get(), counted, ordered, List.copyOf(skips),
-                successes, history.violations(), guarded, origin);
+        return new Summary(
+                instances,
+                ticks,
+                deliveries.get(),
+                retries.get(),
+                counted,
+                ordered,
+                List.copyOf(skips),
+                successes,
+                history.violations(),
+                guarded,
+                origin);
     }
 
     private static void print(Summary s) {
         System.out.printf("  instances                 %d%n", s.instances());
         System.out.printf("  ticks scheduled           %d%n", s.ticks());
         System.out.printf("  deliveries                %d (%d of them retries)%n", s.deliveries(), s.retries());
-        System.out.printf("  executions                %d (%d failed and were retried)%n", s.executions().size(),
-                s.failures());
+        System.out.printf(
+                "  executions                %d (%d failed and were retried)%n",
+                s.executions().size(), s.failures());
         System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.RAN, 0));
-        System.out.printf("  skipped as running        %d%n",
-                s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_RUNNING, 0));
-        System.out.printf("  skipped as done           %d%n",
-                s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_DONE, 0));
-        System.out.printf("  every tick ran once       %s%n", s.eachTickRanOnce() ? "yes"
-                : "NO: successful runs per tick " + s.successesPerTick());
-        System.out.printf("  ticks never run           %d%s%n", s.ticks() - s.successesPerTick().size(),
+        System.out.printf(
+                "  skipped as running        %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_RUNNING, 0));
+        System.out.printf(
+                "  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_DONE, 0));
+        System.out.printf(
+                "  every tick ran once       %s%n",
+                s.eachTickRanOnce() ? "yes" : "NO: successful runs per tick " + s.successesPerTick());
+        System.out.printf(
+                "  ticks never run           %d%s%n",
+                s.ticks() - s.successesPerTick().size(),
                 s.guarded() && s.successesPerTick().size() < s.ticks()
-                        ? " (a retry came after a newer tick completed: skipped as done)" : "");
-        System.out.printf("  overlaps detected         %s%n", s.violations().stream()
-                .filter(v -> v.startsWith("overlap")).count());
-        System.out.printf("  fencing tokens in order   %s%n", s.violations().stream()
-                .noneMatch(v -> v.startsWith("fencing")) ? "yes" : "NO");
+                        ? " (a retry came after a newer tick completed: skipped as done)"
+                        : "");
+        System.out.printf(
+                "  overlaps detected         %s%n",
+                s.violations().stream().filter(v -> v.startsWith("overlap")).count());
+        System.out.printf(
+                "  fencing tokens in order   %s%n",
+                s.violations().stream().noneMatch(v -> v.startsWith("fencing")) ? "yes" : "NO");
     }
 
     private static String value(String[] args, int i) {

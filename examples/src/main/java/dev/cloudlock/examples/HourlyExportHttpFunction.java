@@ -15,8 +15,7 @@ public class HourlyExportHttpFunction extends GuardedSchedulerHttpFunction {
 
     @Override
     protected void runTick(HttpRequest request, TickContext run) throws Exception {
-        LOG.info("Exporting the hour before " + run.scheduledTime() + " (fencing token "
-                + run.fencingToken() + ")");
+        LOG.info("Exporting the hour before " + run.scheduledTime() + " (fencing token " + run.fencingToken() + ")");
         // ... export; pass run.fencingToken() to what you write
     }
 }

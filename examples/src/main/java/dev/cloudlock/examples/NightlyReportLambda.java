@@ -6,7 +6,8 @@ import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
 
 /**
- * The example of docs/functions/aws-lambda.md: an EventBridge-scheduled handler whose body runs once per scheduled occurrence.
+ * The example of docs/functions/aws-lambda.md: an EventBridge-scheduled handler whose body runs once per scheduled
+ * occurrence.
  * Configured by environment variables (CLOUDLOCK_DYNAMODB_TABLE, optionally CLOUDLOCK_JOB_NAME and
  * CLOUDLOCK_TICK_RESOLUTION).
  */
@@ -14,8 +15,8 @@ public class NightlyReportLambda extends GuardedScheduledEventHandler {
 
     @Override
     protected void runTick(ScheduledEvent event, TickContext run, Context context) throws Exception {
-        context.getLogger().log("Building the report for " + run.scheduledTime()
-                + " (fencing token " + run.fencingToken() + ")");
+        context.getLogger()
+                .log("Building the report for " + run.scheduledTime() + " (fencing token " + run.fencingToken() + ")");
         // ... build and send the report; pass run.fencingToken() to what you write
     }
 }

@@ -7,7 +7,8 @@ import io.cloudevents.CloudEvent;
 import java.util.logging.Logger;
 
 /**
- * The Pub/Sub example of docs/functions/gcp-functions.md: a CloudEvents function subscribed (through Eventarc) to the Pub/Sub topic a
+ * The Pub/Sub example of docs/functions/gcp-functions.md: a CloudEvents function subscribed (through Eventarc) to the
+ * Pub/Sub topic a
  * Cloud Scheduler job publishes to; its body runs once per scheduled occurrence. Configured by environment variables
  * (CLOUDLOCK_TICK_RESOLUTION, optionally CLOUDLOCK_JOB_NAME, CLOUDLOCK_FIRESTORE_COLLECTION,
  * CLOUDLOCK_FUNCTION_TIMEOUT).

@@ -22,8 +22,9 @@ public class NightlyReportTimerFunction {
     public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)
             throws Exception {
         GUARD.run(timer, context, run -> {
-            context.getLogger().info("Building the report for " + run.scheduledTime()
-                    + " (fencing token " + run.fencingToken() + ")");
+            context.getLogger()
+                    .info("Building the report for " + run.scheduledTime() + " (fencing token " + run.fencingToken()
+                            + ")");
             // ... build and send the report; pass run.fencingToken() to what you write
         });
     }

@@ -8,7 +8,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** The example of the S3 page (docs/stores/s3.md): the {@code LockProvider} bean for {@code @SchedulerLock} jobs, on an S3 bucket. */
+/**
+ * The example of the S3 page (docs/stores/s3.md): the {@code LockProvider} bean for {@code @SchedulerLock} jobs, on an
+ * S3 bucket.
+ */
 @Configuration
 @EnableScheduling
 @EnableSchedulerLock(defaultLockAtMostFor = "PT10M")

@@ -20,33 +20,61 @@ final class Timeline {
     private static final String DONE = "#7f7f7f";
     private static final String FAILED = "#d62728";
 
-    private Timeline() {
-    }
+    private Timeline() {}
 
     static String svg(FleetDemo.Summary summary) {
-        double seconds = summary.executions().stream().mapToLong(FleetDemo.Execution::endNanos).max().orElse(0) / 1e9;
+        double seconds = summary.executions().stream()
+                        .mapToLong(FleetDemo.Execution::endNanos)
+                        .max()
+                        .orElse(0)
+                / 1e9;
         int width = Math.max(LEFT + (int) Math.ceil(seconds * PX_PER_SECOND) + 40, 760);
         int axis = TOP + summary.instances() * ROW;
         int height = axis + 30 + LEGEND;
         StringBuilder svg = new StringBuilder();
-        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-                + " font-family=\"sans-serif\" font-size=\"11\">%n", width, height));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                        + " font-family=\"sans-serif\" font-size=\"11\">%n",
+                width,
+                height));
         svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", width, height));
-        svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"20\" font-size=\"14\">%s: %d ticks, %d executions,"
-                + " %d skipped deliveries, every tick once: %s, overlaps: %d</text>%n",
-                summary.guarded() ? "With the cloudlock guard" : "Without a guard", summary.ticks(),
-                summary.executions().size(), summary.skips().size(), summary.eachTickRanOnce() ? "yes" : "no",
-                summary.violations().stream().filter(v -> v.startsWith("overlap")).count()));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"10\" y=\"20\" font-size=\"14\">%s: %d ticks, %d executions,"
+                        + " %d skipped deliveries, every tick once: %s, overlaps: %d</text>%n",
+                summary.guarded() ? "With the cloudlock guard" : "Without a guard",
+                summary.ticks(),
+                summary.executions().size(),
+                summary.skips().size(),
+                summary.eachTickRanOnce() ? "yes" : "no",
+                summary.violations().stream()
+                        .filter(v -> v.startsWith("overlap"))
+                        .count()));
         for (int i = 0; i < summary.instances(); i++) {
             int y = TOP + i * ROW;
             svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\">instance-%d</text>%n", y + 20, i));
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>%n",
-                    LEFT, y + ROW - 2, width - 20, y + ROW - 2));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>%n",
+                    LEFT,
+                    y + ROW - 2,
+                    width - 20,
+                    y + ROW - 2));
         }
         for (int s = 0; s <= (int) seconds; s++) {
             int x = LEFT + (int) (s * PX_PER_SECOND);
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#eee\"/>"
-                    + "<text x=\"%d\" y=\"%d\" fill=\"#666\">%ds</text>%n", x, TOP - 5, x, axis, x - 6, axis + 15, s));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#eee\"/>"
+                            + "<text x=\"%d\" y=\"%d\" fill=\"#666\">%ds</text>%n",
+                    x,
+                    TOP - 5,
+                    x,
+                    axis,
+                    x - 6,
+                    axis + 15,
+                    s));
         }
         for (FleetDemo.Execution e : summary.executions()) {
             double x = LEFT + e.startNanos() / 1e9 * PX_PER_SECOND;
@@ -54,16 +82,33 @@ final class Timeline {
             int y = TOP + row(e.instance()) * ROW + 4;
             String fill = e.failed() ? FAILED : tickColour(e.tick());
             String outline = e.attempt() > 0 ? " stroke=\"black\" stroke-dasharray=\"3,2\"" : "";
-            svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"3\""
-                    + " fill=\"%s\" fill-opacity=\"0.85\"%s><title>%s tick %d%s%s, fencing token %d</title></rect>"
-                    + "<text x=\"%.1f\" y=\"%d\" fill=\"white\">%d</text>%n", x, y, w, ROW - 10, fill, outline,
-                    e.instance(), e.tick(), e.failed() ? " (failed)" : "", e.attempt() > 0 ? " (a retry)" : "",
-                    e.fencingToken(), x + 3, y + 16, e.tick()));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"3\""
+                            + " fill=\"%s\" fill-opacity=\"0.85\"%s><title>%s tick %d%s%s, fencing token %d</title></rect>"
+                            + "<text x=\"%.1f\" y=\"%d\" fill=\"white\">%d</text>%n",
+                    x,
+                    y,
+                    w,
+                    ROW - 10,
+                    fill,
+                    outline,
+                    e.instance(),
+                    e.tick(),
+                    e.failed() ? " (failed)" : "",
+                    e.attempt() > 0 ? " (a retry)" : "",
+                    e.fencingToken(),
+                    x + 3,
+                    y + 16,
+                    e.tick()));
         }
         for (FleetDemo.Skip skip : summary.skips()) {
             double x = LEFT + skip.atNanos() / 1e9 * PX_PER_SECOND;
             int y = TOP + row(skip.instance()) * ROW + ROW - 8;
-            svg.append(mark(skip.outcome() == FleetDemo.DeliveryOutcome.SKIPPED_RUNNING, x, y,
+            svg.append(mark(
+                    skip.outcome() == FleetDemo.DeliveryOutcome.SKIPPED_RUNNING,
+                    x,
+                    y,
                     skip.instance() + " tick " + skip.tick() + ": " + skip.outcome()));
         }
         legend(svg, axis + 35);
@@ -72,30 +117,69 @@ final class Timeline {
 
     private static void legend(StringBuilder svg, int y) {
         int x = LEFT;
-        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
-                + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a run of the job (colour and number: its tick)</text>%n",
-                x, y, tickColour(4), x + 30, y + 11));
-        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
-                + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a failed run: the tick stays open and is retried</text>%n",
-                x + 320, y, FAILED, x + 350, y + 11));
-        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
-                + " fill=\"%s\" stroke=\"black\" stroke-dasharray=\"3,2\"/><text x=\"%d\" y=\"%d\">a run started by"
-                + " a retry delivery</text>%n", x, y + 24, tickColour(9), x + 30, y + 35));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
+                        + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a run of the job (colour and number: its tick)</text>%n",
+                x,
+                y,
+                tickColour(4),
+                x + 30,
+                y + 11));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
+                        + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a failed run: the tick stays open and is retried</text>%n",
+                x + 320,
+                y,
+                FAILED,
+                x + 350,
+                y + 11));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
+                        + " fill=\"%s\" stroke=\"black\" stroke-dasharray=\"3,2\"/><text x=\"%d\" y=\"%d\">a run started by"
+                        + " a retry delivery</text>%n",
+                x,
+                y + 24,
+                tickColour(9),
+                x + 30,
+                y + 35));
         svg.append(mark(true, x + 332, y + 34, "skipped"));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">a delivery skipped: the tick was running</text>%n",
-                x + 350, y + 35));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\">a delivery skipped: the tick was running</text>%n",
+                x + 350,
+                y + 35));
         svg.append(mark(false, x + 12, y + 58, "skipped"));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">a delivery skipped: the tick (or a newer one)"
-                + " was done</text>%n", x + 30, y + 59));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\">a delivery skipped: the tick (or a newer one)" + " was done</text>%n",
+                x + 30,
+                y + 59));
     }
 
     /** A skipped delivery's mark: an orange triangle when the tick was running, a grey circle when it was done. */
     private static String mark(boolean running, double x, int y, String title) {
         return running
-                ? String.format(Locale.ROOT, "<polygon points=\"%.1f,%d %.1f,%d %.1f,%d\" fill=\"%s\"><title>%s</title>"
-                        + "</polygon>%n", x - 5, y + 4, x + 5, y + 4, x, y - 5, RUNNING, title)
-                : String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4.5\" fill=\"%s\"><title>%s</title>"
-                        + "</circle>%n", x, y, DONE, title);
+                ? String.format(
+                        Locale.ROOT,
+                        "<polygon points=\"%.1f,%d %.1f,%d %.1f,%d\" fill=\"%s\"><title>%s</title>" + "</polygon>%n",
+                        x - 5,
+                        y + 4,
+                        x + 5,
+                        y + 4,
+                        x,
+                        y - 5,
+                        RUNNING,
+                        title)
+                : String.format(
+                        Locale.ROOT,
+                        "<circle cx=\"%.1f\" cy=\"%d\" r=\"4.5\" fill=\"%s\"><title>%s</title>" + "</circle>%n",
+                        x,
+                        y,
+                        DONE,
+                        title);
     }
 
     private static String tickColour(int tick) {

@@ -38,8 +38,10 @@ class DocSnippetsTest {
         for (Path doc : docs()) {
             blocks += check(doc, update, problems);
         }
-        assertThat(problems).as("Java blocks that are not their source (copy the sources in with"
-                + " -Dcloudlock.snippets.update=true)").isEmpty();
+        assertThat(problems)
+                .as("Java blocks that are not their source (copy the sources in with"
+                        + " -Dcloudlock.snippets.update=true)")
+                .isEmpty();
         assertThat(blocks).as("Java blocks found: the scan must see the docs").isGreaterThan(5);
     }
 
@@ -155,8 +157,11 @@ class DocSnippetsTest {
             body.addAll(lines.subList(start + 1, end));
         }
         body.removeIf(line -> REGION_LINE.matcher(line).matches());
-        int indent = body.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
+        int indent = body.stream()
+                .filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length())
+                .min()
+                .orElse(0);
         List<String> result = new ArrayList<>();
         for (String line : body) {
             result.add(line.isBlank() ? "" : line.substring(indent));

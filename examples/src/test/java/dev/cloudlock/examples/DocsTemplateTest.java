@@ -11,11 +11,24 @@ import org.junit.jupiter.api.Test;
 /** Every store and function page follows one template, so a reader finds the same answer in the same place. */
 class DocsTemplateTest {
 
-    static final List<String> TEMPLATE = List.of("Install", "Configure", "Record layout",
-            "Permissions (IAM / roles)", "Errors you may see", "Requests and cost", "Limits", "How it is tested");
-    static final List<String> PAGES = List.of("stores/dynamodb.md", "stores/s3.md", "stores/firestore.md",
-            "stores/cosmos.md", "functions/aws-lambda.md", "functions/gcp-functions.md",
-            "functions/azure-functions.md", "functions/spring-cloud-function.md");
+    static final List<String> TEMPLATE = List.of(
+            "Install",
+            "Configure",
+            "Record layout",
+            "Permissions (IAM / roles)",
+            "Errors you may see",
+            "Requests and cost",
+            "Limits",
+            "How it is tested");
+    static final List<String> PAGES = List.of(
+            "stores/dynamodb.md",
+            "stores/s3.md",
+            "stores/firestore.md",
+            "stores/cosmos.md",
+            "functions/aws-lambda.md",
+            "functions/gcp-functions.md",
+            "functions/azure-functions.md",
+            "functions/spring-cloud-function.md");
 
     private final Path root = Path.of("..").toAbsolutePath().normalize();
 

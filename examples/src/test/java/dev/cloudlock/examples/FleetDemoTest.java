@@ -24,13 +24,20 @@ class FleetDemoTest {
             summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
         }
         assertThat(summary.ticks()).isEqualTo(8);
-        assertThat(summary.successesPerTick()).hasSize(8).allSatisfy((tick, n) -> assertThat(n).isEqualTo(1));
+        assertThat(summary.successesPerTick())
+                .hasSize(8)
+                .allSatisfy((tick, n) -> assertThat(n).isEqualTo(1));
         assertThat(summary.eachTickRanOnce()).isTrue();
         assertThat(summary.violations()).isEmpty();
-        assertThat(summary.failures()).as("first attempts of ticks 2 and 7 fail").isEqualTo(2);
-        assertThat(summary.outcomes()).containsKeys(FleetDemo.DeliveryOutcome.RAN,
-                FleetDemo.DeliveryOutcome.SKIPPED_DONE, FleetDemo.DeliveryOutcome.SKIPPED_RUNNING,
-                FleetDemo.DeliveryOutcome.FAILED);
+        assertThat(summary.failures())
+                .as("first attempts of ticks 2 and 7 fail")
+                .isEqualTo(2);
+        assertThat(summary.outcomes())
+                .containsKeys(
+                        FleetDemo.DeliveryOutcome.RAN,
+                        FleetDemo.DeliveryOutcome.SKIPPED_DONE,
+                        FleetDemo.DeliveryOutcome.SKIPPED_RUNNING,
+                        FleetDemo.DeliveryOutcome.FAILED);
         assertThat(summary.outcomes().get(FleetDemo.DeliveryOutcome.RAN)).isEqualTo(8);
         assertThat(summary.deliveries()).isGreaterThan(summary.ticks());
         assertThat(Timeline.svg(summary)).startsWith("<svg").contains("every tick once: yes", "overlaps: 0");
@@ -51,34 +58,55 @@ class FleetDemoTest {
     void theDefaultInMemoryStoreGuardsTheFleetAndTheTimelineShowsSkipsAndALegend() throws InterruptedException {
         FleetDemo.Summary summary;
         try (DemoStore store = DemoStore.start("in-memory")) {
-            assertThat(store.emulator()).as("no emulator behind the in-memory store").isEmpty();
+            assertThat(store.emulator())
+                    .as("no emulator behind the in-memory store")
+                    .isEmpty();
             summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
         }
         assertThat(summary.eachTickRanOnce()).isTrue();
         assertThat(summary.violations()).isEmpty();
-        assertThat(summary.skips()).as("duplicates were skipped, and recorded")
+        assertThat(summary.skips())
+                .as("duplicates were skipped, and recorded")
                 .extracting(FleetDemo.Skip::outcome)
                 .contains(FleetDemo.DeliveryOutcome.SKIPPED_RUNNING, FleetDemo.DeliveryOutcome.SKIPPED_DONE);
-        assertThat(summary.executions()).as("a failed tick ran again on a retry delivery")
+        assertThat(summary.executions())
+                .as("a failed tick ran again on a retry delivery")
                 .anyMatch(e -> e.attempt() > 0 && !e.failed());
         String svg = Timeline.svg(summary);
-        assertThat(svg).contains("a failed run", "a retry delivery", "the tick was running", "was done",
-                "<polygon", "<circle", "stroke-dasharray");
+        assertThat(svg)
+                .contains(
+                        "a failed run",
+                        "a retry delivery",
+                        "the tick was running",
+                        "was done",
+                        "<polygon",
+                        "<circle",
+                        "stroke-dasharray");
     }
 
     @Test
     void theReadmesDemoRunsOnAJdkAloneWithNoPythonOnThePath() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path timeline = Files.createTempFile("fleet-timeline", ".svg");
-        ProcessBuilder demo = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                FleetDemo.class.getName(), "--instances", "3", "--seconds", "4", "--timeline", timeline.toString())
+        ProcessBuilder demo = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        FleetDemo.class.getName(),
+                        "--instances",
+                        "3",
+                        "--seconds",
+                        "4",
+                        "--timeline",
+                        timeline.toString())
                 .redirectErrorStream(true);
         demo.environment().put("PATH", "/nonexistent"); // no python3, no node, no gcloud
         Process process = demo.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
-        assertThat(output).contains("in-memory store", "every tick ran once       yes")
+        assertThat(output)
+                .contains("in-memory store", "every tick ran once       yes")
                 .containsPattern("overlaps detected +0");
         assertThat(Files.readString(timeline)).startsWith("<svg");
         Files.delete(timeline);
@@ -87,7 +115,8 @@ class FleetDemoTest {
     @Test
     void unknownStoreIsNamed() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DemoStore.start("redis"))
-                .hasMessageContaining("redis").hasMessageContaining("dynamodb");
+                .hasMessageContaining("redis")
+                .hasMessageContaining("dynamodb");
     }
 
     @Test

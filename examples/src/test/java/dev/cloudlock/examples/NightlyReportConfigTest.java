@@ -30,9 +30,11 @@ class NightlyReportConfigTest {
             for (int i = 0; i < 3; i++) {
                 AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
                 DynamoDbClient client = DynamoDbClient.builder()
-                        .endpointOverride(URI.create(Emulators.moto().endpoint())).region(Region.US_EAST_1)
+                        .endpointOverride(URI.create(Emulators.moto().endpoint()))
+                        .region(Region.US_EAST_1)
                         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                        .httpClient(UrlConnectionHttpClient.create()).build();
+                        .httpClient(UrlConnectionHttpClient.create())
+                        .build();
                 context.registerBean(DynamoDbClient.class, () -> client);
                 context.register(NightlyReportConfig.class);
                 context.refresh();
@@ -60,7 +62,9 @@ class NightlyReportConfigTest {
                 firing.join();
             }
             int runs = instances.stream()
-                    .mapToInt(c -> c.getBean(NightlyReportConfig.NightlyReport.class).runs()).sum();
+                    .mapToInt(c ->
+                            c.getBean(NightlyReportConfig.NightlyReport.class).runs())
+                    .sum();
             assertThat(runs).isEqualTo(1);
         } finally {
             instances.forEach(AnnotationConfigApplicationContext::close);

@@ -12,17 +12,21 @@ import java.util.concurrent.TimeUnit;
 final class Node {
 
     /** The infra-terraform folder: set by the build, or the working directory of a test run in the module. */
-    static final Path INFRA_DIR = Path.of(System.getProperty("cloudlock.infra.dir", ".")).toAbsolutePath().normalize();
+    static final Path INFRA_DIR = Path.of(System.getProperty("cloudlock.infra.dir", "."))
+            .toAbsolutePath()
+            .normalize();
 
     record Result(int exitCode, String stdout, String stderr) {}
 
     private Node() {}
 
     static Result run(String script, Path... folders) {
-        List<String> command = new ArrayList<>(List.of("node", INFRA_DIR.resolve("checks").resolve(script).toString()));
+        List<String> command = new ArrayList<>(
+                List.of("node", INFRA_DIR.resolve("checks").resolve(script).toString()));
         for (Path folder : folders) command.add(folder.toString());
         try {
-            Process process = new ProcessBuilder(command).directory(INFRA_DIR.toFile()).start();
+            Process process =
+                    new ProcessBuilder(command).directory(INFRA_DIR.toFile()).start();
             CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
             String stdout = read(process.getInputStream());
             if (!process.waitFor(2, TimeUnit.MINUTES)) {

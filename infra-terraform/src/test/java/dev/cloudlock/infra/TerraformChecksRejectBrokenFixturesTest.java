@@ -51,29 +51,44 @@ class TerraformChecksRejectBrokenFixturesTest {
 
     @Test
     void aSyntaxErrorFails() {
-        assertThat(problemsOf("syntax-error")).singleElement().asString()
-                .contains("main.tf: syntax:").contains("main.tf:7,").contains("Invalid expression");
+        assertThat(problemsOf("syntax-error"))
+                .singleElement()
+                .asString()
+                .contains("main.tf: syntax:")
+                .contains("main.tf:7,")
+                .contains("Invalid expression");
     }
 
     @Test
     void aFileNotInCanonicalFormatFails() {
-        assertThat(problemsOf("not-formatted")).singleElement().asString()
-                .contains("not in canonical format").contains("line 2: expected \"  type    = string\", found \"  type = string\"");
+        assertThat(problemsOf("not-formatted"))
+                .singleElement()
+                .asString()
+                .contains("not in canonical format")
+                .contains("line 2: expected \"  type    = string\", found \"  type = string\"");
     }
 
     @Test
     void aMisspelledArgumentAtAnyDepthFails() {
-        assertThat(problemsOf("misspelled-argument")).hasSize(3).anySatisfy(line -> assertThat(line)
-                        .endsWith("aws_dynamodb_table.locks: unknown argument or block \"hash_keys\""))
-                .anySatisfy(line -> assertThat(line)
-                        .endsWith("aws_dynamodb_table.locks.point_in_time_recovery: unknown argument or block \"enable\""))
-                .anySatisfy(line -> assertThat(line)
-                        .endsWith("data.aws_iam_policy_document.lock_access.statement: unknown argument or block \"action\""));
+        assertThat(problemsOf("misspelled-argument"))
+                .hasSize(3)
+                .anySatisfy(line ->
+                        assertThat(line).endsWith("aws_dynamodb_table.locks: unknown argument or block \"hash_keys\""))
+                .anySatisfy(
+                        line -> assertThat(line)
+                                .endsWith(
+                                        "aws_dynamodb_table.locks.point_in_time_recovery: unknown argument or block \"enable\""))
+                .anySatisfy(
+                        line -> assertThat(line)
+                                .endsWith(
+                                        "data.aws_iam_policy_document.lock_access.statement: unknown argument or block \"action\""));
     }
 
     @Test
     void anUnknownResourceTypeFails() {
-        assertThat(problemsOf("unknown-resource-type")).singleElement().asString()
+        assertThat(problemsOf("unknown-resource-type"))
+                .singleElement()
+                .asString()
                 .endsWith("hashicorp/aws has no resource type \"aws_dynamodb_tabel\"");
     }
 

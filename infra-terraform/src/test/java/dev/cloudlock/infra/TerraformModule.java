@@ -36,9 +36,10 @@ final class TerraformModule {
             throw new IllegalStateException("parse.js printed no JSON", e);
         }
         Map<String, List<JsonNode>> byFolder = new TreeMap<>();
-        parsed.properties().forEach(file -> byFolder
-                .computeIfAbsent(Path.of(file.getKey()).getParent().getFileName().toString(), k -> new ArrayList<>())
-                .add(file.getValue()));
+        parsed.properties()
+                .forEach(file -> byFolder.computeIfAbsent(
+                                Path.of(file.getKey()).getParent().getFileName().toString(), k -> new ArrayList<>())
+                        .add(file.getValue()));
         Map<String, TerraformModule> modules = new TreeMap<>();
         byFolder.forEach((folder, files) -> modules.put(folder, new TerraformModule(folder, files)));
         return modules;
@@ -85,7 +86,8 @@ final class TerraformModule {
     String resolve(JsonNode value) {
         if (value == null || value.isMissingNode() || value.isNull()) return null;
         Matcher reference = VAR_REFERENCE.matcher(value.asText());
-        if (reference.matches()) return variableDefault(reference.group(1)).map(JsonNode::asText).orElse(null);
+        if (reference.matches())
+            return variableDefault(reference.group(1)).map(JsonNode::asText).orElse(null);
         return value.asText().contains("${") ? null : value.asText();
     }
 }

@@ -31,7 +31,8 @@ class TerraformModulesAgreeWithProvidersTest {
 
     @Test
     void dynamoDbTableIsKeyedLikeTheProviderWithoutTtlAndItsPolicyGrantsWhatTheProviderCalls() {
-        assertThat(ProviderAgreement.dynamoDbLockTable(module("aws-dynamodb-lock-table"))).isEmpty();
+        assertThat(ProviderAgreement.dynamoDbLockTable(module("aws-dynamodb-lock-table")))
+                .isEmpty();
     }
 
     @Test
@@ -41,7 +42,8 @@ class TerraformModulesAgreeWithProvidersTest {
 
     @Test
     void firestoreDefaultsToTheProvidersCollectionAndGrantsDatastoreUser() {
-        assertThat(ProviderAgreement.firestoreLock(module("gcp-firestore-lock"))).isEmpty();
+        assertThat(ProviderAgreement.firestoreLock(module("gcp-firestore-lock")))
+                .isEmpty();
     }
 
     @Test
@@ -52,24 +54,37 @@ class TerraformModulesAgreeWithProvidersTest {
     @Test
     void lambdaGetsTheGuardsEnvironmentAndTheScheduledTimeInItsInput() {
         TerraformModule lambda = module("aws-scheduled-lambda");
-        assertThat(ProviderAgreement.guardEnvironment(lambda, "aws_lambda_function", "environment.variables",
-                Set.of(LambdaGuardSettings.TABLE, GuardEnvironment.JOB_NAME, GuardEnvironment.TICK_RESOLUTION)))
+        assertThat(ProviderAgreement.guardEnvironment(
+                        lambda,
+                        "aws_lambda_function",
+                        "environment.variables",
+                        Set.of(LambdaGuardSettings.TABLE, GuardEnvironment.JOB_NAME, GuardEnvironment.TICK_RESOLUTION)))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
 
     @Test
     void cloudFunctionGetsTheGuardsEnvironment() {
-        assertThat(ProviderAgreement.guardEnvironment(module("gcp-scheduled-function"),
-                "google_cloudfunctions2_function", "service_config.environment_variables",
-                Set.of(GcpGuardSettings.COLLECTION, GuardEnvironment.JOB_NAME))).isEmpty();
+        assertThat(ProviderAgreement.guardEnvironment(
+                        module("gcp-scheduled-function"),
+                        "google_cloudfunctions2_function",
+                        "service_config.environment_variables",
+                        Set.of(GcpGuardSettings.COLLECTION, GuardEnvironment.JOB_NAME)))
+                .isEmpty();
     }
 
     @Test
     void functionAppGetsTheGuardsSettings() {
-        assertThat(ProviderAgreement.guardEnvironment(module("azure-timer-function"), "azurerm_linux_function_app", "app_settings",
-                Set.of(AzureGuardSettings.COSMOS_ENDPOINT, AzureGuardSettings.COSMOS_DATABASE,
-                        AzureGuardSettings.COSMOS_CONTAINER, GuardEnvironment.JOB_NAME, AzureGuardSettings.TIMER_SCHEDULE)))
+        assertThat(ProviderAgreement.guardEnvironment(
+                        module("azure-timer-function"),
+                        "azurerm_linux_function_app",
+                        "app_settings",
+                        Set.of(
+                                AzureGuardSettings.COSMOS_ENDPOINT,
+                                AzureGuardSettings.COSMOS_DATABASE,
+                                AzureGuardSettings.COSMOS_CONTAINER,
+                                GuardEnvironment.JOB_NAME,
+                                AzureGuardSettings.TIMER_SCHEDULE)))
                 .isEmpty();
     }
 }

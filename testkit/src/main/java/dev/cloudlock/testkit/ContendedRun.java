@@ -20,11 +20,9 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 public final class ContendedRun {
 
     /** What a run did: the history, how many acquisition attempts it took, and how long. */
-    public record Result(LockHistory history, long attempts, Duration elapsed) {
-    }
+    public record Result(LockHistory history, long attempts, Duration elapsed) {}
 
-    private ContendedRun() {
-    }
+    private ContendedRun() {}
 
     /**
      * Runs {@code threads} workers, worker {@code i} using {@code providerForWorker.apply(i)}, each taking
@@ -32,8 +30,13 @@ public final class ContendedRun {
      *
      * @throws AssertionError when the run does not finish within {@code timeout}, or a worker failed
      */
-    public static Result run(IntFunction<CloudLockProvider> providerForWorker, String lockName, int threads,
-                             int acquisitionsPerThread, Duration hold, Duration timeout) {
+    public static Result run(
+            IntFunction<CloudLockProvider> providerForWorker,
+            String lockName,
+            int threads,
+            int acquisitionsPerThread,
+            Duration hold,
+            Duration timeout) {
         LockHistory history = new LockHistory();
         AtomicLong attempts = new AtomicLong();
         List<Throwable> failures = new ArrayList<>();
@@ -43,38 +46,41 @@ public final class ContendedRun {
         for (int i = 0; i < threads; i++) {
             CloudLockProvider provider = providerForWorker.apply(i);
             String holder = "worker-" + i;
-            Thread worker = new Thread(() -> {
-                try {
-                    start.await();
-                    int held = 0;
-                    while (held < acquisitionsPerThread) {
-                        if (System.nanoTime() > deadline) {
-                            throw new AssertionError(holder + " held the lock only " + held + " of "
-                                    + acquisitionsPerThread + " times within " + timeout);
+            Thread worker = new Thread(
+                    () -> {
+                        try {
+                            start.await();
+                            int held = 0;
+                            while (held < acquisitionsPerThread) {
+                                if (System.nanoTime() > deadline) {
+                                    throw new AssertionError(holder + " held the lock only " + held + " of "
+                                            + acquisitionsPerThread + " times within " + timeout);
+                                }
+                                attempts.incrementAndGet();
+                                long asked = System.nanoTime();
+                                Optional<FencedLock> lock = provider.tryLock(new LockConfiguration(
+                                        ClockProvider.now(), lockName, Duration.ofSeconds(60), Duration.ZERO));
+                                if (lock.isEmpty()) {
+                                    // Back off for up to twice the time the refusal took: a busy store answers slowly,
+                                    // and
+                                    // should then serve the holder rather than pollers.
+                                    long tookMillis = (System.nanoTime() - asked) / 1_000_000;
+                                    Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2 + 2 * tookMillis));
+                                    continue;
+                                }
+                                long startNanos = System.nanoTime();
+                                busyWait(hold);
+                                history.record(holder, lock.get().fencingToken(), startNanos, System.nanoTime());
+                                lock.get().unlock();
+                                held++;
+                            }
+                        } catch (Throwable t) {
+                            synchronized (failures) {
+                                failures.add(t);
+                            }
                         }
-                        attempts.incrementAndGet();
-                        long asked = System.nanoTime();
-                        Optional<FencedLock> lock = provider.tryLock(new LockConfiguration(ClockProvider.now(),
-                                lockName, Duration.ofSeconds(60), Duration.ZERO));
-                        if (lock.isEmpty()) {
-                            // Back off for up to twice the time the refusal took: a busy store answers slowly, and
-                            // should then serve the holder rather than pollers.
-                            long tookMillis = (System.nanoTime() - asked) / 1_000_000;
-                            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2 + 2 * tookMillis));
-                            continue;
-                        }
-                        long startNanos = System.nanoTime();
-                        busyWait(hold);
-                        history.record(holder, lock.get().fencingToken(), startNanos, System.nanoTime());
-                        lock.get().unlock();
-                        held++;
-                    }
-                } catch (Throwable t) {
-                    synchronized (failures) {
-                        failures.add(t);
-                    }
-                }
-            }, holder);
+                    },
+                    holder);
             workers.add(worker);
             worker.start();
         }

@@ -1,12 +1,12 @@
 package dev.cloudlock.testkit;
 
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.ReleaseRequest;
 import java.util.Objects;
 import java.util.Optional;
@@ -54,9 +54,15 @@ public final class FaultInjectingStore implements LockStore {
                 return real.tryAcquire(request);
             case IGNORE_CONDITION:
                 if (first instanceof AcquireResult.Lost lost) {
-                    LockRecord current = lost.current().or(() -> real.read(request.name())).orElseThrow();
-                    return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), current.fence(),
-                            request.now(), request.lockUntilAt(request.now()), current.storeState()));
+                    LockRecord current =
+                            lost.current().or(() -> real.read(request.name())).orElseThrow();
+                    return new AcquireResult.Acquired(new HeldLock(
+                            request.name(),
+                            request.owner(),
+                            current.fence(),
+                            request.now(),
+                            request.lockUntilAt(request.now()),
+                            current.storeState()));
                 }
                 return first;
             default:

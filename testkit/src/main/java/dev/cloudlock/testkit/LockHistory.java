@@ -15,8 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class LockHistory {
 
     /** One holding: who, with which fencing token, from {@code startNanos} to {@code endNanos}. */
-    public record Interval(String holder, long fencingToken, long startNanos, long endNanos) {
-    }
+    public record Interval(String holder, long fencingToken, long startNanos, long endNanos) {}
 
     private final ConcurrentLinkedQueue<Interval> intervals = new ConcurrentLinkedQueue<>();
 
@@ -42,13 +41,17 @@ public final class LockHistory {
         Interval previous = null;
         for (Interval current : intervals()) {
             if (latestEnding != null && current.startNanos() < latestEnding.endNanos()) {
-                violations.add(String.format("overlap: %s (token %d) started %.3f ms before %s (token %d) released",
-                        current.holder(), current.fencingToken(),
+                violations.add(String.format(
+                        "overlap: %s (token %d) started %.3f ms before %s (token %d) released",
+                        current.holder(),
+                        current.fencingToken(),
                         (latestEnding.endNanos() - current.startNanos()) / 1e6,
-                        latestEnding.holder(), latestEnding.fencingToken()));
+                        latestEnding.holder(),
+                        latestEnding.fencingToken()));
             }
             if (previous != null && current.fencingToken() <= previous.fencingToken()) {
-                violations.add(String.format("fencing token did not increase: %s got %d after %s got %d",
+                violations.add(String.format(
+                        "fencing token did not increase: %s got %d after %s got %d",
                         current.holder(), current.fencingToken(), previous.holder(), previous.fencingToken()));
             }
             if (latestEnding == null || current.endNanos() > latestEnding.endNanos()) {

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
-import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.spi.LockRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,8 +103,12 @@ public abstract class LockProviderContract {
         String name = uniqueName("held");
         Optional<SimpleLock> first = provider("a").lock(config(name));
         assertThat(first).as("first acquisition").isPresent();
-        assertThat(provider("b").lock(config(name))).as("second acquisition while held").isEmpty();
-        assertThat(provider("a").lock(config(name))).as("same identity does not re-enter").isEmpty();
+        assertThat(provider("b").lock(config(name)))
+                .as("second acquisition while held")
+                .isEmpty();
+        assertThat(provider("a").lock(config(name)))
+                .as("same identity does not re-enter")
+                .isEmpty();
         first.get().unlock();
     }
 
@@ -133,22 +137,31 @@ public abstract class LockProviderContract {
         String name = uniqueName("expiry");
         provider("a").lock(config(name, Duration.ofMillis(200), Duration.ZERO)).orElseThrow();
         Thread.sleep(400);
-        assertThat(provider("b").lock(config(name))).as("acquisition after the lease ran out").isPresent();
+        assertThat(provider("b").lock(config(name)))
+                .as("acquisition after the lease ran out")
+                .isPresent();
     }
 
     @Test
     void lockAtLeastForKeepsTheLockAfterUnlock() {
         String name = uniqueName("at-least");
-        provider("a").lock(config(name, LONG, Duration.ofSeconds(5))).orElseThrow().unlock();
+        provider("a")
+                .lock(config(name, LONG, Duration.ofSeconds(5)))
+                .orElseThrow()
+                .unlock();
         LockRecord after = record(name);
         assertThat(after.lockUntil()).isEqualTo(after.lockedAt().plus(Duration.ofSeconds(5)));
-        assertThat(provider("b").lock(config(name))).as("acquisition within lockAtLeastFor").isEmpty();
+        assertThat(provider("b").lock(config(name)))
+                .as("acquisition within lockAtLeastFor")
+                .isEmpty();
     }
 
     @Test
     void releaseAfterLockAtMostForSetsLockUntilToNow() throws InterruptedException {
         String name = uniqueName("overran");
-        SimpleLock lock = provider("a").lock(config(name, Duration.ofMillis(100), Duration.ZERO)).orElseThrow();
+        SimpleLock lock = provider("a")
+                .lock(config(name, Duration.ofMillis(100), Duration.ZERO))
+                .orElseThrow();
         Thread.sleep(250);
         Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         lock.unlock();
@@ -166,7 +179,8 @@ public abstract class LockProviderContract {
 
         // A job that finishes in 0.45 s with lockAtLeastFor = 15 s leaves lockUntil at acquire + 15 s.
         String quick = uniqueName("quick-job");
-        SimpleLock quickLock = provider("a").lock(config(quick, Duration.ofSeconds(75), Duration.ofSeconds(15)))
+        SimpleLock quickLock = provider("a")
+                .lock(config(quick, Duration.ofSeconds(75), Duration.ofSeconds(15)))
                 .orElseThrow();
         clock.advance(Duration.ofMillis(450));
         quickLock.unlock();
@@ -175,7 +189,8 @@ public abstract class LockProviderContract {
         // A job that ran 76 s with lockAtMostFor = 75 s releases to now.
         String slow = uniqueName("slow-job");
         Instant slowStart = clock.instant();
-        SimpleLock slowLock = provider("a").lock(config(slow, Duration.ofSeconds(75), Duration.ofSeconds(15)))
+        SimpleLock slowLock = provider("a")
+                .lock(config(slow, Duration.ofSeconds(75), Duration.ofSeconds(15)))
                 .orElseThrow();
         clock.advance(Duration.ofSeconds(76));
         slowLock.unlock();
@@ -193,13 +208,16 @@ public abstract class LockProviderContract {
     @Test
     void extendMovesTheLeaseAndReturnsANewHandle() {
         String name = uniqueName("extend");
-        FencedLock lock = provider("a").tryLock(config(name, Duration.ofSeconds(5), Duration.ZERO)).orElseThrow();
+        FencedLock lock = provider("a")
+                .tryLock(config(name, Duration.ofSeconds(5), Duration.ZERO))
+                .orElseThrow();
         Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Optional<SimpleLock> extended = lock.extend(Duration.ofSeconds(30), Duration.ZERO);
         assertThat(extended).isPresent();
         assertThat(extended.get()).isInstanceOf(FencedLock.class);
         assertThat(((FencedLock) extended.get()).fencingToken()).isEqualTo(lock.fencingToken());
-        assertThat(record(name).lockUntil()).isAfterOrEqualTo(before.plusSeconds(30).minusMillis(50));
+        assertThat(record(name).lockUntil())
+                .isAfterOrEqualTo(before.plusSeconds(30).minusMillis(50));
         assertThat(provider("b").lock(config(name))).isEmpty();
 
         assertThatThrownBy(lock::unlock).as("old handle after extend").isInstanceOf(IllegalStateException.class);
@@ -212,8 +230,11 @@ public abstract class LockProviderContract {
     @Test
     void extendAppliesLockAtLeastForFromTheExtension() {
         String name = uniqueName("extend-at-least");
-        FencedLock lock = provider("a").tryLock(config(name, Duration.ofSeconds(5), Duration.ZERO)).orElseThrow();
-        SimpleLock extended = lock.extend(Duration.ofSeconds(30), Duration.ofSeconds(20)).orElseThrow();
+        FencedLock lock = provider("a")
+                .tryLock(config(name, Duration.ofSeconds(5), Duration.ZERO))
+                .orElseThrow();
+        SimpleLock extended =
+                lock.extend(Duration.ofSeconds(30), Duration.ofSeconds(20)).orElseThrow();
         extended.unlock();
         LockRecord after = record(name);
         assertThat(after.lockUntil()).isAfter(after.lockedAt().plusSeconds(19));
@@ -223,7 +244,9 @@ public abstract class LockProviderContract {
     @Test
     void expiredLockCannotBeExtended() throws InterruptedException {
         String name = uniqueName("extend-expired");
-        FencedLock lock = provider("a").tryLock(config(name, Duration.ofMillis(150), Duration.ZERO)).orElseThrow();
+        FencedLock lock = provider("a")
+                .tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
+                .orElseThrow();
         Thread.sleep(300);
         assertThat(lock.extend(LONG, Duration.ZERO)).isEmpty();
         assertThatThrownBy(lock::unlock).as("handle after a refused extend").isInstanceOf(IllegalStateException.class);
@@ -236,9 +259,11 @@ public abstract class LockProviderContract {
                 .isInstanceOf(IllegalArgumentException.class);
         FencedLock lock = provider("a").tryLock(config(name)).orElseThrow();
         assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(1), Duration.ofSeconds(2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lockAtLeastFor");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lockAtLeastFor");
         assertThatThrownBy(() -> lock.extend(Duration.ZERO, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lockAtMostFor");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lockAtMostFor");
         lock.unlock(); // a rejected extend leaves the handle usable
     }
 
@@ -249,21 +274,26 @@ public abstract class LockProviderContract {
         LockingTaskExecutor other = new DefaultLockingTaskExecutor(provider("b"));
         AtomicBoolean ran = new AtomicBoolean();
         AtomicBoolean nestedRan = new AtomicBoolean();
-        executor.executeWithLock((Runnable) () -> {
-            LockAssert.assertLocked();
-            ran.set(true);
-            // ShedLock treats a nested call on the same thread as re-entrant, so the other instance gets a thread.
-            Thread otherInstance = new Thread(() -> other.executeWithLock((Runnable) () -> nestedRan.set(true),
-                    config(name)));
-            otherInstance.start();
-            try {
-                otherInstance.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, config(name));
+        executor.executeWithLock(
+                (Runnable) () -> {
+                    LockAssert.assertLocked();
+                    ran.set(true);
+                    // ShedLock treats a nested call on the same thread as re-entrant, so the other instance gets a
+                    // thread.
+                    Thread otherInstance =
+                            new Thread(() -> other.executeWithLock((Runnable) () -> nestedRan.set(true), config(name)));
+                    otherInstance.start();
+                    try {
+                        otherInstance.join();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                config(name));
         assertThat(ran).isTrue();
-        assertThat(nestedRan).as("a second instance while the first holds the lock").isFalse();
+        assertThat(nestedRan)
+                .as("a second instance while the first holds the lock")
+                .isFalse();
     }
 
     // ---- ours: owner checks, fencing, ticks, names, errors -------------------------------------------------------
@@ -271,14 +301,17 @@ public abstract class LockProviderContract {
     @Test
     void staleHolderCannotReleaseOrExtendTheNewHoldersLock() throws InterruptedException {
         String name = uniqueName("stale");
-        FencedLock stale = provider("stale").tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
+        FencedLock stale = provider("stale")
+                .tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
                 .orElseThrow();
         Thread.sleep(300);
         FencedLock current = provider("current").tryLock(config(name)).orElseThrow();
 
         stale.unlock(); // refused by the owner condition: logs a warning, changes nothing
         assertThat(record(name).lockedBy()).isEqualTo("current");
-        assertThat(provider("third").lock(config(name))).as("after the stale release").isEmpty();
+        assertThat(provider("third").lock(config(name)))
+                .as("after the stale release")
+                .isEmpty();
 
         assertThat(current.fencingToken()).isGreaterThan(stale.fencingToken());
         current.unlock();
@@ -287,10 +320,12 @@ public abstract class LockProviderContract {
     @Test
     void staleHolderCannotExtend() throws InterruptedException {
         String name = uniqueName("stale-extend");
-        FencedLock stale = provider("stale").tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
+        FencedLock stale = provider("stale")
+                .tryLock(config(name, Duration.ofMillis(150), Duration.ZERO))
                 .orElseThrow();
         Thread.sleep(300);
-        FencedLock current = provider("current").tryLock(config(name, Duration.ofMillis(400), Duration.ZERO))
+        FencedLock current = provider("current")
+                .tryLock(config(name, Duration.ofMillis(400), Duration.ZERO))
                 .orElseThrow();
         Instant currentUntil = record(name).lockUntil();
         assertThat(stale.extend(LONG, Duration.ZERO)).isEmpty();
@@ -307,7 +342,8 @@ public abstract class LockProviderContract {
             tokens.add(lock.fencingToken());
             lock.unlock();
         }
-        FencedLock expiring = provider("x").tryLock(config(name, Duration.ofMillis(100), Duration.ZERO))
+        FencedLock expiring = provider("x")
+                .tryLock(config(name, Duration.ofMillis(100), Duration.ZERO))
                 .orElseThrow();
         tokens.add(expiring.fencingToken());
         Thread.sleep(250);
@@ -331,14 +367,17 @@ public abstract class LockProviderContract {
         TickAttempt first = provider("a").lockTick(config(job), tick);
         assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
         assertThat(first.lock().orElseThrow().tick()).contains(tick);
-        assertThat(provider("b").lockTick(config(job), tick).status()).as("duplicate while running")
+        assertThat(provider("b").lockTick(config(job), tick).status())
+                .as("duplicate while running")
                 .isEqualTo(TickAttempt.Status.RUNNING);
         first.lock().orElseThrow().completeTick();
         assertThat(record(job).lastTick()).isEqualTo(tick);
 
-        assertThat(provider("b").lockTick(config(job), tick).status()).as("duplicate after completion")
+        assertThat(provider("b").lockTick(config(job), tick).status())
+                .as("duplicate after completion")
                 .isEqualTo(TickAttempt.Status.DONE);
-        assertThat(provider("b").lockTick(config(job), tick.minusSeconds(60)).status()).as("an older tick")
+        assertThat(provider("b").lockTick(config(job), tick.minusSeconds(60)).status())
+                .as("an older tick")
                 .isEqualTo(TickAttempt.Status.DONE);
 
         Instant next = tick.plusSeconds(60);
@@ -358,9 +397,14 @@ public abstract class LockProviderContract {
     void tickDuringLockAtLeastForIsRunningNotDone() {
         String job = uniqueName("job-at-least");
         Instant tick = Instant.parse("2026-11-30T04:00:00Z");
-        provider("a").lockTick(config(job, LONG, Duration.ofSeconds(30)), tick).lock().orElseThrow().completeTick();
+        provider("a")
+                .lockTick(config(job, LONG, Duration.ofSeconds(30)), tick)
+                .lock()
+                .orElseThrow()
+                .completeTick();
         assertThat(provider("b").lockTick(config(job), tick.plusSeconds(60)).status())
-                .as("a newer tick inside lockAtLeastFor").isEqualTo(TickAttempt.Status.RUNNING);
+                .as("a newer tick inside lockAtLeastFor")
+                .isEqualTo(TickAttempt.Status.RUNNING);
     }
 
     @Test
@@ -376,11 +420,15 @@ public abstract class LockProviderContract {
         CloudLockProvider provider = provider("a");
         assertThatThrownBy(() -> provider.lock(config(""))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> provider.lock(config("x".repeat(256))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("256").hasMessageContaining("255");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("256")
+                .hasMessageContaining("255");
         assertThatThrownBy(() -> provider.lock(config("line\nbreak")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("control");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("control");
         assertThatThrownBy(() -> provider.lock(config(" padded")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whitespace");
         String longest = "n".repeat(255);
         provider.lock(config(longest)).orElseThrow().unlock();
     }
@@ -391,8 +439,9 @@ public abstract class LockProviderContract {
         List<String> names = List.of(base, base.toLowerCase(), base + "/x", base + "_x", base + "%2Fx", base + ".x");
         List<SimpleLock> locks = new ArrayList<>();
         for (String name : names) {
-            locks.add(provider("a").lock(config(name)).orElseThrow(
-                    () -> new AssertionError("'" + name + "' collided with another name")));
+            locks.add(provider("a")
+                    .lock(config(name))
+                    .orElseThrow(() -> new AssertionError("'" + name + "' collided with another name")));
         }
         locks.forEach(SimpleLock::unlock);
     }
@@ -405,9 +454,11 @@ public abstract class LockProviderContract {
         assertThatThrownBy(() -> down.lockTick(config(name), Instant.now())).isInstanceOf(LockStoreException.class);
         AtomicBoolean ran = new AtomicBoolean();
         assertThatThrownBy(() -> new DefaultLockingTaskExecutor(down)
-                .executeWithLock((Runnable) () -> ran.set(true), config(name)))
+                        .executeWithLock((Runnable) () -> ran.set(true), config(name)))
                 .isInstanceOf(LockStoreException.class);
-        assertThat(ran).as("the task must not run when the lock state is unknown").isFalse();
+        assertThat(ran)
+                .as("the task must not run when the lock state is unknown")
+                .isFalse();
     }
 
     @Test
@@ -432,12 +483,14 @@ public abstract class LockProviderContract {
         String name = uniqueName("lost-response");
         CloudLockProvider lossy = new CloudLockProvider(
                 new FaultInjectingStore(provider("a").store(), FaultInjectingStore.Fault.RESPONSE_LOST), "a");
-        FencedLock lock = lossy.tryLock(config(name)).orElseThrow(
-                () -> new AssertionError("our write landed, so we hold the lock"));
+        FencedLock lock = lossy.tryLock(config(name))
+                .orElseThrow(() -> new AssertionError("our write landed, so we hold the lock"));
         assertThat(lock.fencingToken()).isEqualTo(record(name).fence());
         assertThat(provider("b").lock(config(name))).isEmpty();
         lock.unlock();
-        assertThat(provider("b").lock(config(name))).as("released through the resolved handle").isPresent();
+        assertThat(provider("b").lock(config(name)))
+                .as("released through the resolved handle")
+                .isPresent();
 
         // When someone else holds the lock, the same fault must surface as the error it is.
         assertThatThrownBy(() -> lossy.tryLock(config(name))).isInstanceOf(LockStoreException.class);
@@ -446,10 +499,11 @@ public abstract class LockProviderContract {
     @Test
     void retriedAcquisitionFindsItsOwnRecord() {
         String name = uniqueName("retried");
-        CloudLockProvider retrying = new CloudLockProvider(new FaultInjectingStore(provider("a").store(),
-                FaultInjectingStore.Fault.RETRIED_AFTER_LOST_RESPONSE), "a");
-        FencedLock lock = retrying.tryLock(config(name)).orElseThrow(
-                () -> new AssertionError("the retry failed on our own record, so we hold the lock"));
+        CloudLockProvider retrying = new CloudLockProvider(
+                new FaultInjectingStore(provider("a").store(), FaultInjectingStore.Fault.RETRIED_AFTER_LOST_RESPONSE),
+                "a");
+        FencedLock lock = retrying.tryLock(config(name))
+                .orElseThrow(() -> new AssertionError("the retry failed on our own record, so we hold the lock"));
         assertThat(lock.fencingToken()).isEqualTo(record(name).fence());
         lock.unlock();
         assertThat(provider("b").lock(config(name))).isPresent();
@@ -460,22 +514,39 @@ public abstract class LockProviderContract {
     @Test
     void contendedHistoryHasNoOverlapAndIncreasingTokens() {
         String name = uniqueName("contended");
-        ContendedRun.Result result = ContendedRun.run(i -> provider("worker-" + i), name, contentionThreads(),
-                contentionAcquisitionsPerThread(), Duration.ofMillis(1), Duration.ofMinutes(4));
+        ContendedRun.Result result = ContendedRun.run(
+                i -> provider("worker-" + i),
+                name,
+                contentionThreads(),
+                contentionAcquisitionsPerThread(),
+                Duration.ofMillis(1),
+                Duration.ofMinutes(4));
         assertThat(result.history().size()).isEqualTo(contentionThreads() * contentionAcquisitionsPerThread());
         result.history().assertConsistent();
-        System.out.printf("[%s] contended run: %d threads x %d holdings, %d attempts, %d ms, 0 violations%n",
-                getClass().getSimpleName(), contentionThreads(), contentionAcquisitionsPerThread(),
-                result.attempts(), result.elapsed().toMillis());
+        System.out.printf(
+                "[%s] contended run: %d threads x %d holdings, %d attempts, %d ms, 0 violations%n",
+                getClass().getSimpleName(),
+                contentionThreads(),
+                contentionAcquisitionsPerThread(),
+                result.attempts(),
+                result.elapsed().toMillis());
     }
 
     @Test
     void historyCheckerCatchesABrokenStore() {
         String name = uniqueName("negative-control");
-        ContendedRun.Result result = ContendedRun.run(i -> new CloudLockProvider(new FaultInjectingStore(
-                        provider("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION), "broken-" + i),
-                name, 4, 25, Duration.ofMillis(3), Duration.ofMinutes(2));
-        assertThat(result.history().violations()).as("violations the checker found in a broken store's history")
+        ContendedRun.Result result = ContendedRun.run(
+                i -> new CloudLockProvider(
+                        new FaultInjectingStore(
+                                provider("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
+                        "broken-" + i),
+                name,
+                4,
+                25,
+                Duration.ofMillis(3),
+                Duration.ofMinutes(2));
+        assertThat(result.history().violations())
+                .as("violations the checker found in a broken store's history")
                 .isNotEmpty();
         assertThatThrownBy(result.history()::assertConsistent).isInstanceOf(AssertionError.class);
     }

@@ -63,10 +63,12 @@ class CloudLockProviderTest {
     void aHeldLockIsRefusedUntilItsLeaseEndsThenTakenWithAGreaterFence() {
         FencedLock first = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
         clock.advance(MINUTE.minusMillis(1));
-        assertThat(b.tryLock(config(MINUTE, Duration.ZERO))).as("one millisecond before lockUntil").isEmpty();
+        assertThat(b.tryLock(config(MINUTE, Duration.ZERO)))
+                .as("one millisecond before lockUntil")
+                .isEmpty();
         clock.advance(Duration.ofMillis(1));
-        FencedLock second = b.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow(
-                () -> new AssertionError("at lockUntil the lease has ended"));
+        FencedLock second = b.tryLock(config(MINUTE, Duration.ZERO))
+                .orElseThrow(() -> new AssertionError("at lockUntil the lease has ended"));
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
     }
 
@@ -79,7 +81,9 @@ class CloudLockProviderTest {
 
         stale.unlock();
         assertThat(record()).as("the stale release changed nothing").isEqualTo(before);
-        assertThat(a.tryLock(config(MINUTE, Duration.ZERO))).as("still held by b").isEmpty();
+        assertThat(a.tryLock(config(MINUTE, Duration.ZERO)))
+                .as("still held by b")
+                .isEmpty();
     }
 
     @Test
@@ -107,14 +111,17 @@ class CloudLockProviderTest {
         SimpleLock extended = lock.extend(Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(30).plus(Duration.ofMinutes(5)));
         assertThat(((FencedLock) extended).fencingToken()).isEqualTo(lock.fencingToken());
-        assertThatThrownBy(lock::unlock).as("extend returns a new handle; the old one is dead")
+        assertThatThrownBy(lock::unlock)
+                .as("extend returns a new handle; the old one is dead")
                 .isInstanceOf(IllegalStateException.class);
         extended.unlock();
     }
 
     @Test
     void lockAtLeastForKeepsAQuickJobLockedUntilItsEnd() {
-        a.tryLock(config(Duration.ofSeconds(75), Duration.ofSeconds(15))).orElseThrow().unlock();
+        a.tryLock(config(Duration.ofSeconds(75), Duration.ofSeconds(15)))
+                .orElseThrow()
+                .unlock();
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(15));
         clock.advance(Duration.ofSeconds(14));
         assertThat(b.tryLock(config(MINUTE, Duration.ZERO))).isEmpty();
@@ -124,7 +131,8 @@ class CloudLockProviderTest {
 
     @Test
     void aJobThatRanPastLockAtLeastForReleasesToNow() {
-        FencedLock lock = a.tryLock(config(Duration.ofSeconds(75), Duration.ofSeconds(15))).orElseThrow();
+        FencedLock lock = a.tryLock(config(Duration.ofSeconds(75), Duration.ofSeconds(15)))
+                .orElseThrow();
         clock.advance(Duration.ofSeconds(40));
         lock.unlock();
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(40));
@@ -132,8 +140,8 @@ class CloudLockProviderTest {
 
     @Test
     void aWriteThatLandedBeforeItsResponseWasLostIsResolvedAsOurs() {
-        CloudLockProvider lossy = new CloudLockProvider(
-                new FaultInjectingStore(store, FaultInjectingStore.Fault.RESPONSE_LOST), "a");
+        CloudLockProvider lossy =
+                new CloudLockProvider(new FaultInjectingStore(store, FaultInjectingStore.Fault.RESPONSE_LOST), "a");
         FencedLock lock = lossy.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
         assertThat(lock.fencingToken()).isEqualTo(record().fence());
         assertThat(record().owner()).isNotNull();
@@ -142,8 +150,8 @@ class CloudLockProviderTest {
     @Test
     void aLostResponseWhileSomeoneElseHoldsTheLockIsTheErrorItIsNeverHeld() {
         a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
-        CloudLockProvider lossy = new CloudLockProvider(
-                new FaultInjectingStore(store, FaultInjectingStore.Fault.RESPONSE_LOST), "b");
+        CloudLockProvider lossy =
+                new CloudLockProvider(new FaultInjectingStore(store, FaultInjectingStore.Fault.RESPONSE_LOST), "b");
         assertThatThrownBy(() -> lossy.tryLock(config(MINUTE, Duration.ZERO)))
                 .isInstanceOf(LockStoreUnavailableException.class);
     }
@@ -162,13 +170,15 @@ class CloudLockProviderTest {
         TickAttempt first = a.lockTick(config(MINUTE, Duration.ZERO), tick);
         assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status())
-                .as("while it runs").isEqualTo(TickAttempt.Status.RUNNING);
+                .as("while it runs")
+                .isEqualTo(TickAttempt.Status.RUNNING);
         first.lock().orElseThrow().completeTick();
         assertThat(record().lastTick()).isEqualTo(tick);
 
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickAttempt.Status.DONE);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick.minus(MINUTE)).status())
-                .as("an older tick").isEqualTo(TickAttempt.Status.DONE);
+                .as("an older tick")
+                .isEqualTo(TickAttempt.Status.DONE);
         TickAttempt next = b.lockTick(config(MINUTE, Duration.ZERO), tick.plus(MINUTE));
         assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
         assertThat(next.lock().orElseThrow().tick()).contains(tick.plus(MINUTE));
@@ -178,29 +188,32 @@ class CloudLockProviderTest {
     void aTickReleasedWithoutCompletingStaysOpenForARetry() {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().unlock();
         assertThat(record().lastTick()).isNull();
-        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status())
-                .isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
     }
 
     @Test
     void aPlainLockCannotCompleteATick() {
         FencedLock lock = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
-        assertThatThrownBy(lock::completeTick).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(lock::completeTick)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("unlock()");
     }
 
     @Test
     void badLeasesAndNamesAreRefusedBeforeAnyRequest() {
-        CloudLockProvider down = new CloudLockProvider(
-                new FaultInjectingStore(store, FaultInjectingStore.Fault.UNAVAILABLE), "a");
+        CloudLockProvider down =
+                new CloudLockProvider(new FaultInjectingStore(store, FaultInjectingStore.Fault.UNAVAILABLE), "a");
         assertThatThrownBy(() -> down.tryLock(config(MINUTE, Duration.ofMinutes(2))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lockAtLeastFor");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lockAtLeastFor");
+        assertThatThrownBy(
+                        () -> down.tryLock(new LockConfiguration(ClockProvider.now(), " job", MINUTE, Duration.ZERO)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whitespace");
         assertThatThrownBy(() -> down.tryLock(
-                new LockConfiguration(ClockProvider.now(), " job", MINUTE, Duration.ZERO)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
-        assertThatThrownBy(() -> down.tryLock(
-                new LockConfiguration(ClockProvider.now(), "job", Duration.ofDays(3_000_000), Duration.ZERO)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9999");
+                        new LockConfiguration(ClockProvider.now(), "job", Duration.ofDays(3_000_000), Duration.ZERO)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9999");
         // The negative control: a valid request does reach the (unavailable) store.
         assertThatThrownBy(() -> down.tryLock(config(MINUTE, Duration.ZERO)))
                 .isInstanceOf(LockStoreUnavailableException.class);

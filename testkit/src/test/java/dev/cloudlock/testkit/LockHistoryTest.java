@@ -23,7 +23,11 @@ class LockHistoryTest {
         LockHistory history = new LockHistory();
         history.record("a", 1, 0, 10);
         history.record("b", 2, 9, 20);
-        assertThat(history.violations()).singleElement().asString().startsWith("overlap").contains("a", "b");
+        assertThat(history.violations())
+                .singleElement()
+                .asString()
+                .startsWith("overlap")
+                .contains("a", "b");
         assertThatThrownBy(history::assertConsistent).isInstanceOf(AssertionError.class);
     }
 

@@ -22,8 +22,7 @@ public final class GuardEnvironment {
     /** The minimum time the job stays locked after it started. */
     public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
 
-    private GuardEnvironment() {
-    }
+    private GuardEnvironment() {}
 
     /**
      * The ISO-8601 duration in {@code variable}, or {@code fallback} when it is absent or blank.
@@ -48,8 +47,8 @@ public final class GuardEnvironment {
         try {
             return Duration.parse(text.trim());
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(variable + " must be an ISO-8601 duration such as PT1M, was '" + text
-                    + "'", e);
+            throw new IllegalArgumentException(
+                    variable + " must be an ISO-8601 duration such as PT1M, was '" + text + "'", e);
         }
     }
 

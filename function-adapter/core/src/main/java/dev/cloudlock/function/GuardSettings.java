@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  *       <td>{@code PT1S}</td></tr>
  *   <tr><td>{@code CLOUDLOCK_LEASE_MARGIN}</td><td>added to the remaining time (or the function timeout) to form
  *       the lease</td><td>{@code PT5S}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_LOCK_AT_LEAST_FOR}</td><td>minimum time the job stays locked</td><td>{@code PT0S}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_LOCK_AT_LEAST_FOR}</td><td>minimum time the job stays locked</td><td>{@code
+ * PT0S}</td></tr>
  *   <tr><td>{@code CLOUDLOCK_FUNCTION_TIMEOUT}</td><td>the function's timeout, the lease base where the platform
  *       does not report the remaining time (GCP, Azure)</td><td>none here; each cloud's guard fills in its
  *       platform's default (GCP 9 min, Azure 30 min)</td></tr>
@@ -36,8 +37,12 @@ import org.jspecify.annotations.Nullable;
  * @param functionTimeout the function's timeout, the lease base where the platform gives no remaining time, or
  *     {@code null} when the platform gives it (Lambda) or the cloud's default applies; positive when set
  */
-public record GuardSettings(@Nullable String jobName, Duration tickResolution, Duration leaseMargin,
-                            Duration lockAtLeastFor, @Nullable Duration functionTimeout) {
+public record GuardSettings(
+        @Nullable String jobName,
+        Duration tickResolution,
+        Duration leaseMargin,
+        Duration lockAtLeastFor,
+        @Nullable Duration functionTimeout) {
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
@@ -48,14 +53,30 @@ public record GuardSettings(@Nullable String jobName, Duration tickResolution, D
         if (jobName != null && jobName.isBlank()) {
             jobName = null;
         }
-        check(tickResolution != null && tickResolution.toMillis() > 0, "tickResolution",
-                GuardEnvironment.TICK_RESOLUTION, "be at least 1 ms", tickResolution);
-        check(leaseMargin != null && !leaseMargin.isNegative(), "leaseMargin", GuardEnvironment.LEASE_MARGIN,
-                "not be negative", leaseMargin);
-        check(lockAtLeastFor != null && !lockAtLeastFor.isNegative(), "lockAtLeastFor",
-                GuardEnvironment.LOCK_AT_LEAST_FOR, "not be negative", lockAtLeastFor);
-        check(functionTimeout == null || functionTimeout.toMillis() > 0, "functionTimeout",
-                GuardEnvironment.FUNCTION_TIMEOUT, "be positive", functionTimeout);
+        check(
+                tickResolution != null && tickResolution.toMillis() > 0,
+                "tickResolution",
+                GuardEnvironment.TICK_RESOLUTION,
+                "be at least 1 ms",
+                tickResolution);
+        check(
+                leaseMargin != null && !leaseMargin.isNegative(),
+                "leaseMargin",
+                GuardEnvironment.LEASE_MARGIN,
+                "not be negative",
+                leaseMargin);
+        check(
+                lockAtLeastFor != null && !lockAtLeastFor.isNegative(),
+                "lockAtLeastFor",
+                GuardEnvironment.LOCK_AT_LEAST_FOR,
+                "not be negative",
+                lockAtLeastFor);
+        check(
+                functionTimeout == null || functionTimeout.toMillis() > 0,
+                "functionTimeout",
+                GuardEnvironment.FUNCTION_TIMEOUT,
+                "be positive",
+                functionTimeout);
     }
 
     private static void check(boolean valid, String field, String variable, String rule, @Nullable Object value) {
@@ -81,7 +102,8 @@ public record GuardSettings(@Nullable String jobName, Duration tickResolution, D
      */
     public static GuardSettings fromEnvironment(Map<String, String> env) {
         GuardSettings defaults = defaults();
-        return new GuardSettings(env.get(GuardEnvironment.JOB_NAME),
+        return new GuardSettings(
+                env.get(GuardEnvironment.JOB_NAME),
                 GuardEnvironment.duration(env, GuardEnvironment.TICK_RESOLUTION, defaults.tickResolution()),
                 GuardEnvironment.duration(env, GuardEnvironment.LEASE_MARGIN, defaults.leaseMargin()),
                 GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),

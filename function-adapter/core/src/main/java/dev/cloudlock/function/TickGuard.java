@@ -80,7 +80,8 @@ public final class TickGuard {
      * @return {@link TickResult#ran(Object)} with the job's value, or a skip without a value
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
-    public <T extends @Nullable Object> TickResult<T> call(Tick tick, Duration remainingTime, TickCallable<T> job) throws Exception {
+    public <T extends @Nullable Object> TickResult<T> call(Tick tick, Duration remainingTime, TickCallable<T> job)
+            throws Exception {
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(job, "job");
         if (remainingTime == null || remainingTime.isNegative() || remainingTime.isZero()) {
@@ -101,8 +102,12 @@ public final class TickGuard {
         try {
             value = job.call(new TickContext(tick, lock.fencingToken()));
         } catch (Exception | Error failure) {
-            LOG.warn("{} at {}: the job failed (fencing token {}); the tick stays open for a retry", tick.jobName(),
-                    tick.scheduledTime(), lock.fencingToken(), failure);
+            LOG.warn(
+                    "{} at {}: the job failed (fencing token {}); the tick stays open for a retry",
+                    tick.jobName(),
+                    tick.scheduledTime(),
+                    lock.fencingToken(),
+                    failure);
             try {
                 lock.unlock();
             } catch (RuntimeException releaseFailure) {
@@ -115,11 +120,19 @@ public final class TickGuard {
         } catch (RuntimeException recordFailure) {
             // The job ran; only the record of it failed. A duplicate delivery finds the lock held until the lease
             // ends and may run the tick again after that: say so loudly, but do not report the job as failed.
-            LOG.error("{} at {}: the job ran, but recording the tick as done failed; a duplicate delivered after"
-                    + " the lease ({}) could run it again", tick.jobName(), tick.scheduledTime(), lease,
+            LOG.error(
+                    "{} at {}: the job ran, but recording the tick as done failed; a duplicate delivered after"
+                            + " the lease ({}) could run it again",
+                    tick.jobName(),
+                    tick.scheduledTime(),
+                    lease,
                     recordFailure);
         }
-        LOG.info("{} at {}: {} (fencing token {})", tick.jobName(), tick.scheduledTime(), TickOutcome.RAN,
+        LOG.info(
+                "{} at {}: {} (fencing token {})",
+                tick.jobName(),
+                tick.scheduledTime(),
+                TickOutcome.RAN,
                 lock.fencingToken());
         return TickResult.ran(value);
     }

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param value what the body returned when {@code outcome} is {@link TickOutcome#RAN}, else {@code null}
  * @param <T> what the body returns
  */
-public record TickResult<T extends @Nullable Object>(TickOutcome outcome, @Nullable T value) {
+public record TickResult<T extends @Nullable Object>(
+        TickOutcome outcome, @Nullable T value) {
 
     public TickResult {
         Objects.requireNonNull(outcome, "outcome");

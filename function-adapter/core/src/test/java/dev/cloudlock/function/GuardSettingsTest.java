@@ -32,20 +32,35 @@ class GuardSettingsTest {
                 GuardEnvironment.LEASE_MARGIN, "PT2S",
                 GuardEnvironment.LOCK_AT_LEAST_FOR, "PT30S",
                 GuardEnvironment.FUNCTION_TIMEOUT, " PT10M "));
-        assertThat(settings).isEqualTo(new GuardSettings("nightly-report", Duration.ofMinutes(1),
-                Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofMinutes(10)));
+        assertThat(settings)
+                .isEqualTo(new GuardSettings(
+                        "nightly-report",
+                        Duration.ofMinutes(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(30),
+                        Duration.ofMinutes(10)));
     }
 
     @Test
     void blankValuesKeepTheDefaults() {
-        GuardSettings settings = GuardSettings.fromEnvironment(Map.of(GuardEnvironment.JOB_NAME, " ",
-                GuardEnvironment.TICK_RESOLUTION, "", GuardEnvironment.FUNCTION_TIMEOUT, "  "));
+        GuardSettings settings = GuardSettings.fromEnvironment(Map.of(
+                GuardEnvironment.JOB_NAME,
+                " ",
+                GuardEnvironment.TICK_RESOLUTION,
+                "",
+                GuardEnvironment.FUNCTION_TIMEOUT,
+                "  "));
         assertThat(settings).isEqualTo(GuardSettings.defaults());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_LEASE_MARGIN", "CLOUDLOCK_LOCK_AT_LEAST_FOR",
-        "CLOUDLOCK_FUNCTION_TIMEOUT"})
+    @ValueSource(
+            strings = {
+                "CLOUDLOCK_TICK_RESOLUTION",
+                "CLOUDLOCK_LEASE_MARGIN",
+                "CLOUDLOCK_LOCK_AT_LEAST_FOR",
+                "CLOUDLOCK_FUNCTION_TIMEOUT"
+            })
     void aMalformedDurationNamesItsVariable(String variable) {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(variable, "10 minutes")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -55,13 +70,17 @@ class GuardSettingsTest {
     @Test
     void anOutOfRangeValueNamesItsFieldAndVariable() {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.TICK_RESOLUTION, "PT0S")))
-                .hasMessageContaining("tickResolution").hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
+                .hasMessageContaining("tickResolution")
+                .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.LEASE_MARGIN, "-PT1S")))
-                .hasMessageContaining("leaseMargin").hasMessageContaining("CLOUDLOCK_LEASE_MARGIN");
+                .hasMessageContaining("leaseMargin")
+                .hasMessageContaining("CLOUDLOCK_LEASE_MARGIN");
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.LOCK_AT_LEAST_FOR, "-PT1S")))
-                .hasMessageContaining("lockAtLeastFor").hasMessageContaining("CLOUDLOCK_LOCK_AT_LEAST_FOR");
+                .hasMessageContaining("lockAtLeastFor")
+                .hasMessageContaining("CLOUDLOCK_LOCK_AT_LEAST_FOR");
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.FUNCTION_TIMEOUT, "PT0S")))
-                .hasMessageContaining("functionTimeout").hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
+                .hasMessageContaining("functionTimeout")
+                .hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
         assertThatThrownBy(() -> GuardSettings.defaults().withTickResolution(null))
                 .hasMessageContaining("tickResolution");
     }
@@ -84,10 +103,15 @@ class GuardSettingsTest {
 
     @Test
     void aCloudsDefaultTimeoutAppliesOnlyWhenNoneIsSet() {
-        assertThat(GuardSettings.defaults().withDefaultFunctionTimeout(Duration.ofMinutes(30)).functionTimeout())
+        assertThat(GuardSettings.defaults()
+                        .withDefaultFunctionTimeout(Duration.ofMinutes(30))
+                        .functionTimeout())
                 .isEqualTo(Duration.ofMinutes(30));
-        assertThat(GuardSettings.defaults().withFunctionTimeout(Duration.ofMinutes(2))
-                .withDefaultFunctionTimeout(Duration.ofMinutes(30)).functionTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(GuardSettings.defaults()
+                        .withFunctionTimeout(Duration.ofMinutes(2))
+                        .withDefaultFunctionTimeout(Duration.ofMinutes(30))
+                        .functionTimeout())
+                .isEqualTo(Duration.ofMinutes(2));
     }
 
     @Test
@@ -96,9 +120,13 @@ class GuardSettingsTest {
         GuardSettings perMinute = GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1));
         assertThat(perMinute.tickAt(late, () -> "from-event"))
                 .isEqualTo(new Tick("from-event", Instant.parse("2026-11-30T02:00:00Z")));
-        assertThat(perMinute.withJobName("configured").tickAt(late, () -> {
-            throw new AssertionError("the event is not asked when a name is configured");
-        }).jobName()).isEqualTo("configured");
+        assertThat(perMinute
+                        .withJobName("configured")
+                        .tickAt(late, () -> {
+                            throw new AssertionError("the event is not asked when a name is configured");
+                        })
+                        .jobName())
+                .isEqualTo("configured");
         assertThatThrownBy(() -> perMinute.tickAt(late, () -> null)).hasMessageContaining("CLOUDLOCK_JOB_NAME");
         assertThatThrownBy(() -> perMinute.tickAt(late, () -> " ")).hasMessageContaining("CLOUDLOCK_JOB_NAME");
     }

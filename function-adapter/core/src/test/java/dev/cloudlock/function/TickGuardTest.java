@@ -62,8 +62,8 @@ class TickGuardTest {
             outcomes.add(outcome.get());
         }
         assertThat(runs).hasValue(1);
-        assertThat(outcomes).containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING,
-                TickOutcome.SKIPPED_RUNNING);
+        assertThat(outcomes)
+                .containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING, TickOutcome.SKIPPED_RUNNING);
         assertThat(guard("late").run(tick, REMAINING, context -> runs.incrementAndGet()))
                 .isEqualTo(TickOutcome.SKIPPED_DONE);
         assertThat(runs).hasValue(1);
@@ -76,15 +76,19 @@ class TickGuardTest {
         AtomicInteger runs = new AtomicInteger();
         IllegalStateException boom = new IllegalStateException("downstream unavailable");
         assertThatThrownBy(() -> guard("a").run(tick, REMAINING, context -> {
-            runs.incrementAndGet();
-            throw boom;
-        })).isSameAs(boom);
-        assertThat(guard("b").run(tick, REMAINING, context -> runs.incrementAndGet())).isEqualTo(TickOutcome.RAN);
+                    runs.incrementAndGet();
+                    throw boom;
+                }))
+                .isSameAs(boom);
+        assertThat(guard("b").run(tick, REMAINING, context -> runs.incrementAndGet()))
+                .isEqualTo(TickOutcome.RAN);
         assertThat(runs).hasValue(2);
         assertThat(guard("c").run(tick(job, "2026-11-30T02:59:00Z"), REMAINING, context -> runs.incrementAndGet()))
-                .as("an older tick").isEqualTo(TickOutcome.SKIPPED_DONE);
+                .as("an older tick")
+                .isEqualTo(TickOutcome.SKIPPED_DONE);
         assertThat(guard("c").run(tick(job, "2026-11-30T03:01:00Z"), REMAINING, context -> runs.incrementAndGet()))
-                .as("the next tick").isEqualTo(TickOutcome.RAN);
+                .as("the next tick")
+                .isEqualTo(TickOutcome.RAN);
         assertThat(runs).hasValue(3);
     }
 
@@ -104,7 +108,9 @@ class TickGuardTest {
     @Test
     void leaseFollowsTheRemainingTime() throws Exception {
         Tick tick = tick("crashy-" + UUID.randomUUID(), "2026-11-30T05:00:00Z");
-        TickGuard shortLease = TickGuard.builder(provider("crashed")).leaseMargin(Duration.ZERO).build();
+        TickGuard shortLease = TickGuard.builder(provider("crashed"))
+                .leaseMargin(Duration.ZERO)
+                .build();
         // An invocation that takes the lock with 300 ms left and never releases it (its process died).
         Thread crashed = new Thread(() -> {
             try {
@@ -115,9 +121,10 @@ class TickGuardTest {
         });
         crashed.start();
         Thread.sleep(100);
-        assertThat(guard("next").run(tick, REMAINING, context -> { })).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(guard("next").run(tick, REMAINING, context -> {})).isEqualTo(TickOutcome.SKIPPED_RUNNING);
         Thread.sleep(400);
-        assertThat(guard("next").run(tick, REMAINING, context -> { })).as("after the lease")
+        assertThat(guard("next").run(tick, REMAINING, context -> {}))
+                .as("after the lease")
                 .isEqualTo(TickOutcome.RAN);
         crashed.interrupt();
         crashed.join();
@@ -125,11 +132,13 @@ class TickGuardTest {
 
     @Test
     void storeOutageIsThrownAndTheJobDoesNotRun() {
-        TickGuard guard = TickGuard.builder(new CloudLockProvider(new FaultInjectingStore(new InMemoryLockStore(),
-                FaultInjectingStore.Fault.UNAVAILABLE))).build();
+        TickGuard guard = TickGuard.builder(new CloudLockProvider(
+                        new FaultInjectingStore(new InMemoryLockStore(), FaultInjectingStore.Fault.UNAVAILABLE)))
+                .build();
         AtomicInteger runs = new AtomicInteger();
-        assertThatThrownBy(() -> guard.run(tick("x", "2026-11-30T06:00:00Z"), REMAINING,
-                context -> runs.incrementAndGet())).isInstanceOf(LockStoreException.class);
+        assertThatThrownBy(() ->
+                        guard.run(tick("x", "2026-11-30T06:00:00Z"), REMAINING, context -> runs.incrementAndGet()))
+                .isInstanceOf(LockStoreException.class);
         assertThat(runs).hasValue(0);
     }
 
@@ -138,7 +147,8 @@ class TickGuardTest {
         Instant late = Instant.parse("2026-11-30T02:00:00.870Z");
         assertThat(Tick.of("j", late, Duration.ofMinutes(1)).scheduledTime())
                 .isEqualTo(Instant.parse("2026-11-30T02:00:00Z"));
-        assertThat(Tick.of("j", Instant.parse("2026-11-30T02:14:59Z"), Duration.ofMinutes(15)).scheduledTime())
+        assertThat(Tick.of("j", Instant.parse("2026-11-30T02:14:59Z"), Duration.ofMinutes(15))
+                        .scheduledTime())
                 .isEqualTo(Instant.parse("2026-11-30T02:00:00Z"));
         assertThatThrownBy(() -> Tick.of("j", late, Duration.ZERO)).hasMessageContaining("resolution");
     }
@@ -146,17 +156,19 @@ class TickGuardTest {
     @Test
     void badArgumentsAreNamed() {
         TickGuard guard = guard("a");
-        assertThatThrownBy(() -> guard.run(tick("j", "2026-11-30T02:00:00Z"), Duration.ZERO, c -> { }))
+        assertThatThrownBy(() -> guard.run(tick("j", "2026-11-30T02:00:00Z"), Duration.ZERO, c -> {}))
                 .hasMessageContaining("remainingTime");
-        assertThatThrownBy(() -> TickGuard.builder(provider("a")).leaseMargin(Duration.ofSeconds(-1)).build())
+        assertThatThrownBy(() -> TickGuard.builder(provider("a"))
+                        .leaseMargin(Duration.ofSeconds(-1))
+                        .build())
                 .hasMessageContaining("leaseMargin");
     }
 
     @Test
     void callReturnsTheJobsValueWhenItRanAndNoValueWhenSkipped() throws Exception {
         Tick tick = tick("valued-" + UUID.randomUUID(), "2026-11-30T07:00:00Z");
-        TickResult<String> first = guard("a").call(tick, REMAINING,
-                context -> "report for " + context.scheduledTime() + " by " + context.jobName());
+        TickResult<String> first = guard("a")
+                .call(tick, REMAINING, context -> "report for " + context.scheduledTime() + " by " + context.jobName());
         assertThat(first.outcome()).isEqualTo(TickOutcome.RAN);
         assertThat(first.ran()).isTrue();
         assertThat(first.value()).isEqualTo("report for 2026-11-30T07:00:00Z by " + tick.jobName());
@@ -170,45 +182,60 @@ class TickGuardTest {
     @Test
     void callOfARunningTickSkipsWithoutAValueAndAFailingCallLeavesTheTickOpen() throws Exception {
         Tick tick = tick("called-" + UUID.randomUUID(), "2026-11-30T08:00:00Z");
-        TickResult<Integer> inside = guard("outer").call(tick, REMAINING,
-                context -> guard("inner").call(tick, REMAINING, nested -> 1).outcome().ordinal());
+        TickResult<Integer> inside = guard("outer")
+                .call(
+                        tick,
+                        REMAINING,
+                        context -> guard("inner")
+                                .call(tick, REMAINING, nested -> 1)
+                                .outcome()
+                                .ordinal());
         assertThat(inside.value()).isEqualTo(TickOutcome.SKIPPED_RUNNING.ordinal());
 
         Tick next = tick(tick.jobName(), "2026-11-30T09:00:00Z");
         IllegalStateException boom = new IllegalStateException("no data yet");
         assertThatThrownBy(() -> guard("a").call(next, REMAINING, context -> {
-            throw boom;
-        })).isSameAs(boom);
-        assertThat(guard("b").call(next, REMAINING, context -> context.fencingToken()).value()).isEqualTo(3L);
+                    throw boom;
+                }))
+                .isSameAs(boom);
+        assertThat(guard("b")
+                        .call(next, REMAINING, context -> context.fencingToken())
+                        .value())
+                .isEqualTo(3L);
     }
 
     @Test
     void aBodyReturningNullRanWithoutAValue() throws Exception {
-        TickResult<Object> result = guard("a").call(tick("null-" + UUID.randomUUID(), "2026-11-30T10:00:00Z"),
-                REMAINING, context -> null);
+        TickResult<Object> result =
+                guard("a").call(tick("null-" + UUID.randomUUID(), "2026-11-30T10:00:00Z"), REMAINING, context -> null);
         assertThat(result.ran()).isTrue();
         assertThat(result.valueIfRan()).isEmpty();
     }
 
     @Test
     void settingsConfigureTheLeaseMarginLockAtLeastForAndFunctionTimeout() throws Exception {
-        GuardSettings settings = GuardSettings.defaults().withLeaseMargin(Duration.ZERO)
-                .withLockAtLeastFor(Duration.ofMillis(300)).withFunctionTimeout(Duration.ofMillis(400));
+        GuardSettings settings = GuardSettings.defaults()
+                .withLeaseMargin(Duration.ZERO)
+                .withLockAtLeastFor(Duration.ofMillis(300))
+                .withFunctionTimeout(Duration.ofMillis(400));
         TickGuard guard = TickGuard.builder(provider("a")).settings(settings).build();
         assertThat(guard.settings()).isEqualTo(settings);
 
         String job = "at-least-" + UUID.randomUUID();
-        assertThat(guard.run(tick(job, "2026-11-30T11:00:00Z"), context -> { })).isEqualTo(TickOutcome.RAN);
-        assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> { }))
-                .as("the next tick within lockAtLeastFor").isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(guard.run(tick(job, "2026-11-30T11:00:00Z"), context -> {})).isEqualTo(TickOutcome.RAN);
+        assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> {}))
+                .as("the next tick within lockAtLeastFor")
+                .isEqualTo(TickOutcome.SKIPPED_RUNNING);
         Thread.sleep(400);
-        assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> { }))
-                .as("after lockAtLeastFor").isEqualTo(TickOutcome.RAN);
+        assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> {}))
+                .as("after lockAtLeastFor")
+                .isEqualTo(TickOutcome.RAN);
 
         // The function timeout is the lease base: a crashed holder blocks the job for 400 ms, not longer.
         String crashy = "timeout-" + UUID.randomUUID();
-        TickGuard zeroAtLeast = TickGuard.builder(provider("crashed")).settings(settings
-                .withLockAtLeastFor(Duration.ZERO)).build();
+        TickGuard zeroAtLeast = TickGuard.builder(provider("crashed"))
+                .settings(settings.withLockAtLeastFor(Duration.ZERO))
+                .build();
         Thread crashed = new Thread(() -> {
             try {
                 zeroAtLeast.run(tick(crashy, "2026-11-30T12:00:00Z"), context -> Thread.sleep(60_000));
@@ -218,19 +245,21 @@ class TickGuardTest {
         });
         crashed.start();
         Thread.sleep(100);
-        assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> { }))
+        assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> {}))
                 .isEqualTo(TickOutcome.SKIPPED_RUNNING);
         Thread.sleep(500);
-        assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> { }))
-                .as("after the function timeout").isEqualTo(TickOutcome.RAN);
+        assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> {}))
+                .as("after the function timeout")
+                .isEqualTo(TickOutcome.RAN);
         crashed.interrupt();
         crashed.join();
     }
 
     @Test
     void runningWithoutARemainingTimeNeedsAFunctionTimeout() {
-        assertThatThrownBy(() -> guard("a").run(tick("j", "2026-11-30T13:00:00Z"), context -> { }))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
+        assertThatThrownBy(() -> guard("a").run(tick("j", "2026-11-30T13:00:00Z"), context -> {}))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
         assertThatThrownBy(() -> TickGuard.builder(provider("a")).lockAtLeastFor(Duration.ofSeconds(-1)))
                 .hasMessageContaining("lockAtLeastFor");
     }
@@ -239,8 +268,12 @@ class TickGuardTest {
     void theJobBodyReadsItsOccurrenceFromTheContext() throws Exception {
         String job = "context-" + UUID.randomUUID();
         List<String> seen = new ArrayList<>();
-        guard("a").run(tick(job, "2026-11-30T14:00:00Z"), REMAINING,
-                context -> seen.add(context.jobName() + " " + context.scheduledTime() + " " + context.fencingToken()));
+        guard("a")
+                .run(
+                        tick(job, "2026-11-30T14:00:00Z"),
+                        REMAINING,
+                        context -> seen.add(
+                                context.jobName() + " " + context.scheduledTime() + " " + context.fencingToken()));
         assertThat(seen).containsExactly(job + " 2026-11-30T14:00:00Z 1");
     }
 }

@@ -9,8 +9,7 @@ package dev.cloudlock.cosmos;
  */
 final class CosmosItemIds {
 
-    private CosmosItemIds() {
-    }
+    private CosmosItemIds() {}
 
     /** The item id of {@code name}. */
     static String encode(String name) {

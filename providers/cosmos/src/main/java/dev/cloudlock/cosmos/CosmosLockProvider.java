@@ -2,11 +2,11 @@ package dev.cloudlock.cosmos;
 
 import com.azure.cosmos.CosmosContainer;
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,8 +50,7 @@ public final class CosmosLockProvider extends CloudLockProvider {
         private String partitionKeyPath = DEFAULT_PARTITION_KEY_PATH;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The lock container. Required. */
         public Builder container(CosmosContainer container) {

@@ -102,8 +102,8 @@ public final class CosmosLockStore implements LockStore {
         this.container = Objects.requireNonNull(container, "container");
         Objects.requireNonNull(partitionKeyPath, "partitionKeyPath");
         if (!TOP_LEVEL_PATH.matcher(partitionKeyPath).matches()) {
-            throw new IllegalArgumentException("partitionKeyPath must be a top-level property path such as /id, was '"
-                    + partitionKeyPath + "'");
+            throw new IllegalArgumentException(
+                    "partitionKeyPath must be a top-level property path such as /id, was '" + partitionKeyPath + "'");
         }
         this.partitionKeyField = partitionKeyPath.substring(1);
         if (LockFields.ALL.contains(partitionKeyField)) {
@@ -138,8 +138,10 @@ public final class CosmosLockStore implements LockStore {
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
         options.setContentResponseOnWriteEnabled(true);
         try {
-            CosmosItemResponse<ObjectNode> patched = write(() -> container.patchItem(id, new PartitionKey(id), take,
-                    options, ObjectNode.class), "acquire", request.name());
+            CosmosItemResponse<ObjectNode> patched = write(
+                    () -> container.patchItem(id, new PartitionKey(id), take, options, ObjectNode.class),
+                    "acquire",
+                    request.name());
             return acquired(request, patched);
         } catch (CosmosException e) {
             if (e.getStatusCode() == PRECONDITION_FAILED) {
@@ -154,7 +156,8 @@ public final class CosmosLockStore implements LockStore {
 
     /** The first acquisition of a name: the item does not exist yet. */
     private AcquireResult create(AcquireRequest request, String id, Instant lockUntil) {
-        ObjectNode item = JsonNodeFactory.instance.objectNode()
+        ObjectNode item = JsonNodeFactory.instance
+                .objectNode()
                 .put("id", id)
                 .put(LOCK_UNTIL, IsoTimestamps.format(lockUntil))
                 .put(LOCKED_AT, IsoTimestamps.format(request.now()))
@@ -164,8 +167,9 @@ public final class CosmosLockStore implements LockStore {
         item.put(partitionKeyField, id);
         CosmosItemRequestOptions options = new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(true);
         try {
-            return acquired(request, write(() -> container.createItem(item, new PartitionKey(id), options),
-                    "create", request.name()));
+            return acquired(
+                    request,
+                    write(() -> container.createItem(item, new PartitionKey(id), options), "create", request.name()));
         } catch (CosmosException e) {
             if (e.getStatusCode() == CONFLICT) {
                 return new AcquireResult.Lost(Optional.empty());
@@ -176,8 +180,13 @@ public final class CosmosLockStore implements LockStore {
 
     private static AcquireResult acquired(AcquireRequest request, CosmosItemResponse<ObjectNode> response) {
         long fence = response.getItem().path(FENCE).asLong();
-        return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, request.now(),
-                request.lockUntilAt(request.now()), new StoreState.ETag(response.getETag())));
+        return new AcquireResult.Acquired(new HeldLock(
+                request.name(),
+                request.owner(),
+                fence,
+                request.now(),
+                request.lockUntilAt(request.now()),
+                new StoreState.ETag(response.getETag())));
     }
 
     @Override
@@ -195,28 +204,31 @@ public final class CosmosLockStore implements LockStore {
     public Optional<HeldLock> extend(ExtendRequest request) {
         HeldLock lock = request.lock();
         Instant lockUntil = request.lockUntilAt(request.now());
-        CosmosPatchOperations extend = CosmosPatchOperations.create()
-                .set("/" + LOCK_UNTIL, IsoTimestamps.format(lockUntil));
+        CosmosPatchOperations extend =
+                CosmosPatchOperations.create().set("/" + LOCK_UNTIL, IsoTimestamps.format(lockUntil));
         String filter = "FROM c WHERE c." + LOCK_UNTIL + " > '" + IsoTimestamps.format(request.now()) + "'";
-        return ifStillOurs(lock, extend, filter, "extend").map(etag ->
-                new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil,
-                        new StoreState.ETag(etag)));
+        return ifStillOurs(lock, extend, filter, "extend")
+                .map(etag -> new HeldLock(
+                        lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, new StoreState.ETag(etag)));
     }
 
     /** One patch with If-Match on our write's ETag; the new ETag, or empty when the item is no longer ours. */
-    private Optional<String> ifStillOurs(HeldLock lock, CosmosPatchOperations operations, @Nullable String filter,
-                                         String operation) {
+    private Optional<String> ifStillOurs(
+            HeldLock lock, CosmosPatchOperations operations, @Nullable String filter, String operation) {
         String id = CosmosItemIds.encode(lock.name());
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
         if (!(lock.storeState() instanceof StoreState.ETag etag)) {
-            throw new IllegalArgumentException("Lock '" + lock.name() + "' carries no Cosmos ETag ("
-                    + lock.storeState() + "): it was not acquired through CosmosLockStore");
+            throw new IllegalArgumentException("Lock '" + lock.name() + "' carries no Cosmos ETag (" + lock.storeState()
+                    + "): it was not acquired through CosmosLockStore");
         }
         options.setIfMatchETag(etag.value());
         options.setContentResponseOnWriteEnabled(true);
         try {
-            return Optional.of(write(() -> container.patchItem(id, new PartitionKey(id), operations, options,
-                    ObjectNode.class), operation, lock.name()).getETag());
+            return Optional.of(write(
+                            () -> container.patchItem(id, new PartitionKey(id), operations, options, ObjectNode.class),
+                            operation,
+                            lock.name())
+                    .getETag());
         } catch (CosmosException e) {
             if (e.getStatusCode() == PRECONDITION_FAILED || isMissingItem(e)) {
                 return Optional.empty();
@@ -231,8 +243,14 @@ public final class CosmosLockStore implements LockStore {
         try {
             CosmosItemResponse<ObjectNode> response = container.readItem(id, new PartitionKey(id), ObjectNode.class);
             ObjectNode item = response.getItem();
-            return Optional.of(new LockRecord(name, instant(item, LOCK_UNTIL), instant(item, LOCKED_AT),
-                    text(item, LOCKED_BY), text(item, OWNER), item.path(FENCE).asLong(0), instant(item, LAST_TICK),
+            return Optional.of(new LockRecord(
+                    name,
+                    instant(item, LOCK_UNTIL),
+                    instant(item, LOCKED_AT),
+                    text(item, LOCKED_BY),
+                    text(item, OWNER),
+                    item.path(FENCE).asLong(0),
+                    instant(item, LAST_TICK),
                     new StoreState.ETag(response.getETag())));
         } catch (CosmosException e) {
             if (isMissingItem(e)) {
@@ -248,8 +266,8 @@ public final class CosmosLockStore implements LockStore {
     }
 
     /** Runs one write and feeds the {@code _ts} of the item it wrote to the skew monitor. */
-    private CosmosItemResponse<ObjectNode> write(Supplier<CosmosItemResponse<ObjectNode>> call, String operation,
-                                                 String name) {
+    private CosmosItemResponse<ObjectNode> write(
+            Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
         Instant sent = Instant.now();
         CosmosItemResponse<ObjectNode> response = call.get();
         Instant received = Instant.now();
@@ -296,20 +314,25 @@ public final class CosmosLockStore implements LockStore {
     private String problem(CosmosException e) {
         return switch (e.getStatusCode()) {
             case 401 -> "Cosmos DB rejected the credentials: check the account key or the Entra ID token credential";
-            case 403 -> "Cosmos DB denied the request: the identity needs the data-plane role 'Cosmos DB Built-in Data"
-                    + " Contributor' (or a custom role with readMetadata and items read, create and replace) on this"
-                    + " container";
-            case NOT_FOUND -> e.getSubStatusCode() == READ_SESSION_NOT_AVAILABLE
-                    ? "Cosmos DB could not yet serve this session's writes from the replica it reached (404/1002)"
-                    : "The Cosmos DB database or container does not exist: create the container (partition key "
-                            + "/" + partitionKeyField + ") or fix the names given to the client";
-            case 400 -> "Cosmos DB rejected the request as invalid; if the message is about the partition key, the"
-                    + " container's partition key path is not /" + partitionKeyField + ": configure"
-                    + " partitionKeyPath(...) to match it";
-            case 429 -> "Cosmos DB throttled the request (429) beyond the client's retries: raise the container's"
-                    + " throughput";
-            case RETRY_WITH -> "Cosmos DB asked to retry a write that conflicted with a concurrent one (449), beyond"
-                    + " the client's retries";
+            case 403 ->
+                "Cosmos DB denied the request: the identity needs the data-plane role 'Cosmos DB Built-in Data"
+                        + " Contributor' (or a custom role with readMetadata and items read, create and replace) on this"
+                        + " container";
+            case NOT_FOUND ->
+                e.getSubStatusCode() == READ_SESSION_NOT_AVAILABLE
+                        ? "Cosmos DB could not yet serve this session's writes from the replica it reached (404/1002)"
+                        : "The Cosmos DB database or container does not exist: create the container (partition key "
+                                + "/" + partitionKeyField + ") or fix the names given to the client";
+            case 400 ->
+                "Cosmos DB rejected the request as invalid; if the message is about the partition key, the"
+                        + " container's partition key path is not /" + partitionKeyField + ": configure"
+                        + " partitionKeyPath(...) to match it";
+            case 429 ->
+                "Cosmos DB throttled the request (429) beyond the client's retries: raise the container's"
+                        + " throughput";
+            case RETRY_WITH ->
+                "Cosmos DB asked to retry a write that conflicted with a concurrent one (449), beyond"
+                        + " the client's retries";
             case 408, 503, 0 -> "Cosmos DB could not be reached or did not answer in time";
             default -> "Cosmos DB failed with status " + e.getStatusCode();
         };
@@ -321,7 +344,8 @@ public final class CosmosLockStore implements LockStore {
             return false;
         }
         String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-        return e.getSubStatusCode() == PARTITION_KEY_MISMATCH || message.contains("partitionkey")
+        return e.getSubStatusCode() == PARTITION_KEY_MISMATCH
+                || message.contains("partitionkey")
                 || message.contains("partition key");
     }
 

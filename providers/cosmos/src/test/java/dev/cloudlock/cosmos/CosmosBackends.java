@@ -24,16 +24,16 @@ final class CosmosBackends {
     private static CosmosClient shared;
     private static CosmosContainer gone;
 
-    private CosmosBackends() {
-    }
+    private CosmosBackends() {}
 
     /** The lock container ({@code /id}) on the shared server, created on first use. */
     static synchronized CosmosContainer container() {
         if (shared == null) {
             shared = client(Emulators.cosmos());
             shared.createDatabaseIfNotExists(DATABASE);
-            shared.getDatabase(DATABASE).createContainerIfNotExists(
-                    new CosmosContainerProperties(CONTAINER, CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
+            shared.getDatabase(DATABASE)
+                    .createContainerIfNotExists(
+                            new CosmosContainerProperties(CONTAINER, CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
         }
         return shared.getDatabase(DATABASE).getContainer(CONTAINER);
     }
@@ -71,7 +71,10 @@ final class CosmosBackends {
     }
 
     static CosmosClientBuilder builder(String endpoint) {
-        return new CosmosClientBuilder().endpoint(endpoint).key(Emulators.COSMOS_KEY).gatewayMode()
+        return new CosmosClientBuilder()
+                .endpoint(endpoint)
+                .key(Emulators.COSMOS_KEY)
+                .gatewayMode()
                 .endpointDiscoveryEnabled(false);
     }
 
@@ -83,8 +86,12 @@ final class CosmosBackends {
 
     private static String harness(EmulatorProcess server, String path) {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.endpoint() + path)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(server.endpoint() + path))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

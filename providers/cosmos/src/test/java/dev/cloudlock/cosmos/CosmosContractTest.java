@@ -11,17 +11,24 @@ class CosmosContractTest extends LockProviderContract {
 
     @Override
     protected CloudLockProvider provider(String lockedBy) {
-        return CosmosLockProvider.builder().container(CosmosBackends.container()).lockedBy(lockedBy).build();
+        return CosmosLockProvider.builder()
+                .container(CosmosBackends.container())
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Override
     protected CloudLockProvider unreachableProvider() {
-        return CosmosLockProvider.builder().container(CosmosBackends.unreachableContainer()).build();
+        return CosmosLockProvider.builder()
+                .container(CosmosBackends.unreachableContainer())
+                .build();
     }
 
     @Override
     protected CloudLockProvider misconfiguredProvider() {
-        return CosmosLockProvider.builder().container(CosmosBackends.missingContainer()).build();
+        return CosmosLockProvider.builder()
+                .container(CosmosBackends.missingContainer())
+                .build();
     }
 
     @Override

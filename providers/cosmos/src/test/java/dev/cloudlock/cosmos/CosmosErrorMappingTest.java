@@ -29,33 +29,41 @@ class CosmosErrorMappingTest {
     void theMappingMakesRejectedCredentialsAndMissingRolesConfigurationErrors() {
         assertThat(mapped(401, 0, "The input authorization token can't serve the request."))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("account key").hasMessageContaining("'nightly-report'");
+                .hasMessageContaining("account key")
+                .hasMessageContaining("'nightly-report'");
         assertThat(mapped(403, 5301, "Request blocked by Auth: principal does not have required RBAC permissions"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("Cosmos DB Built-in Data Contributor").hasMessageContaining("'shedlock'");
+                .hasMessageContaining("Cosmos DB Built-in Data Contributor")
+                .hasMessageContaining("'shedlock'");
     }
 
     @Test
     void theMappingMakesAMissingContainerOrAnotherPartitionKeyPathAConfigurationError() {
         assertThat(mapped(404, 1003, "Owner resource does not exist"))
-                .isExactlyInstanceOf(LockStoreConfigurationException.class).hasMessageContaining("does not exist");
-        assertThat(mapped(400, 1001, "PartitionKey extracted from document doesn't match the one specified in the"
-                + " header")).isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("does not exist");
+        assertThat(mapped(
+                        400,
+                        1001,
+                        "PartitionKey extracted from document doesn't match the one specified in the" + " header"))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("partitionKeyPath(...)");
     }
 
     @Test
     void theMappingMakesThrottlingTimeoutsAndServerErrorsUnavailable() {
-        LockStoreException throttled = STORE.translate(new RequestRateTooLargeException(), "acquire",
-                "nightly-report");
-        assertThat(throttled).isExactlyInstanceOf(LockStoreUnavailableException.class)
+        LockStoreException throttled = STORE.translate(new RequestRateTooLargeException(), "acquire", "nightly-report");
+        assertThat(throttled)
+                .isExactlyInstanceOf(LockStoreUnavailableException.class)
                 .hasMessageContaining("raise the container's throughput");
-        assertThat(mapped(449, 0, "Retry the request")).isExactlyInstanceOf(LockStoreUnavailableException.class)
+        assertThat(mapped(449, 0, "Retry the request"))
+                .isExactlyInstanceOf(LockStoreUnavailableException.class)
                 .hasMessageContaining("449");
         assertThat(mapped(404, 1002, "Read session not available"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
         for (int status : new int[] {408, 410, 500, 503}) {
-            assertThat(mapped(status, 0, "status " + status)).as("status %d", status)
+            assertThat(mapped(status, 0, "status " + status))
+                    .as("status %d", status)
                     .isExactlyInstanceOf(LockStoreUnavailableException.class)
                     .hasMessageContaining("'nightly-report'");
         }
@@ -63,7 +71,8 @@ class CosmosErrorMappingTest {
 
     @Test
     void theMappingLeavesOtherInvalidRequestsPlain() {
-        assertThat(mapped(400, 0, "Invalid patch operation")).isExactlyInstanceOf(LockStoreException.class)
+        assertThat(mapped(400, 0, "Invalid patch operation"))
+                .isExactlyInstanceOf(LockStoreException.class)
                 .hasMessageContaining("rejected the request as invalid");
         assertThat(mapped(413, 0, "Request size is too large")).isExactlyInstanceOf(LockStoreException.class);
     }

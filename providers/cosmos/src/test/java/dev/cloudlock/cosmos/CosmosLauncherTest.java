@@ -53,12 +53,16 @@ class CosmosLauncherTest {
         CosmosContainer fixed = CosmosBackends.container();
         String id = fresh("missing");
         assertThatThrownBy(() -> fixed.readItem(id, new PartitionKey(id), ObjectNode.class))
-                .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+                .isInstanceOfSatisfying(
+                        CosmosException.class,
+                        e -> assertThat(e.getStatusCode()).isEqualTo(404));
         assertThat(new CosmosLockStore(fixed, "/id").read("never-taken-" + id)).isEmpty();
 
         withoutFix("missing-item-404", broken -> {
             assertThatThrownBy(() -> broken.readItem(id, new PartitionKey(id), ObjectNode.class))
-                    .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(500));
+                    .isInstanceOfSatisfying(
+                            CosmosException.class,
+                            e -> assertThat(e.getStatusCode()).isEqualTo(500));
             assertThatThrownBy(() -> new CosmosLockStore(broken, "/id").read(id))
                     .isInstanceOf(LockStoreException.class);
         });
@@ -75,18 +79,24 @@ class CosmosLauncherTest {
         withoutFix("patch-filter-case", broken -> {
             create(broken, id, past);
             assertThatThrownBy(() -> patchIfFree(broken, id))
-                    .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(412));
+                    .isInstanceOfSatisfying(
+                            CosmosException.class,
+                            e -> assertThat(e.getStatusCode()).isEqualTo(412));
             // What it means for locks: the lower-cased c.lockuntil is never defined, so the acquire predicate
             // (lockUntil absent or passed) always holds and a held lock is taken a second time.
-            CosmosLockProvider provider = CosmosLockProvider.builder().container(broken).build();
-            LockConfiguration held = new LockConfiguration(Instant.now(), fresh("held"), Duration.ofMinutes(1),
-                    Duration.ZERO);
+            CosmosLockProvider provider =
+                    CosmosLockProvider.builder().container(broken).build();
+            LockConfiguration held =
+                    new LockConfiguration(Instant.now(), fresh("held"), Duration.ofMinutes(1), Duration.ZERO);
             provider.lock(held).orElseThrow();
-            assertThat(provider.lock(held)).as("second acquisition of a held lock without the fix").isPresent();
+            assertThat(provider.lock(held))
+                    .as("second acquisition of a held lock without the fix")
+                    .isPresent();
         });
-        CosmosLockProvider provider = CosmosLockProvider.builder().container(fixed).build();
-        LockConfiguration held = new LockConfiguration(Instant.now(), fresh("held"), Duration.ofMinutes(1),
-                Duration.ZERO);
+        CosmosLockProvider provider =
+                CosmosLockProvider.builder().container(fixed).build();
+        LockConfiguration held =
+                new LockConfiguration(Instant.now(), fresh("held"), Duration.ofMinutes(1), Duration.ZERO);
         provider.lock(held).orElseThrow();
         assertThat(provider.lock(held)).as("second acquisition of a held lock").isEmpty();
     }
@@ -95,12 +105,15 @@ class CosmosLauncherTest {
         container.createItem(JsonNodeFactory.instance.objectNode().put("id", id).put("lockUntil", lockUntil));
     }
 
-    private static com.azure.cosmos.models.CosmosItemResponse<ObjectNode> patchIfFree(CosmosContainer container,
-                                                                                     String id) {
-        return container.patchItem(id, new PartitionKey(id),
+    private static com.azure.cosmos.models.CosmosItemResponse<ObjectNode> patchIfFree(
+            CosmosContainer container, String id) {
+        return container.patchItem(
+                id,
+                new PartitionKey(id),
                 CosmosPatchOperations.create().set("/lockUntil", "2999-01-01T00:00:00.000Z"),
-                new CosmosPatchItemRequestOptions().setFilterPredicate(
-                        "FROM c WHERE c.lockUntil <= '" + Instant.now() + "'"), ObjectNode.class);
+                new CosmosPatchItemRequestOptions()
+                        .setFilterPredicate("FROM c WHERE c.lockUntil <= '" + Instant.now() + "'"),
+                ObjectNode.class);
     }
 
     @Test
@@ -131,7 +144,10 @@ class CosmosLauncherTest {
 
     private static void createKind(CosmosContainer container, String kind, String... prefixes) {
         for (String prefix : prefixes) {
-            container.createItem(JsonNodeFactory.instance.objectNode().put("id", prefix + "-" + kind).put("kind", kind));
+            container.createItem(JsonNodeFactory.instance
+                    .objectNode()
+                    .put("id", prefix + "-" + kind)
+                    .put("kind", kind));
         }
     }
 
@@ -141,8 +157,11 @@ class CosmosLauncherTest {
             options.setPartitionKey(new PartitionKey(partitionKey));
         }
         // IS_DEFINED(c.id) names the partition key path, which the package demands of a single-partition query
-        return container.queryItems("SELECT * FROM c WHERE c.kind = '" + kind + "' AND IS_DEFINED(c.id)", options,
-                        ObjectNode.class)
-                .stream().map(item -> item.get("id").asText()).collect(Collectors.toList());
+        return container
+                .queryItems(
+                        "SELECT * FROM c WHERE c.kind = '" + kind + "' AND IS_DEFINED(c.id)", options, ObjectNode.class)
+                .stream()
+                .map(item -> item.get("id").asText())
+                .collect(Collectors.toList());
     }
 }

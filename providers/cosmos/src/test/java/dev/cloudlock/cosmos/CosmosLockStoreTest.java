@@ -7,13 +7,13 @@ import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +31,10 @@ import org.junit.jupiter.api.Test;
 class CosmosLockStoreTest {
 
     private static CosmosLockProvider provider(String lockedBy) {
-        return CosmosLockProvider.builder().container(CosmosBackends.container()).lockedBy(lockedBy).build();
+        return CosmosLockProvider.builder()
+                .container(CosmosBackends.container())
+                .lockedBy(lockedBy)
+                .build();
     }
 
     private static LockConfiguration config(String name, Duration lockAtMostFor) {
@@ -56,49 +59,68 @@ class CosmosLockStoreTest {
         a.tryLock(config(fresh("warm-up"), Duration.ofMinutes(1))).orElseThrow().unlock(); // metadata caches
         String name = fresh("requests");
 
-        long first = requests(() -> a.tryLock(config(name, Duration.ofMinutes(1))).orElseThrow());
+        long first =
+                requests(() -> a.tryLock(config(name, Duration.ofMinutes(1))).orElseThrow());
         assertThat(first).as("first acquisition ever: patch (404) + create").isEqualTo(2);
         boolean[] refused = new boolean[1];
-        assertThat(requests(() -> refused[0] = a.tryLock(config(name, Duration.ofMinutes(1))).isEmpty()))
-                .as("refused while held: patch (412) + core's read of the holder").isEqualTo(2);
+        assertThat(requests(() -> refused[0] =
+                        a.tryLock(config(name, Duration.ofMinutes(1))).isEmpty()))
+                .as("refused while held: patch (412) + core's read of the holder")
+                .isEqualTo(2);
         assertThat(refused[0]).isTrue();
 
         FencedLock[] held = new FencedLock[1];
         String steady = fresh("steady");
         a.tryLock(config(steady, Duration.ofMinutes(1))).orElseThrow().unlock();
-        assertThat(requests(() -> held[0] = a.tryLock(config(steady, Duration.ofMinutes(1))).orElseThrow()))
-                .as("acquire of an existing, free lock").isEqualTo(1);
-        assertThat(requests(() -> held[0] = (FencedLock) held[0].extend(Duration.ofMinutes(2), Duration.ZERO)
-                .orElseThrow())).as("extend").isEqualTo(1);
+        assertThat(requests(() -> held[0] =
+                        a.tryLock(config(steady, Duration.ofMinutes(1))).orElseThrow()))
+                .as("acquire of an existing, free lock")
+                .isEqualTo(1);
+        assertThat(requests(() -> held[0] = (FencedLock)
+                        held[0].extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow()))
+                .as("extend")
+                .isEqualTo(1);
         assertThat(requests(() -> {
-            held[0].unlock();
-            return null;
-        })).as("release").isEqualTo(1);
+                    held[0].unlock();
+                    return null;
+                }))
+                .as("release")
+                .isEqualTo(1);
     }
 
     @Test
     void itemLayoutAndIds() {
         String name = fresh("Reports/daily?#\\%");
-        FencedLock lock = provider("host-1").tryLock(config(name, Duration.ofMinutes(1))).orElseThrow();
+        FencedLock lock =
+                provider("host-1").tryLock(config(name, Duration.ofMinutes(1))).orElseThrow();
         String id = CosmosItemIds.encode(name);
         assertThat(id).startsWith("Reports%2Fdaily%3F%23%5C%25-").doesNotContain("/", "\\", "?", "#");
-        ObjectNode item = CosmosBackends.container().readItem(id, new PartitionKey(id), ObjectNode.class).getItem();
+        ObjectNode item = CosmosBackends.container()
+                .readItem(id, new PartitionKey(id), ObjectNode.class)
+                .getItem();
         assertThat(item.get("lockedBy").asText()).isEqualTo("host-1");
         assertThat(item.get("fence").asLong()).isEqualTo(lock.fencingToken()).isEqualTo(1);
         assertThat(item.get("lockUntil").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
         assertThat(item.get("lockedAt").asText()).hasSize(24);
         assertThat(item.get("owner").asText()).isNotBlank();
         lock.unlock();
-        assertThat(provider("host-2").tryLock(config(name, Duration.ofMinutes(1))).orElseThrow().fencingToken())
+        assertThat(provider("host-2")
+                        .tryLock(config(name, Duration.ofMinutes(1)))
+                        .orElseThrow()
+                        .fencingToken())
                 .isEqualTo(2);
 
         assertThat(CosmosItemIds.encode("a%2Fb")).isNotEqualTo(CosmosItemIds.encode("a/b"));
         assertThat(CosmosItemIds.encode("Job")).isNotEqualTo(CosmosItemIds.encode("job"));
         assertThat(CosmosItemIds.encode("日本語-ジョブ")).isEqualTo("日本語-ジョブ");
         assertThatThrownBy(() -> provider("a").tryLock(config("bad-\uD800-surrogate", Duration.ofMinutes(1))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("surrogate");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("surrogate");
         String longest = "/".repeat(255);
-        provider("a").tryLock(config(longest, Duration.ofMinutes(1))).orElseThrow().unlock();
+        provider("a")
+                .tryLock(config(longest, Duration.ofMinutes(1)))
+                .orElseThrow()
+                .unlock();
         assertThat(CosmosItemIds.encode(longest)).hasSize(765);
     }
 
@@ -107,46 +129,73 @@ class CosmosLockStoreTest {
         CosmosLockProvider provider = provider("a");
         ClockSkewMonitor monitor = provider.clockSkewMonitor();
         assertThat(monitor.estimate()).isEmpty();
-        provider.tryLock(config(fresh("skew"), Duration.ofMinutes(1))).orElseThrow().unlock();
+        provider.tryLock(config(fresh("skew"), Duration.ofMinutes(1)))
+                .orElseThrow()
+                .unlock();
         ClockSkewMonitor.Estimate estimate = monitor.estimate().orElseThrow();
-        assertThat(estimate.samples()).as("acquire and release each wrote an item").isEqualTo(2);
-        assertThat(estimate.certainlyExceeds(Duration.ZERO)).as("same machine: %s", estimate).isFalse();
+        assertThat(estimate.samples())
+                .as("acquire and release each wrote an item")
+                .isEqualTo(2);
+        assertThat(estimate.certainlyExceeds(Duration.ZERO))
+                .as("same machine: %s", estimate)
+                .isFalse();
     }
 
     @Test
     void missingContainerAndDatabaseAreNamedErrors() {
         CosmosClient client = CosmosBackends.client(Emulators.cosmos());
         CosmosBackends.container(); // the database exists
-        CosmosContainer noContainer = client.getDatabase(CosmosBackends.DATABASE).getContainer("no-such-container");
-        assertThatThrownBy(() -> CosmosLockProvider.builder().container(noContainer).build()
-                .tryLock(config(fresh("x"), Duration.ofMinutes(1))))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("does not exist")
+        CosmosContainer noContainer =
+                client.getDatabase(CosmosBackends.DATABASE).getContainer("no-such-container");
+        assertThatThrownBy(() -> CosmosLockProvider.builder()
+                        .container(noContainer)
+                        .build()
+                        .tryLock(config(fresh("x"), Duration.ofMinutes(1))))
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("does not exist")
                 .hasMessageContaining("no-such-container")
                 .isInstanceOf(LockStoreConfigurationException.class);
         CosmosContainer noDatabase = client.getDatabase("no-such-database").getContainer(CosmosBackends.CONTAINER);
-        assertThatThrownBy(() -> CosmosLockProvider.builder().container(noDatabase).build().store().read("x"))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("does not exist")
+        assertThatThrownBy(() -> CosmosLockProvider.builder()
+                        .container(noDatabase)
+                        .build()
+                        .store()
+                        .read("x"))
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("does not exist")
                 .isInstanceOf(LockStoreConfigurationException.class);
         client.close();
     }
 
     @Test
     void unreachableEndpointIsANamedError() {
-        CosmosLockProvider down = CosmosLockProvider.builder().container(CosmosBackends.unreachableContainer()).build();
+        CosmosLockProvider down = CosmosLockProvider.builder()
+                .container(CosmosBackends.unreachableContainer())
+                .build();
         assertThatThrownBy(() -> down.tryLock(config(fresh("down"), Duration.ofMinutes(1))))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("could not be reached")
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("could not be reached")
                 .isInstanceOf(LockStoreUnavailableException.class);
     }
 
     @Test
     void invalidConfigurationIsRejected() {
         CosmosContainer container = CosmosBackends.container();
-        assertThatThrownBy(() -> CosmosLockProvider.builder().build()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> CosmosLockProvider.builder().build())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("container");
-        assertThatThrownBy(() -> CosmosLockProvider.builder().container(container).partitionKeyPath("/a/b").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("top-level");
-        assertThatThrownBy(() -> CosmosLockProvider.builder().container(container).partitionKeyPath("/owner").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("field of the lock record");
+        assertThatThrownBy(() -> CosmosLockProvider.builder()
+                        .container(container)
+                        .partitionKeyPath("/a/b")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("top-level");
+        assertThatThrownBy(() -> CosmosLockProvider.builder()
+                        .container(container)
+                        .partitionKeyPath("/owner")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("field of the lock record");
     }
 
     @Test
@@ -155,11 +204,15 @@ class CosmosLockStoreTest {
         CosmosClient client = CosmosBackends.client(Emulators.cosmos());
         client.getDatabase(CosmosBackends.DATABASE).createContainerIfNotExists("locks-by-pk", "/pk");
         CosmosContainer container = client.getDatabase(CosmosBackends.DATABASE).getContainer("locks-by-pk");
-        CosmosLockProvider provider = CosmosLockProvider.builder().container(container).partitionKeyPath("/pk")
+        CosmosLockProvider provider = CosmosLockProvider.builder()
+                .container(container)
+                .partitionKeyPath("/pk")
                 .build();
         String name = fresh("custom-pk");
         provider.tryLock(config(name, Duration.ofMinutes(1))).orElseThrow().unlock();
-        ObjectNode item = container.readItem(name, new PartitionKey(name), ObjectNode.class).getItem();
+        ObjectNode item = container
+                .readItem(name, new PartitionKey(name), ObjectNode.class)
+                .getItem();
         assertThat(item.get("pk").asText()).isEqualTo(name);
         assertThat(provider.tryLock(config(name, Duration.ofMinutes(1)))).isPresent();
         client.close();
@@ -169,16 +222,47 @@ class CosmosLockStoreTest {
     void theSdkValidatesTheServersCertificate() throws Exception {
         Path dir = Files.createTempDirectory("cloudlock-untrusted-");
         Path keyStore = dir.resolve("untrusted.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "untrusted", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-                "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "7", "-keystore",
-                keyStore.toString(), "-storetype", "PKCS12", "-storepass", "untrusted").inheritIO().start();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "untrusted",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=localhost",
+                        "-ext",
+                        "SAN=ip:127.0.0.1,dns:localhost",
+                        "-validity",
+                        "7",
+                        "-keystore",
+                        keyStore.toString(),
+                        "-storetype",
+                        "PKCS12",
+                        "-storepass",
+                        "untrusted")
+                .inheritIO()
+                .start();
         assertThat(keytool.waitFor()).isZero();
         Path launcher = Emulators.emulatorsDir().resolve("cosmos-launcher.js");
-        try (EmulatorProcess untrusted = EmulatorProcess.start("cosmos-untrusted", port -> List.of("node",
-                launcher.toString(), "--port", Integer.toString(port), "--pfx", keyStore.toString(), "--passphrase",
-                "untrusted"), "/", Duration.ofSeconds(30))) {
-            assertThatThrownBy(() -> CosmosBackends.builder("https://127.0.0.1:" + untrusted.port()).buildClient())
+        try (EmulatorProcess untrusted = EmulatorProcess.start(
+                "cosmos-untrusted",
+                port -> List.of(
+                        "node",
+                        launcher.toString(),
+                        "--port",
+                        Integer.toString(port),
+                        "--pfx",
+                        keyStore.toString(),
+                        "--passphrase",
+                        "untrusted"),
+                "/",
+                Duration.ofSeconds(30))) {
+            assertThatThrownBy(() -> CosmosBackends.builder("https://127.0.0.1:" + untrusted.port())
+                            .buildClient())
                     .hasStackTraceContaining("SSLHandshakeException")
                     .hasStackTraceContaining("PKIX path validation failed");
         }

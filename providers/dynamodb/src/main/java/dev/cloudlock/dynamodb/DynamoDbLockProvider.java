@@ -45,8 +45,7 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
         private String partitionKey = DEFAULT_PARTITION_KEY;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The DynamoDB client to use. Required. */
         public Builder client(DynamoDbClient client) {
@@ -77,8 +76,7 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
                 throw new IllegalStateException("client is required: DynamoDbLockProvider.builder().client(...)");
             }
             if (tableName == null) {
-                throw new IllegalStateException(
-                        "tableName is required: DynamoDbLockProvider.builder().tableName(...)");
+                throw new IllegalStateException("tableName is required: DynamoDbLockProvider.builder().tableName(...)");
             }
             return new DynamoDbLockProvider(client, tableName, this);
         }

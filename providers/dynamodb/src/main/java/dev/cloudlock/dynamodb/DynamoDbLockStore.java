@@ -31,10 +31,10 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -62,15 +62,29 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 public final class DynamoDbLockStore implements LockStore {
 
     private static final Map<String, String> NAMES = Map.of(
-            "#lockUntil", LOCK_UNTIL, "#lockedAt", LOCKED_AT, "#lockedBy", LOCKED_BY,
-            "#owner", OWNER, "#fence", FENCE, "#lastTick", LAST_TICK);
+            "#lockUntil",
+            LOCK_UNTIL,
+            "#lockedAt",
+            LOCKED_AT,
+            "#lockedBy",
+            LOCKED_BY,
+            "#owner",
+            OWNER,
+            "#fence",
+            FENCE,
+            "#lastTick",
+            LAST_TICK);
     private static final String ACQUIRE = "SET #lockUntil = :lockUntil, #lockedAt = :now, #lockedBy = :lockedBy,"
             + " #owner = :owner ADD #fence :one";
     private static final String FREE = "(attribute_not_exists(#lockUntil) OR #lockUntil <= :now)";
     /** Error codes of credentials DynamoDB does not accept: unknown, expired, or signed with the wrong secret. */
-    private static final Set<String> CREDENTIALS_REJECTED = Set.of("UnrecognizedClientException",
-            "InvalidSignatureException", "MissingAuthenticationTokenException", "IncompleteSignatureException",
+    private static final Set<String> CREDENTIALS_REJECTED = Set.of(
+            "UnrecognizedClientException",
+            "InvalidSignatureException",
+            "MissingAuthenticationTokenException",
+            "IncompleteSignatureException",
             "ExpiredTokenException");
+
     private static final String TICK_OPEN = " AND (attribute_not_exists(#lastTick) OR #lastTick < :tick)";
 
     private final DynamoDbClient client;
@@ -91,8 +105,7 @@ public final class DynamoDbLockStore implements LockStore {
      * @param clockSkew fed with the {@code Date} header of every response; warns when DynamoDB's clock and ours
      *     certainly differ by more than its tolerance
      */
-    public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey,
-                             ClockSkewMonitor clockSkew) {
+    public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey, ClockSkewMonitor clockSkew) {
         this.client = Objects.requireNonNull(client, "client");
         this.tableName = requireText(tableName, "tableName");
         this.partitionKey = requireText(partitionKey, "partitionKey");
@@ -125,12 +138,13 @@ public final class DynamoDbLockStore implements LockStore {
         try {
             UpdateItemResponse response = call(() -> client.updateItem(update), "acquire", request.name());
             long fence = Long.parseLong(response.attributes().get(FENCE).n());
-            return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, request.now(),
-                    request.lockUntilAt(request.now()), null));
+            return new AcquireResult.Acquired(new HeldLock(
+                    request.name(), request.owner(), fence, request.now(), request.lockUntilAt(request.now()), null));
         } catch (ConditionalCheckFailedException lost) {
-            return new AcquireResult.Lost(lost.hasItem() && !lost.item().isEmpty()
-                    ? Optional.of(toRecord(request.name(), lost.item()))
-                    : Optional.empty());
+            return new AcquireResult.Lost(
+                    lost.hasItem() && !lost.item().isEmpty()
+                            ? Optional.of(toRecord(request.name(), lost.item()))
+                            : Optional.empty());
         }
     }
 
@@ -152,10 +166,10 @@ public final class DynamoDbLockStore implements LockStore {
     public Optional<HeldLock> extend(ExtendRequest request) {
         HeldLock lock = request.lock();
         Instant lockUntil = request.lockUntilAt(request.now());
-        Map<String, AttributeValue> values = Map.of(
-                ":lockUntil", time(lockUntil), ":now", time(request.now()), ":owner", text(lock.owner()));
-        boolean extended = conditionalUpdate(lock.name(), "SET #lockUntil = :lockUntil",
-                "#owner = :owner AND #lockUntil > :now", values, "extend");
+        Map<String, AttributeValue> values =
+                Map.of(":lockUntil", time(lockUntil), ":now", time(request.now()), ":owner", text(lock.owner()));
+        boolean extended = conditionalUpdate(
+                lock.name(), "SET #lockUntil = :lockUntil", "#owner = :owner AND #lockUntil > :now", values, "extend");
         return extended
                 ? Optional.of(new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, null))
                 : Optional.empty();
@@ -163,19 +177,25 @@ public final class DynamoDbLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        GetItemResponse response = call(() -> client.getItem(b -> b.tableName(tableName).key(key(name))
-                .consistentRead(true)), "read", name);
+        GetItemResponse response = call(
+                () -> client.getItem(b -> b.tableName(tableName).key(key(name)).consistentRead(true)), "read", name);
         return response.hasItem() && !response.item().isEmpty()
                 ? Optional.of(toRecord(name, response.item()))
                 : Optional.empty();
     }
 
-    private boolean conditionalUpdate(String name, String update, String condition,
-                                      Map<String, AttributeValue> values, String operation) {
+    private boolean conditionalUpdate(
+            String name, String update, String condition, Map<String, AttributeValue> values, String operation) {
         try {
-            call(() -> client.updateItem(b -> b.tableName(tableName).key(key(name)).updateExpression(update)
-                    .conditionExpression(condition).expressionAttributeNames(names(update + condition))
-                    .expressionAttributeValues(values)), operation, name);
+            call(
+                    () -> client.updateItem(b -> b.tableName(tableName)
+                            .key(key(name))
+                            .updateExpression(update)
+                            .conditionExpression(condition)
+                            .expressionAttributeNames(names(update + condition))
+                            .expressionAttributeValues(values)),
+                    operation,
+                    name);
             return true;
         } catch (ConditionalCheckFailedException notOurs) {
             return false;
@@ -195,11 +215,13 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (DynamoDbException e) {
             throw translate(e, operation, name);
         } catch (SdkClientException e) {
-            throw StoreErrors.ofNoAnswer("DynamoDB could not be reached for " + operation + " of lock '" + name
-                    + "' in table '" + tableName + "': " + e.getMessage(), e);
+            throw StoreErrors.ofNoAnswer(
+                    "DynamoDB could not be reached for " + operation + " of lock '" + name + "' in table '" + tableName
+                            + "': " + e.getMessage(),
+                    e);
         } catch (SdkException e) {
-            throw new LockStoreException("DynamoDB " + operation + " of lock '" + name + "' failed: "
-                    + e.getMessage(), e);
+            throw new LockStoreException(
+                    "DynamoDB " + operation + " of lock '" + name + "' failed: " + e.getMessage(), e);
         }
     }
 
@@ -215,34 +237,47 @@ public final class DynamoDbLockStore implements LockStore {
         String what = operation + " of lock '" + name + "' in table '" + tableName + "'";
         String code = errorCode(e);
         if (e instanceof ResourceNotFoundException || "ResourceNotFoundException".equals(code)) {
-            return new LockStoreConfigurationException("DynamoDB table '" + tableName + "' does not exist (or is not"
-                    + " visible with these credentials and region). Create it, e.g. with"
-                    + " DynamoDbLockTable.createIfAbsent, or fix the configured tableName. Operation: " + operation
-                    + " '" + name + "'", e);
+            return new LockStoreConfigurationException(
+                    "DynamoDB table '" + tableName + "' does not exist (or is not"
+                            + " visible with these credentials and region). Create it, e.g. with"
+                            + " DynamoDbLockTable.createIfAbsent, or fix the configured tableName. Operation: "
+                            + operation
+                            + " '" + name + "'",
+                    e);
         }
         if ("ValidationException".equals(code)) {
             Optional<String> problem = keySchemaProblem();
             if (problem.isPresent() || isAboutTheKey(e)) {
-                return new LockStoreConfigurationException(problem.orElse("DynamoDB table '" + tableName + "' does"
-                        + " not match the lock layout: a lock table has a string partition key named '"
-                        + partitionKey + "' and no sort key (grant dynamodb:DescribeTable for the exact difference). ")
-                        + "DynamoDB " + what + " failed: " + e.getMessage(), e);
+                return new LockStoreConfigurationException(
+                        problem.orElse("DynamoDB table '" + tableName + "' does"
+                                        + " not match the lock layout: a lock table has a string partition key named '"
+                                        + partitionKey
+                                        + "' and no sort key (grant dynamodb:DescribeTable for the exact difference). ")
+                                + "DynamoDB " + what + " failed: " + e.getMessage(),
+                        e);
             }
         }
         if ("AccessDeniedException".equals(code)) {
-            return new LockStoreConfigurationException("DynamoDB denied " + what + ". The credentials need"
-                    + " dynamodb:GetItem and dynamodb:UpdateItem on the table (and dynamodb:DescribeTable to diagnose a"
-                    + " key schema that does not match). " + e.getMessage(), e);
+            return new LockStoreConfigurationException(
+                    "DynamoDB denied " + what + ". The credentials need"
+                            + " dynamodb:GetItem and dynamodb:UpdateItem on the table (and dynamodb:DescribeTable to diagnose a"
+                            + " key schema that does not match). " + e.getMessage(),
+                    e);
         }
         if (CREDENTIALS_REJECTED.contains(code)) {
-            return new LockStoreConfigurationException("DynamoDB rejected the credentials for " + what + " (" + code
-                    + "): check the client's access key, secret key, session token and region. " + e.getMessage(),
+            return new LockStoreConfigurationException(
+                    "DynamoDB rejected the credentials for " + what + " (" + code
+                            + "): check the client's access key, secret key, session token and region. "
+                            + e.getMessage(),
                     e);
         }
         if (e.isThrottlingException()) {
-            return new LockStoreUnavailableException("DynamoDB throttled " + what + " beyond the client's retries ("
-                    + code + "): retry later, or give the table more capacity (on-demand billing has no provisioned"
-                    + " limit). " + e.getMessage(), e);
+            return new LockStoreUnavailableException(
+                    "DynamoDB throttled " + what + " beyond the client's retries ("
+                            + code
+                            + "): retry later, or give the table more capacity (on-demand billing has no provisioned"
+                            + " limit). " + e.getMessage(),
+                    e);
         }
         return StoreErrors.ofHttpStatus(e.statusCode(), "DynamoDB " + what + " failed: " + e.getMessage(), e);
     }
@@ -267,9 +302,10 @@ public final class DynamoDbLockStore implements LockStore {
      * provided key element does not match the schema"), or another key type ("Type mismatch for key").
      */
     private static boolean isAboutTheKey(DynamoDbException e) {
-        String message = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
-        return message != null && (message.contains("key element does not match the schema")
-                || message.contains("mismatch for key"));
+        String message =
+                e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
+        return message != null
+                && (message.contains("key element does not match the schema") || message.contains("mismatch for key"));
     }
 
     /**
@@ -284,8 +320,11 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (SdkException describeFailed) {
             return Optional.empty();
         }
-        String hash = keys.stream().filter(k -> k.keyType() == KeyType.HASH).map(KeySchemaElement::attributeName)
-                .findFirst().orElse("?");
+        String hash = keys.stream()
+                .filter(k -> k.keyType() == KeyType.HASH)
+                .map(KeySchemaElement::attributeName)
+                .findFirst()
+                .orElse("?");
         if (keys.size() > 1) {
             return Optional.of(prefix + "it has a sort key; a lock table has a string partition key only"
                     + " (configured: '" + partitionKey + "'). ");
@@ -299,10 +338,15 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     private LockRecord toRecord(String name, Map<String, AttributeValue> item) {
-        return new LockRecord(name, instant(item.get(LOCK_UNTIL)), instant(item.get(LOCKED_AT)),
-                string(item.get(LOCKED_BY)), string(item.get(OWNER)),
+        return new LockRecord(
+                name,
+                instant(item.get(LOCK_UNTIL)),
+                instant(item.get(LOCKED_AT)),
+                string(item.get(LOCKED_BY)),
+                string(item.get(OWNER)),
                 item.containsKey(FENCE) ? Long.parseLong(item.get(FENCE).n()) : 0L,
-                instant(item.get(LAST_TICK)), null);
+                instant(item.get(LAST_TICK)),
+                null);
     }
 
     private Map<String, AttributeValue> key(String name) {

@@ -6,12 +6,12 @@ import java.net.URI;
 import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 
 /** DynamoDB clients on the shared emulators. */
 final class DynamoDbBackends {
@@ -20,8 +20,7 @@ final class DynamoDbBackends {
     /** A table no test creates. */
     static final String MISSING_TABLE = "no-such-table";
 
-    private DynamoDbBackends() {
-    }
+    private DynamoDbBackends() {}
 
     static DynamoDbClient client(String endpoint, ExecutionInterceptor... interceptors) {
         return builder(endpoint, interceptors).build();
@@ -32,8 +31,10 @@ final class DynamoDbBackends {
                 .endpointOverride(URI.create(endpoint))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(2))
-                        .socketTimeout(Duration.ofSeconds(10)).build())
+                .httpClient(UrlConnectionHttpClient.builder()
+                        .connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(Duration.ofSeconds(10))
+                        .build())
                 .overrideConfiguration(c -> {
                     for (ExecutionInterceptor interceptor : interceptors) {
                         c.addExecutionInterceptor(interceptor);
@@ -55,7 +56,8 @@ final class DynamoDbBackends {
 
     /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */
     static DynamoDbClient deadClient() {
-        return builder("http://127.0.0.1:" + EmulatorProcess.freePort()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        return builder("http://127.0.0.1:" + EmulatorProcess.freePort())
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
     }
 

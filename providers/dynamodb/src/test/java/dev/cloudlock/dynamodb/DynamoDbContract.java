@@ -12,18 +12,26 @@ abstract class DynamoDbContract extends LockProviderContract {
 
     @Override
     protected CloudLockProvider provider(String lockedBy) {
-        return DynamoDbLockProvider.builder().client(client()).tableName(DynamoDbBackends.TABLE).lockedBy(lockedBy)
+        return DynamoDbLockProvider.builder()
+                .client(client())
+                .tableName(DynamoDbBackends.TABLE)
+                .lockedBy(lockedBy)
                 .build();
     }
 
     @Override
     protected CloudLockProvider unreachableProvider() {
-        return DynamoDbLockProvider.builder().client(DynamoDbBackends.deadClient())
-                .tableName(DynamoDbBackends.TABLE).build();
+        return DynamoDbLockProvider.builder()
+                .client(DynamoDbBackends.deadClient())
+                .tableName(DynamoDbBackends.TABLE)
+                .build();
     }
 
     @Override
     protected CloudLockProvider misconfiguredProvider() {
-        return DynamoDbLockProvider.builder().client(client()).tableName(DynamoDbBackends.MISSING_TABLE).build();
+        return DynamoDbLockProvider.builder()
+                .client(client())
+                .tableName(DynamoDbBackends.MISSING_TABLE)
+                .build();
     }
 }

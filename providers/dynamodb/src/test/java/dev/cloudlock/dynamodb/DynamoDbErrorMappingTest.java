@@ -31,71 +31,102 @@ class DynamoDbErrorMappingTest {
         NOWHERE.close();
     }
 
-    private static LockStoreException mapped(DynamoDbException.Builder answer, int status, String code,
-                                             String message) {
-        answer.statusCode(status).message(message).awsErrorDetails(AwsErrorDetails.builder().errorCode(code)
-                .errorMessage(message).serviceName("DynamoDb").build());
+    private static LockStoreException mapped(
+            DynamoDbException.Builder answer, int status, String code, String message) {
+        answer.statusCode(status)
+                .message(message)
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(message)
+                        .serviceName("DynamoDb")
+                        .build());
         return STORE.translate((DynamoDbException) answer.build(), "acquire", "nightly-report");
     }
 
     @Test
     void theMappingMakesAccessDeniedAConfigurationErrorNamingThePermissions() {
-        LockStoreException e = mapped(DynamoDbException.builder(), 400, "AccessDeniedException",
+        LockStoreException e = mapped(
+                DynamoDbException.builder(),
+                400,
+                "AccessDeniedException",
                 "User: arn:aws:iam::123456789012:user/app is not authorized to perform: dynamodb:UpdateItem");
-        assertThat(e).isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("'nightly-report'").hasMessageContaining("'locks'")
-                .hasMessageContaining("dynamodb:GetItem").hasMessageContaining("dynamodb:UpdateItem");
+        assertThat(e)
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("'nightly-report'")
+                .hasMessageContaining("'locks'")
+                .hasMessageContaining("dynamodb:GetItem")
+                .hasMessageContaining("dynamodb:UpdateItem");
     }
 
     @Test
     void theMappingMakesRejectedCredentialsAConfigurationError() {
         for (String code : new String[] {"UnrecognizedClientException", "InvalidSignatureException"}) {
             assertThat(mapped(DynamoDbException.builder(), 400, code, "The security token is invalid."))
-                    .as(code).isExactlyInstanceOf(LockStoreConfigurationException.class)
-                    .hasMessageContaining(code).hasMessageContaining("access key")
+                    .as(code)
+                    .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                    .hasMessageContaining(code)
+                    .hasMessageContaining("access key")
                     .hasMessageContaining("'nightly-report'");
         }
     }
 
     @Test
     void theMappingMakesAMissingTableAConfigurationError() {
-        assertThat(mapped(ResourceNotFoundException.builder(), 400, "ResourceNotFoundException",
-                "Requested resource not found"))
+        assertThat(mapped(
+                        ResourceNotFoundException.builder(),
+                        400,
+                        "ResourceNotFoundException",
+                        "Requested resource not found"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("'locks' does not exist").hasMessageContaining("'nightly-report'");
+                .hasMessageContaining("'locks' does not exist")
+                .hasMessageContaining("'nightly-report'");
     }
 
     @Test
     void theMappingMakesAValidationErrorAConfigurationErrorOnlyWhenItIsAboutTheKey() {
-        assertThat(mapped(DynamoDbException.builder(), 400, "ValidationException",
-                "The provided key element does not match the schema"))
+        assertThat(mapped(
+                        DynamoDbException.builder(),
+                        400,
+                        "ValidationException",
+                        "The provided key element does not match the schema"))
                 .as("a key that does not fit, even without DescribeTable permission")
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("string partition key named '_id'").hasMessageContaining("'nightly-report'");
-        assertThat(mapped(DynamoDbException.builder(), 400, "ValidationException",
-                "Item size has exceeded the maximum allowed size"))
-                .isExactlyInstanceOf(LockStoreException.class).hasMessageContaining("'nightly-report'");
+                .hasMessageContaining("string partition key named '_id'")
+                .hasMessageContaining("'nightly-report'");
+        assertThat(mapped(
+                        DynamoDbException.builder(),
+                        400,
+                        "ValidationException",
+                        "Item size has exceeded the maximum allowed size"))
+                .isExactlyInstanceOf(LockStoreException.class)
+                .hasMessageContaining("'nightly-report'");
     }
 
     @Test
     void theMappingMakesThrottlingAfterTheSdksRetriesUnavailable() {
-        assertThat(mapped(ProvisionedThroughputExceededException.builder(), 400,
-                "ProvisionedThroughputExceededException", "The level of configured provisioned throughput for the"
-                        + " table was exceeded."))
-                .isExactlyInstanceOf(LockStoreUnavailableException.class).hasMessageContaining("throttled")
+        assertThat(mapped(
+                        ProvisionedThroughputExceededException.builder(),
+                        400,
+                        "ProvisionedThroughputExceededException",
+                        "The level of configured provisioned throughput for the" + " table was exceeded."))
+                .isExactlyInstanceOf(LockStoreUnavailableException.class)
+                .hasMessageContaining("throttled")
                 .hasMessageContaining("'nightly-report'");
         assertThat(mapped(ThrottlingException.builder(), 400, "ThrottlingException", "Rate exceeded"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
-        assertThat(mapped(RequestLimitExceededException.builder(), 400, "RequestLimitExceeded",
-                "Throughput exceeds the current throughput limit for your account."))
+        assertThat(mapped(
+                        RequestLimitExceededException.builder(),
+                        400,
+                        "RequestLimitExceeded",
+                        "Throughput exceeds the current throughput limit for your account."))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
     }
 
     @Test
     void theMappingMakesServerErrorsUnavailable() {
-        assertThat(mapped(InternalServerErrorException.builder(), 500, "InternalServerError",
-                "Internal server error"))
-                .isExactlyInstanceOf(LockStoreUnavailableException.class).hasMessageContaining("'nightly-report'");
+        assertThat(mapped(InternalServerErrorException.builder(), 500, "InternalServerError", "Internal server error"))
+                .isExactlyInstanceOf(LockStoreUnavailableException.class)
+                .hasMessageContaining("'nightly-report'");
         assertThat(mapped(DynamoDbException.builder(), 503, "ServiceUnavailable", "Service unavailable"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
     }

@@ -49,14 +49,20 @@ class DynamoDbLockStoreTest {
     }
 
     private static DynamoDbLockProvider provider(String table, String key) {
-        return DynamoDbLockProvider.builder().client(CLIENT).tableName(table).partitionKey(key).lockedBy("me").build();
+        return DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName(table)
+                .partitionKey(key)
+                .lockedBy("me")
+                .build();
     }
 
     @Test
     void missingTableIsAClearError() {
         assertThatThrownBy(() -> provider("no-such-table", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("'no-such-table'").hasMessageContaining("does not exist")
+                .hasMessageContaining("'no-such-table'")
+                .hasMessageContaining("does not exist")
                 .isInstanceOf(LockStoreConfigurationException.class);
     }
 
@@ -65,32 +71,44 @@ class DynamoDbLockStoreTest {
         createTable("keyed-by-id", "id", false);
         assertThatThrownBy(() -> provider("keyed-by-id", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("partition key is 'id'").hasMessageContaining("'_id'")
+                .hasMessageContaining("partition key is 'id'")
+                .hasMessageContaining("'_id'")
                 .isInstanceOf(LockStoreConfigurationException.class);
-        assertThat(provider("keyed-by-id", "id").lock(config("job"))).as("configured to match").isPresent();
+        assertThat(provider("keyed-by-id", "id").lock(config("job")))
+                .as("configured to match")
+                .isPresent();
     }
 
     @Test
     void tableWithASortKeyIsAClearError() {
         createTable("with-sort-key", "_id", true);
         assertThatThrownBy(() -> provider("with-sort-key", "_id").lock(config("job")))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("sort key")
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("sort key")
                 .isInstanceOf(LockStoreConfigurationException.class);
     }
 
     @Test
     void builderNamesWhatIsMissing() {
         assertThatThrownBy(() -> DynamoDbLockProvider.builder().tableName("t").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("client");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("client");
         assertThatThrownBy(() -> DynamoDbLockProvider.builder().client(CLIENT).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableName");
-        assertThatThrownBy(() -> DynamoDbLockProvider.builder().client(CLIENT).tableName(" ").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tableName");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tableName");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder()
+                        .client(CLIENT)
+                        .tableName(" ")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tableName");
     }
 
     @Test
     void writesShedLocksLayoutPlusOurFields() {
-        FencedLock lock = provider(DynamoDbBackends.TABLE, "_id").tryLock(config("report")).orElseThrow();
+        FencedLock lock = provider(DynamoDbBackends.TABLE, "_id")
+                .tryLock(config("report"))
+                .orElseThrow();
         Map<String, AttributeValue> item = rawItem("report");
         assertThat(item.get("_id").s()).isEqualTo("report");
         assertThat(item.get("lockUntil").s()).matches(ISO);
@@ -107,7 +125,9 @@ class DynamoDbLockStoreTest {
         putShedLockRecord("held-by-shedlock", now.plusSeconds(60));
         putShedLockRecord("released-by-shedlock", now.minusSeconds(1));
         CloudLockProvider provider = provider(DynamoDbBackends.TABLE, "_id");
-        assertThat(provider.lock(config("held-by-shedlock"))).as("lockUntil in the future").isEmpty();
+        assertThat(provider.lock(config("held-by-shedlock")))
+                .as("lockUntil in the future")
+                .isEmpty();
         FencedLock taken = provider.tryLock(config("released-by-shedlock")).orElseThrow();
         assertThat(taken.fencingToken()).isEqualTo(1);
         taken.unlock();
@@ -119,10 +139,13 @@ class DynamoDbLockStoreTest {
         REQUESTS.set(0);
         FencedLock first = provider.tryLock(config("rt")).orElseThrow();
         assertThat(REQUESTS.getAndSet(0)).as("first-ever acquire").isEqualTo(1);
-        FencedLock extended = (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
+        FencedLock extended =
+                (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
         assertThat(REQUESTS.getAndSet(0)).as("extend").isEqualTo(1);
         assertThat(provider.lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0)).as("lost race, with the old item returned").isEqualTo(1);
+        assertThat(REQUESTS.getAndSet(0))
+                .as("lost race, with the old item returned")
+                .isEqualTo(1);
         extended.unlock();
         assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
         provider.tryLock(config("rt")).orElseThrow().unlock();
@@ -143,16 +166,19 @@ class DynamoDbLockStoreTest {
     }
 
     private static Map<String, AttributeValue> rawItem(String name) {
-        return CLIENT.getItem(b -> b.tableName(DynamoDbBackends.TABLE).key(Map.of("_id", AttributeValue.fromS(name)))
-                .consistentRead(true)).item();
+        return CLIENT.getItem(b -> b.tableName(DynamoDbBackends.TABLE)
+                        .key(Map.of("_id", AttributeValue.fromS(name)))
+                        .consistentRead(true))
+                .item();
     }
 
     private static void putShedLockRecord(String name, Instant lockUntil) {
-        CLIENT.putItem(b -> b.tableName(DynamoDbBackends.TABLE).item(Map.of(
-                "_id", AttributeValue.fromS(name),
-                "lockUntil", AttributeValue.fromS(dev.cloudlock.spi.IsoTimestamps.format(lockUntil)),
-                "lockedAt", AttributeValue.fromS(dev.cloudlock.spi.IsoTimestamps.format(Instant.now())),
-                "lockedBy", AttributeValue.fromS("shedlock-host"))));
+        CLIENT.putItem(b -> b.tableName(DynamoDbBackends.TABLE)
+                .item(Map.of(
+                        "_id", AttributeValue.fromS(name),
+                        "lockUntil", AttributeValue.fromS(dev.cloudlock.spi.IsoTimestamps.format(lockUntil)),
+                        "lockedAt", AttributeValue.fromS(dev.cloudlock.spi.IsoTimestamps.format(Instant.now())),
+                        "lockedBy", AttributeValue.fromS("shedlock-host"))));
     }
 
     private static void createTable(String table, String key, boolean withSortKey) {
@@ -160,16 +186,32 @@ class DynamoDbLockStoreTest {
             b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST);
             if (withSortKey) {
                 b.attributeDefinitions(
-                                AttributeDefinition.builder().attributeName(key).attributeType(ScalarAttributeType.S)
+                                AttributeDefinition.builder()
+                                        .attributeName(key)
+                                        .attributeType(ScalarAttributeType.S)
                                         .build(),
-                                AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S)
+                                AttributeDefinition.builder()
+                                        .attributeName("sk")
+                                        .attributeType(ScalarAttributeType.S)
                                         .build())
-                        .keySchema(KeySchemaElement.builder().attributeName(key).keyType(KeyType.HASH).build(),
-                                KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build());
+                        .keySchema(
+                                KeySchemaElement.builder()
+                                        .attributeName(key)
+                                        .keyType(KeyType.HASH)
+                                        .build(),
+                                KeySchemaElement.builder()
+                                        .attributeName("sk")
+                                        .keyType(KeyType.RANGE)
+                                        .build());
             } else {
-                b.attributeDefinitions(AttributeDefinition.builder().attributeName(key)
-                                .attributeType(ScalarAttributeType.S).build())
-                        .keySchema(KeySchemaElement.builder().attributeName(key).keyType(KeyType.HASH).build());
+                b.attributeDefinitions(AttributeDefinition.builder()
+                                .attributeName(key)
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
+                        .keySchema(KeySchemaElement.builder()
+                                .attributeName(key)
+                                .keyType(KeyType.HASH)
+                                .build());
             }
         });
     }

@@ -14,8 +14,7 @@ package dev.cloudlock.firestore;
  */
 public final class FirestoreDocumentIds {
 
-    private FirestoreDocumentIds() {
-    }
+    private FirestoreDocumentIds() {}
 
     /**
      * Rejects names that have no UTF-8 form (an unpaired surrogate), which Firestore would otherwise receive
@@ -26,8 +25,7 @@ public final class FirestoreDocumentIds {
     public static void check(String name) {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < name.length()
-                    && Character.isLowSurrogate(name.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
                 i++; // a valid pair
             } else if (Character.isSurrogate(c)) {
                 throw new IllegalArgumentException("Lock name contains an unpaired surrogate (U+"

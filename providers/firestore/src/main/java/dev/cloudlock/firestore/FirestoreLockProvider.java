@@ -46,8 +46,7 @@ public final class FirestoreLockProvider extends CloudLockProvider {
         private String collection = DEFAULT_COLLECTION;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The Firestore client to use. Required. */
         public Builder firestore(Firestore firestore) {

@@ -120,8 +120,17 @@ public final class FirestoreLockStore implements LockStore {
             fence = current.fence() + 1;
         }
         Instant lockUntil = request.lockUntilAt(now);
-        Map<String, Object> fields = Map.of(LOCK_UNTIL, timestamp(lockUntil), LOCKED_AT, timestamp(now),
-                LOCKED_BY, request.lockedBy(), OWNER, request.owner(), FENCE, fence);
+        Map<String, Object> fields = Map.of(
+                LOCK_UNTIL,
+                timestamp(lockUntil),
+                LOCKED_AT,
+                timestamp(now),
+                LOCKED_BY,
+                request.lockedBy(),
+                OWNER,
+                request.owner(),
+                FENCE,
+                fence);
         ApiFuture<WriteResult> write = snapshot.exists()
                 ? doc.update(fields, Precondition.updatedAt(snapshot.getUpdateTime()))
                 : doc.create(fields);
@@ -130,8 +139,8 @@ public final class FirestoreLockStore implements LockStore {
             return new AcquireResult.Lost(Optional.empty());
         }
         Version version = Version.ofWrite(written.get().getUpdateTime(), System.nanoTime());
-        return new AcquireResult.Acquired(new HeldLock(request.name(), request.owner(), fence, now, lockUntil,
-                version));
+        return new AcquireResult.Acquired(
+                new HeldLock(request.name(), request.owner(), fence, now, lockUntil, version));
     }
 
     @Override
@@ -171,10 +180,10 @@ public final class FirestoreLockStore implements LockStore {
     }
 
     /** One update preconditioned on {@code version}; the new version, or empty when someone else wrote since. */
-    private Optional<Version> conditionalUpdate(String name, Map<String, Object> fields, Version version,
-                                                String operation) {
-        return awaitConditional(document(name).update(fields, Precondition.updatedAt(version.updateTime())),
-                operation, name)
+    private Optional<Version> conditionalUpdate(
+            String name, Map<String, Object> fields, Version version, String operation) {
+        return awaitConditional(
+                        document(name).update(fields, Precondition.updatedAt(version.updateTime())), operation, name)
                 .map(w -> Version.ofWrite(w.getUpdateTime(), System.nanoTime()));
     }
 
@@ -187,7 +196,8 @@ public final class FirestoreLockStore implements LockStore {
             return Optional.of(await(write, operation, name));
         } catch (LockStoreException e) {
             StatusCode.Code code = statusCode(e.getCause());
-            if (code == StatusCode.Code.ALREADY_EXISTS || code == StatusCode.Code.FAILED_PRECONDITION
+            if (code == StatusCode.Code.ALREADY_EXISTS
+                    || code == StatusCode.Code.FAILED_PRECONDITION
                     || code == StatusCode.Code.NOT_FOUND) {
                 return Optional.empty();
             }
@@ -227,9 +237,9 @@ public final class FirestoreLockStore implements LockStore {
         }
         return switch (code) {
             case NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, INVALID_ARGUMENT ->
-                    new LockStoreConfigurationException(message, failure);
+                new LockStoreConfigurationException(message, failure);
             case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, ABORTED ->
-                    new LockStoreUnavailableException(message, failure);
+                new LockStoreUnavailableException(message, failure);
             default -> new LockStoreException(message, failure);
         };
     }
@@ -241,28 +251,33 @@ public final class FirestoreLockStore implements LockStore {
         if (code == null) {
             return what;
         }
-        return what + " with " + code + switch (code) {
-            case UNAVAILABLE -> ": Firestore could not be reached at '" + endpoint()
-                    + "' (network, or an emulator that is not running?)";
-            case DEADLINE_EXCEEDED -> ": Firestore did not answer in time";
-            case PERMISSION_DENIED -> ": the credentials may not read or write this collection; grant the role"
-                    + " roles/datastore.user (or a custom role with datastore.entities.get, .create and .update)";
-            case UNAUTHENTICATED -> ": no valid credentials (set up Application Default Credentials)";
-            case NOT_FOUND -> ": the database does not exist; create a Firestore database in Native mode";
-            case FAILED_PRECONDITION -> ": the database may be in Datastore mode; cloudlock needs Native mode";
-            case INVALID_ARGUMENT -> ": Firestore rejected the request; check the client's project and database ids";
-            case RESOURCE_EXHAUSTED -> ": quota exceeded";
-            case ABORTED -> ": too much contention on the lock's document, also after the client's retries";
-            case INTERNAL -> ": an internal error in Firestore";
-            default -> "";
-        };
+        return what + " with " + code
+                + switch (code) {
+                    case UNAVAILABLE ->
+                        ": Firestore could not be reached at '" + endpoint()
+                                + "' (network, or an emulator that is not running?)";
+                    case DEADLINE_EXCEEDED -> ": Firestore did not answer in time";
+                    case PERMISSION_DENIED ->
+                        ": the credentials may not read or write this collection; grant the role"
+                                + " roles/datastore.user (or a custom role with datastore.entities.get, .create and .update)";
+                    case UNAUTHENTICATED -> ": no valid credentials (set up Application Default Credentials)";
+                    case NOT_FOUND -> ": the database does not exist; create a Firestore database in Native mode";
+                    case FAILED_PRECONDITION -> ": the database may be in Datastore mode; cloudlock needs Native mode";
+                    case INVALID_ARGUMENT ->
+                        ": Firestore rejected the request; check the client's project and database ids";
+                    case RESOURCE_EXHAUSTED -> ": quota exceeded";
+                    case ABORTED -> ": too much contention on the lock's document, also after the client's retries";
+                    case INTERNAL -> ": an internal error in Firestore";
+                    default -> "";
+                };
     }
 
     /** The gRPC status of a failure, found in its cause chain, or {@code null} when it has none. */
     private static StatusCode.@Nullable Code statusCode(@Nullable Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof FirestoreException firestoreError && firestoreError.getStatus() != null) {
-                return StatusCode.Code.valueOf(firestoreError.getStatus().getCode().name());
+                return StatusCode.Code.valueOf(
+                        firestoreError.getStatus().getCode().name());
             }
             if (t instanceof ApiException apiError) {
                 return apiError.getStatusCode().getCode();
@@ -279,15 +294,23 @@ public final class FirestoreLockStore implements LockStore {
         Version version = new Version(snapshot.getUpdateTime(), serverNow(snapshot), answeredNanos);
         try {
             Long fence = snapshot.getLong(FENCE);
-            return new LockRecord(name, instant(snapshot.getTimestamp(LOCK_UNTIL)),
-                    instant(snapshot.getTimestamp(LOCKED_AT)), snapshot.getString(LOCKED_BY),
-                    snapshot.getString(OWNER), fence == null ? 0L : fence, instant(snapshot.getTimestamp(LAST_TICK)),
+            return new LockRecord(
+                    name,
+                    instant(snapshot.getTimestamp(LOCK_UNTIL)),
+                    instant(snapshot.getTimestamp(LOCKED_AT)),
+                    snapshot.getString(LOCKED_BY),
+                    snapshot.getString(OWNER),
+                    fence == null ? 0L : fence,
+                    instant(snapshot.getTimestamp(LAST_TICK)),
                     version);
         } catch (RuntimeException wrongType) {
-            throw new LockStoreException("Document '" + snapshot.getId() + "' of lock '" + name + "' in collection '"
-                    + collection.getId() + "' has a field of the wrong type (expected timestamps lockUntil, lockedAt,"
-                    + " lastTick, strings lockedBy, owner and an integer fence): is the collection shared with"
-                    + " another tool? " + wrongType.getMessage(), wrongType);
+            throw new LockStoreException(
+                    "Document '" + snapshot.getId() + "' of lock '" + name + "' in collection '"
+                            + collection.getId()
+                            + "' has a field of the wrong type (expected timestamps lockUntil, lockedAt,"
+                            + " lastTick, strings lockedBy, owner and an integer fence): is the collection shared with"
+                            + " another tool? " + wrongType.getMessage(),
+                    wrongType);
         }
     }
 
@@ -330,7 +353,8 @@ public final class FirestoreLockStore implements LockStore {
         }
 
         Instant estimateServerNow() {
-            return serverTime.plus(Duration.ofNanos(System.nanoTime() - answeredNanos))
+            return serverTime
+                    .plus(Duration.ofNanos(System.nanoTime() - answeredNanos))
                     .truncatedTo(ChronoUnit.MILLIS);
         }
 

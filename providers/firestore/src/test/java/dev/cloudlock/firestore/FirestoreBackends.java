@@ -15,8 +15,7 @@ final class FirestoreBackends {
 
     private static Firestore dead;
 
-    private FirestoreBackends() {
-    }
+    private FirestoreBackends() {}
 
     /** A client of the shared emulator. */
     static Firestore client() {
@@ -36,16 +35,22 @@ final class FirestoreBackends {
         if (dead == null) {
             Duration deadline = Duration.ofSeconds(3);
             dead = options("127.0.0.1:" + EmulatorProcess.freePort())
-                    .setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
-                            .setTotalTimeoutDuration(deadline).setInitialRpcTimeoutDuration(deadline)
-                            .setMaxRpcTimeoutDuration(deadline).build())
-                    .build().getService();
+                    .setRetrySettings(RetrySettings.newBuilder()
+                            .setMaxAttempts(1)
+                            .setTotalTimeoutDuration(deadline)
+                            .setInitialRpcTimeoutDuration(deadline)
+                            .setMaxRpcTimeoutDuration(deadline)
+                            .build())
+                    .build()
+                    .getService();
         }
         return dead;
     }
 
     private static FirestoreOptions.Builder options(String host) {
-        return FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT).setEmulatorHost(host);
+        return FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setEmulatorHost(host);
     }
 
     private static String emulatorHost() {

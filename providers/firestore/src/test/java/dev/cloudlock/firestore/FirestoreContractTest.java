@@ -22,13 +22,18 @@ class FirestoreContractTest extends LockProviderContract {
 
     @Override
     protected CloudLockProvider provider(String lockedBy) {
-        return FirestoreLockProvider.builder().firestore(CLIENT).collection(FirestoreBackends.COLLECTION)
-                .lockedBy(lockedBy).build();
+        return FirestoreLockProvider.builder()
+                .firestore(CLIENT)
+                .collection(FirestoreBackends.COLLECTION)
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Override
     protected CloudLockProvider unreachableProvider() {
-        return FirestoreLockProvider.builder().firestore(FirestoreBackends.deadClient()).build();
+        return FirestoreLockProvider.builder()
+                .firestore(FirestoreBackends.deadClient())
+                .build();
     }
 
     // misconfiguredProvider() stays null: Firestore has no collection that can be missing (a collection comes into

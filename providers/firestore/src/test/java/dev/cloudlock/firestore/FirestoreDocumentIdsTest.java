@@ -42,7 +42,9 @@ class FirestoreDocumentIdsTest {
                 String id = FirestoreDocumentIds.encode(name.toString());
                 assertValidId(id, name.toString());
                 String other = nameById.put(id, name.toString());
-                assertThat(other).as("names '%s' and '%s' share id '%s'", other, name, id).isNull();
+                assertThat(other)
+                        .as("names '%s' and '%s' share id '%s'", other, name, id)
+                        .isNull();
                 names++;
             } while (next(digits));
         }
@@ -53,24 +55,31 @@ class FirestoreDocumentIdsTest {
     void theLongestNamesFitFirestoresIdLimit() {
         String percents = "%".repeat(255);
         String euros = "€".repeat(255);
-        assertThat(FirestoreDocumentIds.encode(percents).getBytes(StandardCharsets.UTF_8)).hasSize(765);
-        assertThat(FirestoreDocumentIds.encode(euros).getBytes(StandardCharsets.UTF_8)).hasSize(765);
+        assertThat(FirestoreDocumentIds.encode(percents).getBytes(StandardCharsets.UTF_8))
+                .hasSize(765);
+        assertThat(FirestoreDocumentIds.encode(euros).getBytes(StandardCharsets.UTF_8))
+                .hasSize(765);
     }
 
     @Test
     void unpairedSurrogatesAreRejected() {
         FirestoreDocumentIds.check("emoji-\uD83D\uDE00");
         assertThatThrownBy(() -> FirestoreDocumentIds.check("broken-\uD83D"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unpaired surrogate")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unpaired surrogate")
                 .hasMessageContaining("D83D");
         assertThatThrownBy(() -> FirestoreDocumentIds.check("\uDE00-broken"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DE00");
-        assertThatThrownBy(() -> FirestoreDocumentIds.check("a\uD83Db"))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DE00");
+        assertThatThrownBy(() -> FirestoreDocumentIds.check("a\uD83Db")).isInstanceOf(IllegalArgumentException.class);
     }
 
     private static void assertValidId(String id, String name) {
-        assertThat(id).as("id of '%s'", name).doesNotContain("/").isNotEqualTo(".").isNotEqualTo("..")
+        assertThat(id)
+                .as("id of '%s'", name)
+                .doesNotContain("/")
+                .isNotEqualTo(".")
+                .isNotEqualTo("..")
                 .doesNotMatch("__.*__");
         assertThat(id.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1500);
     }

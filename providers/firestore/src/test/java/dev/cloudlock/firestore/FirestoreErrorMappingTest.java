@@ -24,41 +24,59 @@ class FirestoreErrorMappingTest {
     private static final FirestoreLockStore STORE = new FirestoreLockStore(FirestoreBackends.deadClient(), "locks");
 
     private static LockStoreException rejected(Status status) {
-        return STORE.translate(FirestoreException.forServerRejection(status, "rejected by the test"), "read",
-                "nightly-report");
+        return STORE.translate(
+                FirestoreException.forServerRejection(status, "rejected by the test"), "read", "nightly-report");
     }
 
     private static LockStoreException failed(Status.Code code) {
-        return STORE.translate(ApiExceptionFactory.createException(new StatusRuntimeException(Status.fromCode(code)),
-                GrpcStatusCode.of(code), false), "acquire", "nightly-report");
+        return STORE.translate(
+                ApiExceptionFactory.createException(
+                        new StatusRuntimeException(Status.fromCode(code)), GrpcStatusCode.of(code), false),
+                "acquire",
+                "nightly-report");
     }
 
     @Test
     void theMappingMakesRefusedOrMissingCredentialsAConfigurationError() {
-        assertThat(rejected(Status.PERMISSION_DENIED)).isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("roles/datastore.user").hasMessageContaining("'nightly-report'")
+        assertThat(rejected(Status.PERMISSION_DENIED))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("roles/datastore.user")
+                .hasMessageContaining("'nightly-report'")
                 .hasMessageContaining("collection 'locks'");
         assertThat(failed(Status.Code.PERMISSION_DENIED)).isExactlyInstanceOf(LockStoreConfigurationException.class);
-        assertThat(failed(Status.Code.UNAUTHENTICATED)).isExactlyInstanceOf(LockStoreConfigurationException.class)
+        assertThat(failed(Status.Code.UNAUTHENTICATED))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("Application Default Credentials");
     }
 
     @Test
     void theMappingMakesAMissingDatabaseOrOneInDatastoreModeAConfigurationError() {
-        assertThat(rejected(Status.NOT_FOUND)).isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("database does not exist").hasMessageContaining("'nightly-report'");
+        assertThat(rejected(Status.NOT_FOUND))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("database does not exist")
+                .hasMessageContaining("'nightly-report'");
         assertThat(failed(Status.Code.FAILED_PRECONDITION))
-                .isExactlyInstanceOf(LockStoreConfigurationException.class).hasMessageContaining("Datastore mode");
-        assertThat(failed(Status.Code.INVALID_ARGUMENT)).isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("Datastore mode");
+        assertThat(failed(Status.Code.INVALID_ARGUMENT))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("project and database ids");
     }
 
     @Test
     void theMappingMakesUnreachableSlowThrottledOrContendedUnavailable() {
-        for (Status.Code code : new Status.Code[] {Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED,
-            Status.Code.RESOURCE_EXHAUSTED, Status.Code.INTERNAL, Status.Code.ABORTED}) {
-            assertThat(failed(code)).as("%s", code).isExactlyInstanceOf(LockStoreUnavailableException.class)
-                    .hasMessageContaining(code.name()).hasMessageContaining("'nightly-report'");
+        for (Status.Code code : new Status.Code[] {
+            Status.Code.UNAVAILABLE,
+            Status.Code.DEADLINE_EXCEEDED,
+            Status.Code.RESOURCE_EXHAUSTED,
+            Status.Code.INTERNAL,
+            Status.Code.ABORTED
+        }) {
+            assertThat(failed(code))
+                    .as("%s", code)
+                    .isExactlyInstanceOf(LockStoreUnavailableException.class)
+                    .hasMessageContaining(code.name())
+                    .hasMessageContaining("'nightly-report'");
         }
     }
 
@@ -66,12 +84,14 @@ class FirestoreErrorMappingTest {
     void theMappingMakesANetworkFailureWithoutAStatusUnavailable() {
         FirestoreException io = FirestoreException.forIOException(new IOException("Connection reset"), true);
         assertThat(STORE.translate(io, "read", "nightly-report"))
-                .isExactlyInstanceOf(LockStoreUnavailableException.class).hasCause(io);
+                .isExactlyInstanceOf(LockStoreUnavailableException.class)
+                .hasCause(io);
     }
 
     @Test
     void theMappingLeavesOtherStatusesPlain() {
-        assertThat(failed(Status.Code.CANCELLED)).isExactlyInstanceOf(LockStoreException.class)
+        assertThat(failed(Status.Code.CANCELLED))
+                .isExactlyInstanceOf(LockStoreException.class)
                 .hasMessageContaining("CANCELLED");
     }
 }

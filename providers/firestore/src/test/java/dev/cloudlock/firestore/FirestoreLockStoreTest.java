@@ -7,19 +7,19 @@ import com.google.api.gax.tracing.ApiTracer;
 import com.google.api.gax.tracing.ApiTracerFactory;
 import com.google.api.gax.tracing.BaseApiTracer;
 import com.google.api.gax.tracing.SpanName;
+import com.google.cloud.NoCredentials;
 import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
-import com.google.cloud.NoCredentials;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
-import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.spi.LockRecord;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,15 +48,16 @@ class FirestoreLockStoreTest {
 
     /** The RPCs the client sent, by method name ("BatchGetDocuments", "Commit"), one entry per attempt. */
     private static final List<String> RPCS = new ArrayList<>();
-    private static final ApiTracerFactory COUNTER = (ApiTracer parent, SpanName span,
-                                                     ApiTracerFactory.OperationType type) -> new BaseApiTracer() {
-        @Override
-        public void attemptStarted(Object request, int attemptNumber) {
-            synchronized (RPCS) {
-                RPCS.add(span.getMethodName());
-            }
-        }
-    };
+
+    private static final ApiTracerFactory COUNTER =
+            (ApiTracer parent, SpanName span, ApiTracerFactory.OperationType type) -> new BaseApiTracer() {
+                @Override
+                public void attemptStarted(Object request, int attemptNumber) {
+                    synchronized (RPCS) {
+                        RPCS.add(span.getMethodName());
+                    }
+                }
+            };
     private static final Firestore CLIENT = FirestoreBackends.client(COUNTER);
 
     @BeforeEach
@@ -70,8 +71,11 @@ class FirestoreLockStoreTest {
     }
 
     private static FirestoreLockProvider provider(String lockedBy) {
-        return FirestoreLockProvider.builder().firestore(CLIENT).collection(FirestoreBackends.COLLECTION)
-                .lockedBy(lockedBy).build();
+        return FirestoreLockProvider.builder()
+                .firestore(CLIENT)
+                .collection(FirestoreBackends.COLLECTION)
+                .lockedBy(lockedBy)
+                .build();
     }
 
     private static LockConfiguration config(String name, Duration lockAtMostFor) {
@@ -80,35 +84,45 @@ class FirestoreLockStoreTest {
 
     @Test
     void aClientClock30SecondsAheadCannotTakeALockStillHeldByServerTime() {
-        FencedLock held = provider("on-time").tryLock(config("skew-ahead", Duration.ofSeconds(10))).orElseThrow();
+        FencedLock held = provider("on-time")
+                .tryLock(config("skew-ahead", Duration.ofSeconds(10)))
+                .orElseThrow();
 
         ClockProvider.setClock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(30)));
         assertThat(provider("ahead").lock(config("skew-ahead", Duration.ofSeconds(10))))
-                .as("by its own clock the lease ended 20 s ago; by Firestore's it has 10 s to go").isEmpty();
+                .as("by its own clock the lease ended 20 s ago; by Firestore's it has 10 s to go")
+                .isEmpty();
 
         // The holder's own extend and release do not depend on the client clock either.
         Instant before = Instant.now();
-        FencedLock extended = (FencedLock) held.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow(
-                () -> new AssertionError("extend refused: the lease looked expired by the skewed clock"));
+        FencedLock extended = (FencedLock) held.extend(Duration.ofSeconds(20), Duration.ZERO)
+                .orElseThrow(() -> new AssertionError("extend refused: the lease looked expired by the skewed clock"));
         assertThat(record("skew-ahead").lockUntil()).isBetween(before.plusSeconds(19), before.plusSeconds(21));
         extended.unlock();
-        assertThat(record("skew-ahead").lockUntil()).as("released to the server's now, not the client's")
+        assertThat(record("skew-ahead").lockUntil())
+                .as("released to the server's now, not the client's")
                 .isBetween(before.minusSeconds(1), Instant.now().plusSeconds(1));
 
-        FencedLock taken = provider("ahead").tryLock(config("skew-ahead", Duration.ofSeconds(10))).orElseThrow();
+        FencedLock taken = provider("ahead")
+                .tryLock(config("skew-ahead", Duration.ofSeconds(10)))
+                .orElseThrow();
         LockRecord record = record("skew-ahead");
-        assertThat(record.lockedAt()).as("lockedAt is the server's time").isBetween(before.minusSeconds(1),
-                Instant.now().plusSeconds(1));
+        assertThat(record.lockedAt())
+                .as("lockedAt is the server's time")
+                .isBetween(before.minusSeconds(1), Instant.now().plusSeconds(1));
         assertThat(record.lockUntil()).isEqualTo(record.lockedAt().plusSeconds(10));
         taken.unlock();
     }
 
     @Test
     void aClientClock30SecondsBehindCanTakeALockWhoseLeaseRanOut() throws InterruptedException {
-        provider("on-time").tryLock(config("skew-behind", Duration.ofMillis(200))).orElseThrow();
+        provider("on-time")
+                .tryLock(config("skew-behind", Duration.ofMillis(200)))
+                .orElseThrow();
         Thread.sleep(400);
         ClockProvider.setClock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-30)));
-        FencedLock taken = provider("behind").tryLock(config("skew-behind", Duration.ofSeconds(10)))
+        FencedLock taken = provider("behind")
+                .tryLock(config("skew-behind", Duration.ofSeconds(10)))
                 .orElseThrow(() -> new AssertionError("by Firestore's clock the lease ran out 200 ms ago"));
         assertThat(record("skew-behind").lockedAt()).isAfter(Instant.now().minusSeconds(5));
         taken.unlock();
@@ -120,20 +134,23 @@ class FirestoreLockStoreTest {
         rpcs();
         FencedLock first = provider.tryLock(config("rt", Duration.ofMinutes(1))).orElseThrow();
         assertThat(rpcs()).as("first-ever acquire: read + create").containsExactly("BatchGetDocuments", "Commit");
-        FencedLock extended = (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
+        FencedLock extended =
+                (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
         assertThat(rpcs()).as("extend").containsExactly("Commit");
         assertThat(provider.lock(config("rt", Duration.ofMinutes(1)))).isEmpty();
         assertThat(rpcs()).as("refused while held: the read shows the lease").containsExactly("BatchGetDocuments");
         extended.unlock();
         assertThat(rpcs()).as("release").containsExactly("Commit");
         provider.tryLock(config("rt", Duration.ofMinutes(1))).orElseThrow().unlock();
-        assertThat(rpcs()).as("steady-state acquire (read + precondition update) and release")
+        assertThat(rpcs())
+                .as("steady-state acquire (read + precondition update) and release")
                 .containsExactly("BatchGetDocuments", "Commit", "Commit");
     }
 
     @Test
     void writesFirestoreTimestampsAndOurFields() throws Exception {
-        FencedLock lock = provider("me").tryLock(config("layout", Duration.ofSeconds(30))).orElseThrow();
+        FencedLock lock =
+                provider("me").tryLock(config("layout", Duration.ofSeconds(30))).orElseThrow();
         Map<String, Object> fields = raw("layout").getData();
         assertThat(fields).containsOnlyKeys("lockUntil", "lockedAt", "lockedBy", "owner", "fence");
         assertThat(fields.get("lockUntil")).isInstanceOf(Timestamp.class);
@@ -144,31 +161,45 @@ class FirestoreLockStoreTest {
         Timestamp lockedAt = (Timestamp) fields.get("lockedAt");
         assertThat(((Timestamp) fields.get("lockUntil")).getSeconds()).isEqualTo(lockedAt.getSeconds() + 30);
         lock.unlock();
-        assertThat(provider("me").tryLock(config("layout", Duration.ofSeconds(30))).orElseThrow().fencingToken())
+        assertThat(provider("me")
+                        .tryLock(config("layout", Duration.ofSeconds(30)))
+                        .orElseThrow()
+                        .fencingToken())
                 .isEqualTo(2);
     }
 
     @Test
     void takesOverARecordWrittenByAnotherToolOnlyWhenItsLeaseRanOut() throws Exception {
         Instant now = Instant.now();
-        CLIENT.collection(FirestoreBackends.COLLECTION).document("foreign-held")
-                .set(Map.of("lockUntil", Timestamp.ofTimeSecondsAndNanos(now.getEpochSecond() + 60, 0))).get();
-        CLIENT.collection(FirestoreBackends.COLLECTION).document("foreign-free")
-                .set(Map.of("lockUntil", Timestamp.ofTimeSecondsAndNanos(now.getEpochSecond() - 1, 0))).get();
-        assertThat(provider("me").lock(config("foreign-held", Duration.ofSeconds(30)))).isEmpty();
-        FencedLock taken = provider("me").tryLock(config("foreign-free", Duration.ofSeconds(30))).orElseThrow();
+        CLIENT.collection(FirestoreBackends.COLLECTION)
+                .document("foreign-held")
+                .set(Map.of("lockUntil", Timestamp.ofTimeSecondsAndNanos(now.getEpochSecond() + 60, 0)))
+                .get();
+        CLIENT.collection(FirestoreBackends.COLLECTION)
+                .document("foreign-free")
+                .set(Map.of("lockUntil", Timestamp.ofTimeSecondsAndNanos(now.getEpochSecond() - 1, 0)))
+                .get();
+        assertThat(provider("me").lock(config("foreign-held", Duration.ofSeconds(30))))
+                .isEmpty();
+        FencedLock taken = provider("me")
+                .tryLock(config("foreign-free", Duration.ofSeconds(30)))
+                .orElseThrow();
         assertThat(taken.fencingToken()).isEqualTo(1);
         taken.unlock();
     }
 
     @Test
     void aDocumentWithFieldsOfTheWrongTypeIsAClearError() throws Exception {
-        CLIENT.collection(FirestoreBackends.COLLECTION).document("strings")
-                .set(Map.of("lockUntil", "2026-11-30T10:00:00.000Z")).get();
+        CLIENT.collection(FirestoreBackends.COLLECTION)
+                .document("strings")
+                .set(Map.of("lockUntil", "2026-11-30T10:00:00.000Z"))
+                .get();
         assertThatThrownBy(() -> provider("me").lock(config("strings", Duration.ofMinutes(1))))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("wrong type")
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("wrong type")
                 .hasMessageContaining("'strings'")
-                .as("neither a setup nor an availability problem").isExactlyInstanceOf(LockStoreException.class);
+                .as("neither a setup nor an availability problem")
+                .isExactlyInstanceOf(LockStoreException.class);
     }
 
     @Test
@@ -176,32 +207,44 @@ class FirestoreLockStoreTest {
         List<String> names = List.of(".", "..", "__reserved__", "a/b", "a%2Fb", "%", "_", "__", "€".repeat(255));
         List<SimpleLock> locks = new ArrayList<>();
         for (String name : names) {
-            locks.add(provider("me").lock(config(name, Duration.ofMinutes(1)))
+            locks.add(provider("me")
+                    .lock(config(name, Duration.ofMinutes(1)))
                     .orElseThrow(() -> new AssertionError("'" + name + "' collided or was refused")));
         }
         List<String> ids = StreamSupport.stream(
-                        CLIENT.collection(FirestoreBackends.COLLECTION).listDocuments().spliterator(), false)
-                .map(DocumentReference::getId).sorted().collect(Collectors.toList());
-        assertThat(ids).containsExactlyInAnyOrderElementsOf(
-                names.stream().map(FirestoreDocumentIds::encode).collect(Collectors.toList()));
+                        CLIENT.collection(FirestoreBackends.COLLECTION)
+                                .listDocuments()
+                                .spliterator(),
+                        false)
+                .map(DocumentReference::getId)
+                .sorted()
+                .collect(Collectors.toList());
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(
+                        names.stream().map(FirestoreDocumentIds::encode).collect(Collectors.toList()));
         for (String name : names) {
-            assertThat(provider("other").lock(config(name, Duration.ofMinutes(1)))).as("'%s' while held", name)
+            assertThat(provider("other").lock(config(name, Duration.ofMinutes(1))))
+                    .as("'%s' while held", name)
                     .isEmpty();
         }
         locks.forEach(SimpleLock::unlock);
         assertThatThrownBy(() -> provider("me").lock(config("half-\uD83D", Duration.ofMinutes(1))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("surrogate");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("surrogate");
     }
 
     @Test
     void anUnreachableFirestoreIsAFastClearError() {
-        FirestoreLockProvider down = FirestoreLockProvider.builder().firestore(FirestoreBackends.deadClient())
+        FirestoreLockProvider down = FirestoreLockProvider.builder()
+                .firestore(FirestoreBackends.deadClient())
                 .build();
         long start = System.nanoTime();
         assertThatThrownBy(() -> down.lock(config("down", Duration.ofMinutes(1))))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("UNAVAILABLE").hasMessageContaining("could not be reached")
-                .hasMessageContaining("127.0.0.1:").hasMessageContaining("'down'")
+                .hasMessageContaining("UNAVAILABLE")
+                .hasMessageContaining("could not be reached")
+                .hasMessageContaining("127.0.0.1:")
+                .hasMessageContaining("'down'")
                 .hasMessageContaining("collection 'shedlock'")
                 .isInstanceOf(LockStoreUnavailableException.class);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -213,13 +256,18 @@ class FirestoreLockStoreTest {
     void aRequestTheSecurityRulesRefuseIsAPermissionError() throws Exception {
         loadRules("allow read, write: if false;");
         // No credentials: the emulator applies the rules (the usual emulator client is an owner and bypasses them).
-        Firestore anonymous = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
-                .setHost("127.0.0.1:" + Emulators.firestore().port()).setCredentials(NoCredentials.getInstance())
-                .build().getService();
+        Firestore anonymous = FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setHost("127.0.0.1:" + Emulators.firestore().port())
+                .setCredentials(NoCredentials.getInstance())
+                .build()
+                .getService();
         try {
-            FirestoreLockProvider refused = FirestoreLockProvider.builder().firestore(anonymous).build();
+            FirestoreLockProvider refused =
+                    FirestoreLockProvider.builder().firestore(anonymous).build();
             assertThatThrownBy(() -> refused.lock(config("guarded", Duration.ofMinutes(1))))
-                    .isInstanceOf(LockStoreException.class).hasMessageContaining("PERMISSION_DENIED")
+                    .isInstanceOf(LockStoreException.class)
+                    .hasMessageContaining("PERMISSION_DENIED")
                     .hasMessageContaining("roles/datastore.user")
                     .isInstanceOf(LockStoreConfigurationException.class)
                     .satisfies(e -> System.out.println("[FirestoreLockStoreTest] " + e.getMessage()));
@@ -233,26 +281,38 @@ class FirestoreLockStoreTest {
     private static void loadRules(String rule) throws Exception {
         String rules = "rules_version = '2'; service cloud.firestore { match /databases/{database}/documents {"
                 + " match /{document=**} { " + rule + " } } }";
-        HttpResponse<String> loaded = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                        Emulators.firestore().endpoint() + "/emulator/v1/projects/" + Emulators.FIRESTORE_PROJECT
-                                + ":securityRules"))
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"rules\":{\"files\":[{\"content\":\"" + rules
-                        + "\"}]}}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> loaded = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(Emulators.firestore().endpoint() + "/emulator/v1/projects/"
+                                        + Emulators.FIRESTORE_PROJECT + ":securityRules"))
+                                .PUT(HttpRequest.BodyPublishers.ofString(
+                                        "{\"rules\":{\"files\":[{\"content\":\"" + rules + "\"}]}}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
     }
 
     @Test
     void builderAndConfigurationErrorsNameTheProblem() {
         assertThatThrownBy(() -> FirestoreLockProvider.builder().build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("firestore");
-        assertThatThrownBy(() -> FirestoreLockProvider.builder().firestore(CLIENT).collection("locks/sub").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("collection");
-        assertThatThrownBy(() -> FirestoreLockProvider.builder().firestore(CLIENT).collection(" ").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("collection");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("firestore");
+        assertThatThrownBy(() -> FirestoreLockProvider.builder()
+                        .firestore(CLIENT)
+                        .collection("locks/sub")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("collection");
+        assertThatThrownBy(() -> FirestoreLockProvider.builder()
+                        .firestore(CLIENT)
+                        .collection(" ")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("collection");
         assertThat(FirestoreLockProvider.builder().firestore(CLIENT).build().store())
-                .isInstanceOfSatisfying(FirestoreLockStore.class, s -> assertThat(s.collection())
-                        .isEqualTo("shedlock"));
+                .isInstanceOfSatisfying(
+                        FirestoreLockStore.class,
+                        s -> assertThat(s.collection()).isEqualTo("shedlock"));
     }
 
     private static LockRecord record(String name) {
@@ -260,7 +320,10 @@ class FirestoreLockStoreTest {
     }
 
     private static DocumentSnapshot raw(String id) throws ExecutionException, InterruptedException {
-        return CLIENT.collection(FirestoreBackends.COLLECTION).document(id).get().get();
+        return CLIENT.collection(FirestoreBackends.COLLECTION)
+                .document(id)
+                .get()
+                .get();
     }
 
     /** The RPCs sent since the last call. */

@@ -10,11 +10,11 @@ import static dev.cloudlock.spi.LockFields.OWNER;
 import dev.cloudlock.spi.IsoTimestamps;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.StoreState;
-import org.jspecify.annotations.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The body of a lock object: one flat JSON object, e.g.
@@ -26,8 +26,7 @@ import java.util.Map;
  */
 final class LockRecordJson {
 
-    private LockRecordJson() {
-    }
+    private LockRecordJson() {}
 
     static byte[] write(LockRecord record) {
         StringBuilder out = new StringBuilder(256).append('{');
@@ -52,8 +51,14 @@ final class LockRecordJson {
         if (!(fence instanceof Long)) {
             throw new IllegalArgumentException("fence is not a number: " + fence);
         }
-        return new LockRecord(name, instant(fields, LOCK_UNTIL), instant(fields, LOCKED_AT),
-                string(fields, LOCKED_BY), string(fields, OWNER), (Long) fence, instant(fields, LAST_TICK),
+        return new LockRecord(
+                name,
+                instant(fields, LOCK_UNTIL),
+                instant(fields, LOCKED_AT),
+                string(fields, LOCKED_BY),
+                string(fields, OWNER),
+                (Long) fence,
+                instant(fields, LAST_TICK),
                 storeState);
     }
 

@@ -21,8 +21,7 @@ final class S3Keys {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-    private S3Keys() {
-    }
+    private S3Keys() {}
 
     /** The key of {@code name} under {@code prefix}, or an {@link IllegalArgumentException} naming the problem. */
     static String key(String prefix, String name) {
@@ -60,27 +59,36 @@ final class S3Keys {
         return out.toString();
     }
 
-    /** Checks a configured prefix: it may be empty, must not start with {@code /} or hold {@code .}/{@code ..} segments. */
+    /**
+     * Checks a configured prefix: it may be empty, must not start with {@code /} or hold {@code .}/{@code ..} segments.
+     */
     static String checkPrefix(String prefix) {
         if (prefix == null) {
             throw new IllegalArgumentException("prefix must not be null (use \"\" for the bucket's root)");
         }
         String slashed = "/" + prefix;
-        if (prefix.startsWith("/") || slashed.contains("/./") || slashed.contains("/../")
-                || slashed.endsWith("/.") || slashed.endsWith("/..")) {
-            throw new IllegalArgumentException("prefix must not start with '/' or contain '.' or '..' segments: '"
-                    + prefix + "'");
+        if (prefix.startsWith("/")
+                || slashed.contains("/./")
+                || slashed.contains("/../")
+                || slashed.endsWith("/.")
+                || slashed.endsWith("/..")) {
+            throw new IllegalArgumentException(
+                    "prefix must not start with '/' or contain '.' or '..' segments: '" + prefix + "'");
         }
         if (prefix.getBytes(StandardCharsets.UTF_8).length >= MAX_KEY_BYTES) {
-            throw new IllegalArgumentException("prefix leaves no room for lock names in S3's " + MAX_KEY_BYTES
-                    + "-byte keys");
+            throw new IllegalArgumentException(
+                    "prefix leaves no room for lock names in S3's " + MAX_KEY_BYTES + "-byte keys");
         }
         return prefix;
     }
 
     private static boolean kept(int c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '-' || c == '_' || c == '.';
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '_'
+                || c == '.';
     }
 
     private static String abbreviate(String name) {

@@ -48,8 +48,7 @@ public final class S3LockProvider extends CloudLockProvider {
         private String prefix = DEFAULT_PREFIX;
         private String lockedBy = InstanceIdentity.hostAndPid();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The S3 client to use. Required. */
         public Builder client(S3Client client) {

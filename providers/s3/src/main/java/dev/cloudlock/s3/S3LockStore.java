@@ -120,9 +120,19 @@ public final class S3LockStore implements LockStore {
     @Override
     public boolean release(ReleaseRequest request) {
         HeldLock lock = request.lock();
-        return ours(lock).flatMap(base -> put(new LockRecord(base.name(), request.lockUntilAt(request.now()),
-                        base.lockedAt(), base.lockedBy(), base.owner(), base.fence(),
-                        request.completedTickIfAny().orElse(base.lastTick()), null), base, "release"))
+        return ours(lock)
+                .flatMap(base -> put(
+                        new LockRecord(
+                                base.name(),
+                                request.lockUntilAt(request.now()),
+                                base.lockedAt(),
+                                base.lockedBy(),
+                                base.owner(),
+                                base.fence(),
+                                request.completedTickIfAny().orElse(base.lastTick()),
+                                null),
+                        base,
+                        "release"))
                 .isPresent();
     }
 
@@ -132,10 +142,20 @@ public final class S3LockStore implements LockStore {
         Instant lockUntil = request.lockUntilAt(request.now());
         return ours(lock)
                 .filter(base -> !base.isFreeAt(request.now())) // the extend condition: lockUntil > now
-                .flatMap(base -> put(new LockRecord(base.name(), lockUntil, base.lockedAt(), base.lockedBy(),
-                        base.owner(), base.fence(), base.lastTick(), null), base, "extend"))
-                .map(stored -> new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil,
-                        stored.storeState()));
+                .flatMap(base -> put(
+                        new LockRecord(
+                                base.name(),
+                                lockUntil,
+                                base.lockedAt(),
+                                base.lockedBy(),
+                                base.owner(),
+                                base.fence(),
+                                base.lastTick(),
+                                null),
+                        base,
+                        "extend"))
+                .map(stored -> new HeldLock(
+                        lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, stored.storeState()));
     }
 
     @Override
@@ -144,15 +164,22 @@ public final class S3LockStore implements LockStore {
         try {
             ResponseBytes<GetObjectResponse> object = call(
                     () -> client.getObjectAsBytes(b -> b.bucket(bucket).key(key)),
-                    bytes -> bytes.response().sdkHttpResponse(), S3LockStore::isMissingKey, "read", name, key);
+                    bytes -> bytes.response().sdkHttpResponse(),
+                    S3LockStore::isMissingKey,
+                    "read",
+                    name,
+                    key);
             try {
                 String etag = object.response().eTag();
-                return Optional.of(LockRecordJson.read(name, object.asByteArray(),
-                        etag == null ? null : new StoreState.ETag(etag)));
+                return Optional.of(LockRecordJson.read(
+                        name, object.asByteArray(), etag == null ? null : new StoreState.ETag(etag)));
             } catch (IllegalArgumentException notOurs) {
-                throw new LockStoreException("S3 object s3://" + bucket + "/" + key + " (lock '" + name + "') is not"
-                        + " a cloudlock lock record: " + notOurs.getMessage() + ". Another tool writes under the"
-                        + " prefix '" + prefix + "'? Give cloudlock a prefix of its own.", notOurs);
+                throw new LockStoreException(
+                        "S3 object s3://" + bucket + "/" + key + " (lock '" + name + "') is not"
+                                + " a cloudlock lock record: " + notOurs.getMessage()
+                                + ". Another tool writes under the"
+                                + " prefix '" + prefix + "'? Give cloudlock a prefix of its own.",
+                        notOurs);
             }
         } catch (S3Exception missing) {
             return Optional.empty();
@@ -176,14 +203,25 @@ public final class S3LockStore implements LockStore {
     }
 
     private static AcquireResult acquired(LockRecord stored) {
-        return new AcquireResult.Acquired(new HeldLock(stored.name(), stored.owner(), stored.fence(),
-                stored.lockedAt(), stored.lockUntil(), stored.storeState()));
+        return new AcquireResult.Acquired(new HeldLock(
+                stored.name(),
+                stored.owner(),
+                stored.fence(),
+                stored.lockedAt(),
+                stored.lockUntil(),
+                stored.storeState()));
     }
 
     private static LockRecord acquisition(AcquireRequest request, @Nullable LockRecord previous) {
-        return new LockRecord(request.name(), request.lockUntilAt(request.now()), request.now(), request.lockedBy(),
-                request.owner(), previous == null ? 1 : previous.fence() + 1,
-                previous == null ? null : previous.lastTick(), null);
+        return new LockRecord(
+                request.name(),
+                request.lockUntilAt(request.now()),
+                request.now(),
+                request.lockedBy(),
+                request.owner(),
+                previous == null ? 1 : previous.fence() + 1,
+                previous == null ? null : previous.lastTick(),
+                null);
     }
 
     /**
@@ -208,7 +246,8 @@ public final class S3LockStore implements LockStore {
      */
     private Optional<LockRecord> put(LockRecord next, @Nullable LockRecord base, String operation) {
         String key = key(next.name());
-        PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(key).contentType(JSON);
+        PutObjectRequest.Builder put =
+                PutObjectRequest.builder().bucket(bucket).key(key).contentType(JSON);
         if (base == null) {
             put.ifNoneMatch("*");
         } else {
@@ -216,10 +255,21 @@ public final class S3LockStore implements LockStore {
         }
         byte[] body = LockRecordJson.write(next);
         try {
-            PutObjectResponse response = call(() -> client.putObject(put.build(), RequestBody.fromBytes(body)),
-                    PutObjectResponse::sdkHttpResponse, S3LockStore::isLostRace, operation, next.name(), key);
-            LockRecord stored = new LockRecord(next.name(), next.lockUntil(), next.lockedAt(), next.lockedBy(),
-                    next.owner(), next.fence(), next.lastTick(),
+            PutObjectResponse response = call(
+                    () -> client.putObject(put.build(), RequestBody.fromBytes(body)),
+                    PutObjectResponse::sdkHttpResponse,
+                    S3LockStore::isLostRace,
+                    operation,
+                    next.name(),
+                    key);
+            LockRecord stored = new LockRecord(
+                    next.name(),
+                    next.lockUntil(),
+                    next.lockedAt(),
+                    next.lockedBy(),
+                    next.owner(),
+                    next.fence(),
+                    next.lastTick(),
                     new StoreState.ETag(requireEtag(response.eTag(), key)));
             written.put(next.name(), stored);
             return Optional.of(stored);
@@ -258,8 +308,13 @@ public final class S3LockStore implements LockStore {
      * {@code expected} is rethrown as it is (the caller turns it into a result); every other failure becomes a
      * {@link LockStoreException} that names the problem.
      */
-    private <T> T call(Supplier<T> request, Function<T, SdkHttpResponse> http, Predicate<S3Exception> expected,
-                       String operation, String name, String key) {
+    private <T> T call(
+            Supplier<T> request,
+            Function<T, SdkHttpResponse> http,
+            Predicate<S3Exception> expected,
+            String operation,
+            String name,
+            String key) {
         Instant sent = Instant.now();
         try {
             T response = request.get();
@@ -274,11 +329,15 @@ public final class S3LockStore implements LockStore {
             }
             throw translate(e, operation, name, key);
         } catch (SdkClientException e) {
-            throw StoreErrors.ofNoAnswer("S3 could not be reached for " + operation + " of lock '" + name
-                    + "' (s3://" + bucket + "/" + key + "): " + e.getMessage(), e);
+            throw StoreErrors.ofNoAnswer(
+                    "S3 could not be reached for " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key
+                            + "): " + e.getMessage(),
+                    e);
         } catch (SdkException e) {
-            throw new LockStoreException("S3 " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key
-                    + ") failed: " + e.getMessage(), e);
+            throw new LockStoreException(
+                    "S3 " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ") failed: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -292,13 +351,17 @@ public final class S3LockStore implements LockStore {
         String what = operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ")";
         String code = code(e);
         if (e instanceof NoSuchBucketException || "NoSuchBucket".equals(code)) {
-            return new LockStoreConfigurationException("S3 bucket '" + bucket + "' does not exist (or is in another"
-                    + " account or partition). Create it, or fix the configured bucket. Operation: " + what, e);
+            return new LockStoreConfigurationException(
+                    "S3 bucket '" + bucket + "' does not exist (or is in another"
+                            + " account or partition). Create it, or fix the configured bucket. Operation: " + what,
+                    e);
         }
         if (e.statusCode() == 301 || "PermanentRedirect".equals(code) || "AuthorizationHeaderMalformed".equals(code)) {
-            return new LockStoreConfigurationException("S3 bucket '" + bucket + "' is in another region than the"
-                    + " client's; configure the client with the bucket's region. Operation: " + what + ". "
-                    + e.getMessage(), e);
+            return new LockStoreConfigurationException(
+                    "S3 bucket '" + bucket + "' is in another region than the"
+                            + " client's; configure the client with the bucket's region. Operation: " + what + ". "
+                            + e.getMessage(),
+                    e);
         }
         return StoreErrors.ofHttpStatus(e.statusCode(), problem(e, code, what), e);
     }

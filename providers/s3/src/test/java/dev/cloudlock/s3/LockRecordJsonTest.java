@@ -17,12 +17,20 @@ class LockRecordJsonTest {
 
     @Test
     void roundTripsEveryField() {
-        LockRecord record = new LockRecord("n/ame", T.plusSeconds(30), T, "host \"x\" \\ ü 😀 \t\u0001/",
-                "owner-1", 42, T.minusSeconds(60), null);
+        LockRecord record = new LockRecord(
+                "n/ame", T.plusSeconds(30), T, "host \"x\" \\ ü 😀 \t\u0001/", "owner-1", 42, T.minusSeconds(60), null);
         byte[] body = LockRecordJson.write(record);
         LockRecord back = LockRecordJson.read("n/ame", body, new StoreState.ETag("\"etag\""));
-        assertThat(back).isEqualTo(new LockRecord("n/ame", T.plusSeconds(30), T, record.lockedBy(), "owner-1", 42,
-                T.minusSeconds(60), new StoreState.ETag("\"etag\"")));
+        assertThat(back)
+                .isEqualTo(new LockRecord(
+                        "n/ame",
+                        T.plusSeconds(30),
+                        T,
+                        record.lockedBy(),
+                        "owner-1",
+                        42,
+                        T.minusSeconds(60),
+                        new StoreState.ETag("\"etag\"")));
     }
 
     @Test
@@ -30,7 +38,9 @@ class LockRecordJsonTest {
         LockRecord record = new LockRecord("n", T, T, "me", "o", 1, null, null);
         String json = new String(LockRecordJson.write(record), StandardCharsets.UTF_8);
         assertThat(json).doesNotContain("lastTick");
-        assertThat(LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e")).lastTick()).isNull();
+        assertThat(LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e"))
+                        .lastTick())
+                .isNull();
     }
 
     @Test
@@ -45,9 +55,23 @@ class LockRecordJsonTest {
 
     @Test
     void refusesWhatIsNotALockRecord() {
-        for (String body : List.of("", "hello", "{", "[]", "{\"fence\":1.5}", "{\"fence\":\"1\"}", "{\"owner\":1}",
-                "{\"owner\":true}", "{} x", "{\"a\":\"b\",}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}", "{\"a\" \"b\"}")) {
-            assertThatThrownBy(() -> LockRecordJson.read("n", body.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e"))).as(body)
+        for (String body : List.of(
+                "",
+                "hello",
+                "{",
+                "[]",
+                "{\"fence\":1.5}",
+                "{\"fence\":\"1\"}",
+                "{\"owner\":1}",
+                "{\"owner\":true}",
+                "{} x",
+                "{\"a\":\"b\",}",
+                "{\"a\":\"\\x\"}",
+                "{\"a\":\"\\u12\"}",
+                "{\"a\" \"b\"}")) {
+            assertThatThrownBy(() ->
+                            LockRecordJson.read("n", body.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e")))
+                    .as(body)
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

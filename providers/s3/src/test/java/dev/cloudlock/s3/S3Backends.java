@@ -26,8 +26,7 @@ final class S3Backends {
     /** A bucket no test creates. */
     static final String MISSING_BUCKET = "no-such-bucket";
 
-    private S3Backends() {
-    }
+    private S3Backends() {}
 
     static S3Client client(String endpoint, ExecutionInterceptor... interceptors) {
         return builder(endpoint, interceptors).build();
@@ -41,8 +40,12 @@ final class S3Backends {
                 .forcePathStyle(true)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).maxConnections(32)
-                        .connectionTimeout(Duration.ofSeconds(2)).socketTimeout(Duration.ofSeconds(10)).build())
+                .httpClient(Apache5HttpClient.builder()
+                        .expectContinueEnabled(false)
+                        .maxConnections(32)
+                        .connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(Duration.ofSeconds(10))
+                        .build())
                 .overrideConfiguration(c -> {
                     for (ExecutionInterceptor interceptor : interceptors) {
                         c.addExecutionInterceptor(interceptor);
@@ -66,7 +69,8 @@ final class S3Backends {
 
     /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */
     static S3Client deadClient() {
-        return builder("http://127.0.0.1:" + EmulatorProcess.freePort()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        return builder("http://127.0.0.1:" + EmulatorProcess.freePort())
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
     }
 

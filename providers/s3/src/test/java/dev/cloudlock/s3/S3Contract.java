@@ -12,16 +12,26 @@ abstract class S3Contract extends LockProviderContract {
 
     @Override
     protected CloudLockProvider provider(String lockedBy) {
-        return S3LockProvider.builder().client(client()).bucket(S3Backends.BUCKET).lockedBy(lockedBy).build();
+        return S3LockProvider.builder()
+                .client(client())
+                .bucket(S3Backends.BUCKET)
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Override
     protected CloudLockProvider unreachableProvider() {
-        return S3LockProvider.builder().client(S3Backends.deadClient()).bucket(S3Backends.BUCKET).build();
+        return S3LockProvider.builder()
+                .client(S3Backends.deadClient())
+                .bucket(S3Backends.BUCKET)
+                .build();
     }
 
     @Override
     protected CloudLockProvider misconfiguredProvider() {
-        return S3LockProvider.builder().client(client()).bucket(S3Backends.MISSING_BUCKET).build();
+        return S3LockProvider.builder()
+                .client(client())
+                .bucket(S3Backends.MISSING_BUCKET)
+                .build();
     }
 }

@@ -20,8 +20,13 @@ class S3ErrorMappingTest {
     private static final S3LockStore STORE = new S3LockStore(S3Backends.deadClient(), "locks", "shedlock/");
 
     private static LockStoreException mapped(S3Exception.Builder answer, int status, String code) {
-        answer.statusCode(status).message(code + " from S3").awsErrorDetails(AwsErrorDetails.builder()
-                .errorCode(code).errorMessage(code + " from S3").serviceName("S3").build());
+        answer.statusCode(status)
+                .message(code + " from S3")
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(code + " from S3")
+                        .serviceName("S3")
+                        .build());
         return STORE.translate((S3Exception) answer.build(), "acquire", "nightly-report", "shedlock/nightly-report");
     }
 
@@ -29,21 +34,25 @@ class S3ErrorMappingTest {
     void theMappingMakesAccessDeniedAConfigurationErrorNamingThePermissions() {
         assertThat(mapped(S3Exception.builder(), 403, "AccessDenied"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("'nightly-report'").hasMessageContaining("s3://locks/shedlock/nightly-report")
-                .hasMessageContaining("s3:PutObject").hasMessageContaining("s3:ListBucket");
+                .hasMessageContaining("'nightly-report'")
+                .hasMessageContaining("s3://locks/shedlock/nightly-report")
+                .hasMessageContaining("s3:PutObject")
+                .hasMessageContaining("s3:ListBucket");
     }
 
     @Test
     void theMappingMakesAMissingBucketAConfigurationError() {
         assertThat(mapped(NoSuchBucketException.builder(), 404, "NoSuchBucket"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("'locks' does not exist").hasMessageContaining("'nightly-report'");
+                .hasMessageContaining("'locks' does not exist")
+                .hasMessageContaining("'nightly-report'");
     }
 
     @Test
     void theMappingMakesABucketInAnotherRegionAConfigurationError() {
         assertThat(mapped(S3Exception.builder(), 301, "PermanentRedirect"))
-                .isExactlyInstanceOf(LockStoreConfigurationException.class).hasMessageContaining("region");
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("region");
     }
 
     @Test
@@ -57,7 +66,8 @@ class S3ErrorMappingTest {
     void theMappingMakesSlowDownAndServerErrorsUnavailable() {
         assertThat(mapped(S3Exception.builder(), 503, "SlowDown"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class)
-                .hasMessageContaining("503 SlowDown").hasMessageContaining("'nightly-report'");
+                .hasMessageContaining("503 SlowDown")
+                .hasMessageContaining("'nightly-report'");
         assertThat(mapped(S3Exception.builder(), 500, "InternalError"))
                 .isExactlyInstanceOf(LockStoreUnavailableException.class);
     }
@@ -65,7 +75,8 @@ class S3ErrorMappingTest {
     @Test
     void theMappingLeavesOtherClientErrorsPlain() {
         assertThat(mapped(S3Exception.builder(), 400, "InvalidRequest"))
-                .isExactlyInstanceOf(LockStoreException.class).hasMessageContaining("400 InvalidRequest");
+                .isExactlyInstanceOf(LockStoreException.class)
+                .hasMessageContaining("400 InvalidRequest");
         assertThat(mapped(S3Exception.builder(), 409, "OperationAborted"))
                 .isExactlyInstanceOf(LockStoreException.class);
     }

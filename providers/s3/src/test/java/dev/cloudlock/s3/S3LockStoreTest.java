@@ -56,7 +56,11 @@ class S3LockStoreTest {
     }
 
     private static S3LockProvider provider(String lockedBy) {
-        return S3LockProvider.builder().client(CLIENT).bucket(S3Backends.BUCKET).lockedBy(lockedBy).build();
+        return S3LockProvider.builder()
+                .client(CLIENT)
+                .bucket(S3Backends.BUCKET)
+                .lockedBy(lockedBy)
+                .build();
     }
 
     @Test
@@ -65,52 +69,67 @@ class S3LockStoreTest {
         S3LockProvider b = provider("b");
         REQUESTS.set(0);
         FencedLock first = a.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("first-ever acquire: GET 404, PUT If-None-Match").isEqualTo(2);
-        FencedLock extended = (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
+        assertThat(REQUESTS.getAndSet(0))
+                .as("first-ever acquire: GET 404, PUT If-None-Match")
+                .isEqualTo(2);
+        FencedLock extended =
+                (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
         assertThat(REQUESTS.getAndSet(0)).as("extend: PUT If-Match").isEqualTo(1);
         extended.unlock();
         assertThat(REQUESTS.getAndSet(0)).as("release: PUT If-Match").isEqualTo(1);
 
         FencedLock again = a.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("steady-state acquire by the previous holder: PUT If-Match")
+        assertThat(REQUESTS.getAndSet(0))
+                .as("steady-state acquire by the previous holder: PUT If-Match")
                 .isEqualTo(1);
         assertThat(again.fencingToken()).isEqualTo(first.fencingToken() + 1);
         again.unlock();
         assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
 
         FencedLock other = b.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("acquire after someone else: GET, PUT If-Match").isEqualTo(2);
+        assertThat(REQUESTS.getAndSet(0))
+                .as("acquire after someone else: GET, PUT If-Match")
+                .isEqualTo(2);
         assertThat(provider("c").lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0)).as("refused while held: the GET shows the holder, core reads no more")
+        assertThat(REQUESTS.getAndSet(0))
+                .as("refused while held: the GET shows the holder, core reads no more")
                 .isEqualTo(1);
         other.unlock();
         assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
 
         FencedLock back = a.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("previous holder whose remembered ETag is stale: PUT 412, GET, PUT")
+        assertThat(REQUESTS.getAndSet(0))
+                .as("previous holder whose remembered ETag is stale: PUT 412, GET, PUT")
                 .isEqualTo(3);
         assertThat(back.fencingToken()).isEqualTo(other.fencingToken() + 1);
         back.unlock();
         b.tryLock(config("rt")).orElseThrow();
         REQUESTS.set(0);
         assertThat(a.lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0)).as("refused, remembered ETag stale: PUT 412, then the GET shows the holder")
+        assertThat(REQUESTS.getAndSet(0))
+                .as("refused, remembered ETag stale: PUT 412, then the GET shows the holder")
                 .isEqualTo(2);
         assertThat(a.lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0)).as("refused again: the stale ETag was dropped, one GET").isEqualTo(1);
+        assertThat(REQUESTS.getAndSet(0))
+                .as("refused again: the stale ETag was dropped, one GET")
+                .isEqualTo(1);
     }
 
     @Test
     void staleHandleOfTheSameProviderCannotReleaseItsSuccessor() throws InterruptedException {
         S3LockProvider a = provider("a");
-        FencedLock stale = a.tryLock(config("successor", Duration.ofMillis(150))).orElseThrow();
+        FencedLock stale =
+                a.tryLock(config("successor", Duration.ofMillis(150))).orElseThrow();
         Thread.sleep(300);
         FencedLock current = a.tryLock(config("successor")).orElseThrow();
         REQUESTS.set(0);
         stale.unlock();
         assertThat(REQUESTS.get()).as("a GET shows another owner; no write").isEqualTo(1);
-        assertThat(provider("b").lock(config("successor"))).as("still held by the successor").isEmpty();
-        FencedLock extended = (FencedLock) current.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
+        assertThat(provider("b").lock(config("successor")))
+                .as("still held by the successor")
+                .isEmpty();
+        FencedLock extended = (FencedLock)
+                current.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
         extended.unlock();
         assertThat(provider("b").lock(config("successor"))).isPresent();
     }
@@ -128,16 +147,22 @@ class S3LockStoreTest {
                 "a%2Fb", "a%252Fb",
                 "ünï 😀", "%C3%BCn%C3%AF%20%F0%9F%98%80");
         S3LockProvider provider = provider("a");
-        S3LockProvider custom = S3LockProvider.builder().client(CLIENT).bucket(S3Backends.BUCKET)
-                .prefix("jobs/nightly-").build();
+        S3LockProvider custom = S3LockProvider.builder()
+                .client(CLIENT)
+                .bucket(S3Backends.BUCKET)
+                .prefix("jobs/nightly-")
+                .build();
         for (String name : expected.keySet()) {
             provider.tryLock(config(name)).orElseThrow().unlock();
         }
         custom.tryLock(config("a/b")).orElseThrow().unlock();
 
         List<String> keys = CLIENT.listObjectsV2Paginator(b -> b.bucket(S3Backends.BUCKET)).contents().stream()
-                .map(S3Object::key).sorted().toList();
-        List<String> wanted = expected.values().stream().map(k -> S3LockProvider.DEFAULT_PREFIX + k)
+                .map(S3Object::key)
+                .sorted()
+                .toList();
+        List<String> wanted = expected.values().stream()
+                .map(k -> S3LockProvider.DEFAULT_PREFIX + k)
                 .collect(Collectors.toCollection(java.util.ArrayList::new));
         wanted.add("jobs/nightly-a%2Fb");
         assertThat(keys).containsExactlyInAnyOrderElementsOf(wanted);
@@ -146,12 +171,16 @@ class S3LockStoreTest {
 
     @Test
     void encodingIsInjectiveAndSlashFree() {
-        List<String> names = List.of("a", "A", "a/b", "a%2Fb", "a%2fb", "a_b", "a.b", "a b", "a+b", ".", "..",
-                "...", "%2E", "%2E%2E", "./a", "../a", "a/..", "ü", "u\u0308", "😀", "%", "%%", "~", "*");
+        List<String> names = List.of(
+                "a", "A", "a/b", "a%2Fb", "a%2fb", "a_b", "a.b", "a b", "a+b", ".", "..", "...", "%2E", "%2E%2E", "./a",
+                "../a", "a/..", "ü", "u\u0308", "😀", "%", "%%", "~", "*");
         List<String> encoded = names.stream().map(S3Keys::encode).toList();
         assertThat(encoded).doesNotHaveDuplicates();
         for (int i = 0; i < names.size(); i++) {
-            assertThat(encoded.get(i)).as(names.get(i)).doesNotContain("/").isNotIn(".", "..")
+            assertThat(encoded.get(i))
+                    .as(names.get(i))
+                    .doesNotContain("/")
+                    .isNotIn(".", "..")
                     .matches("[A-Za-z0-9._%-]+");
             assertThat(percentDecode(encoded.get(i))).as("decodes back").isEqualTo(names.get(i));
         }
@@ -161,39 +190,59 @@ class S3LockStoreTest {
     void namesWithoutAKeyAreRejected() {
         S3LockProvider provider = provider("a");
         assertThatThrownBy(() -> provider.lock(config("bad\uD800name")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("surrogate");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("surrogate");
         assertThatThrownBy(() -> provider.lock(config("\uDC00")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("surrogate");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("surrogate");
         assertThatThrownBy(() -> provider.lock(config("é".repeat(255))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1024");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1024");
         provider.tryLock(config("é".repeat(100))).orElseThrow().unlock(); // 9 + 600 bytes: fits
     }
 
     @Test
     void prefixMayNotEscape() {
         for (String prefix : List.of("/locks/", "../", "a/../", "a/./b/", "..", "a/.")) {
-            assertThatThrownBy(() -> S3LockProvider.builder().client(CLIENT).bucket("b").prefix(prefix).build())
-                    .as(prefix).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefix");
+            assertThatThrownBy(() -> S3LockProvider.builder()
+                            .client(CLIENT)
+                            .bucket("b")
+                            .prefix(prefix)
+                            .build())
+                    .as(prefix)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("prefix");
         }
-        assertThat(S3LockProvider.builder().client(CLIENT).bucket("b").prefix("").build()).isNotNull();
+        assertThat(S3LockProvider.builder()
+                        .client(CLIENT)
+                        .bucket("b")
+                        .prefix("")
+                        .build())
+                .isNotNull();
     }
 
     @Test
     void builderNamesWhatIsMissing() {
         assertThatThrownBy(() -> S3LockProvider.builder().bucket("b").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("client");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("client");
         assertThatThrownBy(() -> S3LockProvider.builder().client(CLIENT).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("bucket");
-        assertThatThrownBy(() -> S3LockProvider.builder().client(CLIENT).bucket(" ").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bucket");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("bucket");
+        assertThatThrownBy(() ->
+                        S3LockProvider.builder().client(CLIENT).bucket(" ").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bucket");
     }
 
     @Test
     void missingBucketIsAClearError() {
-        CloudLockProvider provider = S3LockProvider.builder().client(CLIENT).bucket("no-such-bucket").build();
+        CloudLockProvider provider =
+                S3LockProvider.builder().client(CLIENT).bucket("no-such-bucket").build();
         assertThatThrownBy(() -> provider.lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("'no-such-bucket'").hasMessageContaining("does not exist")
+                .hasMessageContaining("'no-such-bucket'")
+                .hasMessageContaining("does not exist")
                 .isInstanceOf(LockStoreConfigurationException.class);
     }
 
@@ -201,21 +250,24 @@ class S3LockStoreTest {
     void foreignObjectUnderThePrefixIsAClearError() {
         CLIENT.putObject(b -> b.bucket(S3Backends.BUCKET).key("shedlock/foreign"), RequestBody.fromString("hello"));
         assertThatThrownBy(() -> provider("a").lock(config("foreign")))
-                .isInstanceOf(LockStoreException.class).hasMessageContaining("not a cloudlock lock record")
+                .isInstanceOf(LockStoreException.class)
+                .hasMessageContaining("not a cloudlock lock record")
                 .hasMessageContaining("s3://" + S3Backends.BUCKET + "/shedlock/foreign")
-                .as("neither a setup nor an availability problem").isExactlyInstanceOf(LockStoreException.class);
+                .as("neither a setup nor an availability problem")
+                .isExactlyInstanceOf(LockStoreException.class);
     }
 
     @Test
     void stateIsAReadableJsonBody() {
         FencedLock lock = provider("host/1 \"ü\"").tryLock(config("report")).orElseThrow();
-        ResponseBytes<GetObjectResponse> raw = CLIENT.getObjectAsBytes(b -> b.bucket(S3Backends.BUCKET)
-                .key("shedlock/report"));
+        ResponseBytes<GetObjectResponse> raw =
+                CLIENT.getObjectAsBytes(b -> b.bucket(S3Backends.BUCKET).key("shedlock/report"));
         assertThat(raw.response().contentType()).isEqualTo("application/json");
         String iso = "\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\"";
-        assertThat(raw.asString(StandardCharsets.UTF_8)).matches("\\{\"name\":\"report\",\"lockUntil\":" + iso
-                + ",\"lockedAt\":" + iso + ",\"lockedBy\":\"host/1 \\\\\"ü\\\\\"\",\"owner\":\"[0-9a-f-]{36}\","
-                + "\"fence\":" + lock.fencingToken() + "}");
+        assertThat(raw.asString(StandardCharsets.UTF_8))
+                .matches("\\{\"name\":\"report\",\"lockUntil\":" + iso
+                        + ",\"lockedAt\":" + iso + ",\"lockedBy\":\"host/1 \\\\\"ü\\\\\"\",\"owner\":\"[0-9a-f-]{36}\","
+                        + "\"fence\":" + lock.fencingToken() + "}");
         lock.unlock();
     }
 
@@ -227,15 +279,21 @@ class S3LockStoreTest {
     void conditionalRequestConflictIsALostRaceOtherConflictsAreErrors() {
         for (String code : List.of("ConditionalRequestConflict", "OperationAborted")) {
             String name = "conflict-" + code;
-            S3LockProvider previous = S3LockProvider.builder().client(S3Backends.client(S3Backends.moto(),
-                    new PreconditionFailedAs409(code))).bucket(S3Backends.BUCKET).build();
+            S3LockProvider previous = S3LockProvider.builder()
+                    .client(S3Backends.client(S3Backends.moto(), new PreconditionFailedAs409(code)))
+                    .bucket(S3Backends.BUCKET)
+                    .build();
             previous.tryLock(config(name)).orElseThrow().unlock();
             provider("b").tryLock(config(name)).orElseThrow(); // the remembered ETag of 'previous' is now stale
             if (code.equals("ConditionalRequestConflict")) {
-                assertThat(previous.lock(config(name))).as("lost race, then the GET shows the holder").isEmpty();
+                assertThat(previous.lock(config(name)))
+                        .as("lost race, then the GET shows the holder")
+                        .isEmpty();
             } else {
-                assertThatThrownBy(() -> previous.lock(config(name))).isInstanceOf(LockStoreException.class)
-                        .hasMessageContaining("409").hasMessageContaining(code);
+                assertThatThrownBy(() -> previous.lock(config(name)))
+                        .isInstanceOf(LockStoreException.class)
+                        .hasMessageContaining("409")
+                        .hasMessageContaining(code);
             }
         }
     }
@@ -256,9 +314,10 @@ class S3LockStoreTest {
         }
 
         @Override
-        public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
-                                                               ExecutionAttributes attributes) {
-            if (context.httpResponse().statusCode() != 412 && context.httpResponse().statusCode() != 409) {
+        public Optional<InputStream> modifyHttpResponseContent(
+                Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+            if (context.httpResponse().statusCode() != 412
+                    && context.httpResponse().statusCode() != 409) {
                 return context.responseBody();
             }
             String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>"
@@ -270,11 +329,14 @@ class S3LockStoreTest {
     @Test
     void responsesFeedTheClockSkewMonitor() {
         CloudLockProvider provider = provider("a");
-        assertThat(provider.store().clockSkewMonitor().orElseThrow().estimate()).as("before any request").isEmpty();
+        assertThat(provider.store().clockSkewMonitor().orElseThrow().estimate())
+                .as("before any request")
+                .isEmpty();
         for (int i = 0; i < 5; i++) {
             provider.tryLock(config("skew")).orElseThrow().unlock();
         }
-        var estimate = provider.store().clockSkewMonitor().orElseThrow().estimate().orElseThrow();
+        var estimate =
+                provider.store().clockSkewMonitor().orElseThrow().estimate().orElseThrow();
         assertThat(estimate.samples()).isGreaterThanOrEqualTo(2);
         // moto runs on this machine's clock: the true offset is 0, so 0 lies within the reported bound
         assertThat(estimate.offset().abs()).isLessThanOrEqualTo(estimate.errorBound());

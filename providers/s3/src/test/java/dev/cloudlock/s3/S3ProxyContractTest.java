@@ -49,7 +49,8 @@ class S3ProxyContractTest extends S3Contract {
      */
     @Test
     void concurrentFirstAcquisitionsHaveOneWinner() throws Exception {
-        List<CloudLockProvider> racers = IntStream.range(0, 8).mapToObj(i -> provider("racer-" + i)).toList();
+        List<CloudLockProvider> racers =
+                IntStream.range(0, 8).mapToObj(i -> provider("racer-" + i)).toList();
         ExecutorService pool = Executors.newFixedThreadPool(racers.size());
         try {
             for (int round = 0; round < 40; round++) {

@@ -27,7 +27,8 @@ public abstract class GuardedSchedulerHandler implements RequestHandler<Map<Stri
 
     @Override
     public final String handleRequest(Map<String, Object> payload, Context context) {
-        return guard.run(payload, context, run -> runTick(payload, run, context)).name();
+        return guard.run(payload, context, run -> runTick(payload, run, context))
+                .name();
     }
 
     /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and

@@ -38,11 +38,15 @@ public final class LambdaTickGuard {
 
     /** A guard on the DynamoDB table of {@code settings}, with a lean client (URL connection HTTP, SDK defaults). */
     public LambdaTickGuard(LambdaGuardSettings settings) {
-        this(settings, DynamoDbLockProvider.builder()
-                .client(DynamoDbClient.builder().httpClient(UrlConnectionHttpClient.create()).build())
-                .tableName(settings.tableName())
-                .lockedBy(instanceIdentity())
-                .build());
+        this(
+                settings,
+                DynamoDbLockProvider.builder()
+                        .client(DynamoDbClient.builder()
+                                .httpClient(UrlConnectionHttpClient.create())
+                                .build())
+                        .tableName(settings.tableName())
+                        .lockedBy(instanceIdentity())
+                        .build());
     }
 
     /** A guard on any cloudlock provider. */
@@ -81,8 +85,10 @@ public final class LambdaTickGuard {
         try {
             scheduled = Instant.parse(time.toString());
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + SCHEDULED_TIME + "' must be an ISO-8601 instant such as"
-                    + " 2026-11-30T02:00:00Z, was '" + time + "'", e);
+            throw new IllegalArgumentException(
+                    "'" + SCHEDULED_TIME + "' must be an ISO-8601 instant such as" + " 2026-11-30T02:00:00Z, was '"
+                            + time + "'",
+                    e);
         }
         return run(settings.guard().tickAt(scheduled, () -> payloadJobName(payload)), context, job);
     }
@@ -90,8 +96,8 @@ public final class LambdaTickGuard {
     private static String payloadJobName(Map<String, ?> payload) {
         Object name = payload.get(JOB_NAME);
         if (name == null || name.toString().isBlank()) {
-            throw new IllegalArgumentException("No job name: set " + GuardEnvironment.JOB_NAME
-                    + " or put \"" + JOB_NAME + "\" in the schedule's input");
+            throw new IllegalArgumentException("No job name: set " + GuardEnvironment.JOB_NAME + " or put \"" + JOB_NAME
+                    + "\" in the schedule's input");
         }
         return name.toString();
     }
@@ -120,8 +126,8 @@ public final class LambdaTickGuard {
                 }
             }
         }
-        throw new IllegalArgumentException("The event names no rule in 'resources' (" + resources + "): set "
-                + GuardEnvironment.JOB_NAME);
+        throw new IllegalArgumentException(
+                "The event names no rule in 'resources' (" + resources + "): set " + GuardEnvironment.JOB_NAME);
     }
 
     /** {@code function-name/log-stream} inside Lambda (one log stream per execution environment). */

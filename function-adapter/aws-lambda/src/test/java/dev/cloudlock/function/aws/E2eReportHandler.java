@@ -17,9 +17,12 @@ public class E2eReportHandler extends GuardedScheduledEventHandler {
     @Override
     protected void runTick(ScheduledEvent event, TickContext run, Context context) throws Exception {
         Path runs = Path.of(System.getenv("E2E_RUNS_FILE"));
-        Files.writeString(runs, run.jobName() + " " + run.scheduledTime() + " fence=" + run.fencingToken()
-                + " pid=" + ProcessHandle.current().pid() + "\n",
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                runs,
+                run.jobName() + " " + run.scheduledTime() + " fence=" + run.fencingToken() + " pid="
+                        + ProcessHandle.current().pid() + "\n",
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
         Object marker = event.getDetail() == null ? null : event.getDetail().get("failOnceMarker");
         if (marker != null && !Files.exists(Path.of(marker.toString()))) {
             Files.createFile(Path.of(marker.toString()));

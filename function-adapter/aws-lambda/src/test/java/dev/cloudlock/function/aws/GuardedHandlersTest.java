@@ -8,9 +8,9 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,9 +30,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class GuardedHandlersTest {
 
     private static final DynamoDbClient CLIENT = DynamoDbClient.builder()
-            .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+            .endpointOverride(URI.create(Emulators.dynalite().endpoint()))
+            .region(Region.US_EAST_1)
             .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-            .httpClient(UrlConnectionHttpClient.create()).build();
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
     private static final Context CONTEXT = new FixedContext(30_000);
 
     static {
@@ -40,8 +42,13 @@ class GuardedHandlersTest {
     }
 
     private static LambdaTickGuard guard(LambdaGuardSettings settings) {
-        return new LambdaTickGuard(settings, DynamoDbLockProvider.builder().client(CLIENT)
-                .tableName(settings.tableName()).lockedBy("test").build());
+        return new LambdaTickGuard(
+                settings,
+                DynamoDbLockProvider.builder()
+                        .client(CLIENT)
+                        .tableName(settings.tableName())
+                        .lockedBy("test")
+                        .build());
     }
 
     /** A rule handler as a user writes it. */
@@ -65,7 +72,9 @@ class GuardedHandlersTest {
                 .withGuard(GuardSettings.defaults().withJobName(job))));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         assertThat(handler.handleRequest(event, CONTEXT)).isEqualTo("RAN");
-        assertThat(handler.handleRequest(event, CONTEXT)).as("duplicate delivery").isEqualTo("SKIPPED_DONE");
+        assertThat(handler.handleRequest(event, CONTEXT))
+                .as("duplicate delivery")
+                .isEqualTo("SKIPPED_DONE");
         assertThat(handler.runs).hasValue(1);
     }
 
@@ -85,7 +94,8 @@ class GuardedHandlersTest {
                 .withGuard(GuardSettings.defaults().withJobName(job).withTickResolution(Duration.ofMinutes(1)))));
         ScheduledEvent onTime = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         ScheduledEvent late = EventLoader.loadScheduledEvent("events/scheduled-event.json");
-        late.setTime(new org.joda.time.DateTime(Instant.parse("2026-11-30T02:00:41Z").toEpochMilli()));
+        late.setTime(
+                new org.joda.time.DateTime(Instant.parse("2026-11-30T02:00:41Z").toEpochMilli()));
         assertThat(handler.handleRequest(onTime, CONTEXT)).isEqualTo("RAN");
         assertThat(handler.handleRequest(late, CONTEXT)).isEqualTo("SKIPPED_DONE");
     }
@@ -99,8 +109,8 @@ class GuardedHandlersTest {
                 runs.incrementAndGet();
             }
         };
-        Map<String, Object> payload = new HashMap<>(Map.of("scheduledTime", "2026-11-30T02:00:00Z",
-                "jobName", "scheduler-" + UUID.randomUUID()));
+        Map<String, Object> payload = new HashMap<>(
+                Map.of("scheduledTime", "2026-11-30T02:00:00Z", "jobName", "scheduler-" + UUID.randomUUID()));
         assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("RAN");
         assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("SKIPPED_DONE");
         assertThat(runs).hasValue(1);
@@ -109,11 +119,12 @@ class GuardedHandlersTest {
     @Test
     void malformedInputIsNamed() {
         LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock"));
-        assertThatThrownBy(() -> guard.run(Map.of("jobName", "x"), CONTEXT, run -> { }))
-                .hasMessageContaining("scheduledTime").hasMessageContaining("<aws.scheduler.scheduled-time>");
-        assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "tomorrow", "jobName", "x"), CONTEXT, t -> { }))
+        assertThatThrownBy(() -> guard.run(Map.of("jobName", "x"), CONTEXT, run -> {}))
+                .hasMessageContaining("scheduledTime")
+                .hasMessageContaining("<aws.scheduler.scheduled-time>");
+        assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "tomorrow", "jobName", "x"), CONTEXT, t -> {}))
                 .hasMessageContaining("tomorrow");
-        assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "2026-11-30T02:00:00Z"), CONTEXT, t -> { }))
+        assertThatThrownBy(() -> guard.run(Map.of("scheduledTime", "2026-11-30T02:00:00Z"), CONTEXT, t -> {}))
                 .hasMessageContaining("CLOUDLOCK_JOB_NAME");
     }
 
@@ -124,21 +135,33 @@ class GuardedHandlersTest {
                 .withGuard(GuardSettings.defaults().withJobName(job)));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         assertThatThrownBy(() -> guard.run(event, CONTEXT, run -> {
-            throw new java.io.IOException("upstream down");
-        })).isInstanceOf(TickJobFailedException.class).hasCauseInstanceOf(java.io.IOException.class)
+                    throw new java.io.IOException("upstream down");
+                }))
+                .isInstanceOf(TickJobFailedException.class)
+                .hasCauseInstanceOf(java.io.IOException.class)
                 .hasMessageContaining(job);
-        assertThat(guard.run(event, CONTEXT, run -> { })).as("the retry").hasToString("RAN");
+        assertThat(guard.run(event, CONTEXT, run -> {})).as("the retry").hasToString("RAN");
     }
 
     @Test
     void settingsFromTheEnvironmentNameTheBadVariable() {
         assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of()))
                 .hasMessageContaining("CLOUDLOCK_DYNAMODB_TABLE");
-        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t",
-                "CLOUDLOCK_TICK_RESOLUTION", "1 minute"))).hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
-        LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t",
-                "CLOUDLOCK_JOB_NAME", "j", "CLOUDLOCK_TICK_RESOLUTION", "PT1M", "CLOUDLOCK_LEASE_MARGIN", "PT2S"));
-        assertThat(settings).isEqualTo(new LambdaGuardSettings("t", new GuardSettings("j", Duration.ofMinutes(1),
-                Duration.ofSeconds(2), Duration.ZERO, null)));
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(
+                        Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t", "CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
+                .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
+        LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment(Map.of(
+                "CLOUDLOCK_DYNAMODB_TABLE",
+                "t",
+                "CLOUDLOCK_JOB_NAME",
+                "j",
+                "CLOUDLOCK_TICK_RESOLUTION",
+                "PT1M",
+                "CLOUDLOCK_LEASE_MARGIN",
+                "PT2S"));
+        assertThat(settings)
+                .isEqualTo(new LambdaGuardSettings(
+                        "t",
+                        new GuardSettings("j", Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ZERO, null)));
     }
 }

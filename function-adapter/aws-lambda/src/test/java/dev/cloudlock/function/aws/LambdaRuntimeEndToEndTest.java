@@ -39,9 +39,12 @@ class LambdaRuntimeEndToEndTest {
     static void table() throws IOException {
         workDir = Files.createTempDirectory("cloudlock-lambda-e2e");
         runsFile = workDir.resolve("runs.txt");
-        try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(Emulators.moto().endpoint()))
-                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t"))).build()) {
+        try (DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
+                .build()) {
             DynamoDbLockTable.createIfAbsent(client, "shedlock");
         }
     }
@@ -83,7 +86,9 @@ class LambdaRuntimeEndToEndTest {
         if (!Files.exists(runsFile)) {
             return 0;
         }
-        return Files.readAllLines(runsFile).stream().filter(line -> line.startsWith(job + " ")).count();
+        return Files.readAllLines(runsFile).stream()
+                .filter(line -> line.startsWith(job + " "))
+                .count();
     }
 
     private static LambdaRuntimeApi.Result await(LambdaRuntimeApi.Pending pending) throws Exception {
@@ -107,7 +112,9 @@ class LambdaRuntimeEndToEndTest {
             List<String> outcomes = new ArrayList<>();
             for (LambdaRuntimeApi.Pending delivery : deliveries) {
                 LambdaRuntimeApi.Result result = await(delivery);
-                assertThat(result.error()).as("handler error: %s", result.body()).isFalse();
+                assertThat(result.error())
+                        .as("handler error: %s", result.body())
+                        .isFalse();
                 outcomes.add(result.body());
             }
             assertThat(outcomes).containsExactlyInAnyOrder("\"RAN\"", "\"SKIPPED_RUNNING\"", "\"SKIPPED_RUNNING\"");
@@ -122,13 +129,16 @@ class LambdaRuntimeEndToEndTest {
             assertThat(first.body()).contains("first attempt fails on purpose");
             assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"RAN\"");
             assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
-            assertThat(runsOf("flaky-import")).as("runs of the flaky job: failed once, succeeded once").isEqualTo(2);
+            assertThat(runsOf("flaky-import"))
+                    .as("runs of the flaky job: failed once, succeeded once")
+                    .isEqualTo(2);
         }
     }
 
     @Test
     void aKilledInvocationBlocksTheNextTickNoLongerThanItsLease() throws Exception {
-        try (LambdaRuntimeApi doomedApi = new LambdaRuntimeApi(); LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+        try (LambdaRuntimeApi doomedApi = new LambdaRuntimeApi();
+                LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Process doomed = startRuntime(doomedApi, "doomed");
             startRuntime(api, "survivor");
             doomedApi.awaitPolling(1, Duration.ofSeconds(60));
@@ -138,7 +148,9 @@ class LambdaRuntimeEndToEndTest {
             doomedApi.invoke(event("hourly-sync", TIME, "{\"sleepMs\":\"600000\"}"), timeoutMillis);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (runsOf("hourly-sync") == 0) {
-                assertThat(System.nanoTime()).as("the doomed invocation never started").isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("the doomed invocation never started")
+                        .isLessThan(deadline);
                 Thread.sleep(20);
             }
             long lockTaken = System.nanoTime();
@@ -146,7 +158,8 @@ class LambdaRuntimeEndToEndTest {
             doomed.destroyForcibly().waitFor();
 
             String nextTick = event("hourly-sync", "2026-11-30T03:00:00Z", "{}");
-            assertThat(await(api.invoke(nextTick, 30_000)).body()).as("while the dead invocation's lease runs")
+            assertThat(await(api.invoke(nextTick, 30_000)).body())
+                    .as("while the dead invocation's lease runs")
                     .isEqualTo("\"SKIPPED_RUNNING\"");
             String outcome;
             do {
@@ -158,8 +171,8 @@ class LambdaRuntimeEndToEndTest {
             assertThat(outcome).isEqualTo("\"RAN\"");
             // Blocked for about the lease (timeout 4 s + margin 1 s), not for a fixed lockAtMostFor.
             assertThat(blockedMillis).as("ms the next tick was blocked").isBetween(3_000L, 5_000L + 3_000L);
-            System.out.printf("[lambda e2e] next tick blocked %d ms by a killed invocation (lease ~5,000 ms)%n",
-                    blockedMillis);
+            System.out.printf(
+                    "[lambda e2e] next tick blocked %d ms by a killed invocation (lease ~5,000 ms)%n", blockedMillis);
         }
     }
 }

@@ -41,8 +41,12 @@ import org.jspecify.annotations.Nullable;
  * @param cosmosKey an account key, or {@code null} to authenticate with Entra ID; never printed
  * @param guard the job name, tick resolution, lease margin, lockAtLeastFor and function timeout (never null here)
  */
-public record AzureGuardSettings(@Nullable String cosmosEndpoint, String cosmosDatabase, String cosmosContainer,
-                                 @Nullable String cosmosKey, GuardSettings guard) {
+public record AzureGuardSettings(
+        @Nullable String cosmosEndpoint,
+        String cosmosDatabase,
+        String cosmosContainer,
+        @Nullable String cosmosKey,
+        GuardSettings guard) {
 
     /** The Cosmos DB account endpoint's app setting. */
     public static final String COSMOS_ENDPOINT = "CLOUDLOCK_COSMOS_ENDPOINT";
@@ -61,8 +65,12 @@ public record AzureGuardSettings(@Nullable String cosmosEndpoint, String cosmosD
     /** The lease base when {@code CLOUDLOCK_FUNCTION_TIMEOUT} is not set. */
     public static final Duration DEFAULT_FUNCTION_TIMEOUT = Duration.ofMinutes(30);
 
-    public AzureGuardSettings(@Nullable String cosmosEndpoint, @Nullable String cosmosDatabase,
-                              @Nullable String cosmosContainer, @Nullable String cosmosKey, GuardSettings guard) {
+    public AzureGuardSettings(
+            @Nullable String cosmosEndpoint,
+            @Nullable String cosmosDatabase,
+            @Nullable String cosmosContainer,
+            @Nullable String cosmosKey,
+            GuardSettings guard) {
         this.cosmosEndpoint = blankToNull(cosmosEndpoint);
         this.cosmosDatabase = Objects.requireNonNullElse(blankToNull(cosmosDatabase), DEFAULT_DATABASE);
         this.cosmosContainer = Objects.requireNonNullElse(blankToNull(cosmosContainer), DEFAULT_CONTAINER);
@@ -106,8 +114,12 @@ public record AzureGuardSettings(@Nullable String cosmosEndpoint, String cosmosD
 
     /** Settings from {@code env}, with a message naming the variable when one is malformed. */
     public static AzureGuardSettings fromEnvironment(Map<String, String> env) {
-        return new AzureGuardSettings(env.get(COSMOS_ENDPOINT), env.get(COSMOS_DATABASE), env.get(COSMOS_CONTAINER),
-                env.get(COSMOS_KEY), GuardSettings.fromEnvironment(env));
+        return new AzureGuardSettings(
+                env.get(COSMOS_ENDPOINT),
+                env.get(COSMOS_DATABASE),
+                env.get(COSMOS_CONTAINER),
+                env.get(COSMOS_KEY),
+                GuardSettings.fromEnvironment(env));
     }
 
     /** The settings without the key's value. */

@@ -130,8 +130,8 @@ public final class AzureTickGuard {
                     + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/), or"
                     + " give the guard a provider: new AzureTickGuard(settings, provider)");
         }
-        CosmosClientBuilder client = new CosmosClientBuilder().endpoint(endpoint).gatewayMode()
-                .endpointDiscoveryEnabled(false);
+        CosmosClientBuilder client =
+                new CosmosClientBuilder().endpoint(endpoint).gatewayMode().endpointDiscoveryEnabled(false);
         String key = settings.cosmosKey();
         if (key != null) {
             client.key(key);
@@ -139,7 +139,8 @@ public final class AzureTickGuard {
             client.credential(new DefaultAzureCredentialBuilder().build());
         }
         return CosmosLockProvider.builder()
-                .container(client.buildClient().getDatabase(settings.cosmosDatabase())
+                .container(client.buildClient()
+                        .getDatabase(settings.cosmosDatabase())
                         .getContainer(settings.cosmosContainer()))
                 .lockedBy(instanceIdentity())
                 .build();

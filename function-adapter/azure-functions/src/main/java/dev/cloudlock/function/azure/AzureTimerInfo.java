@@ -53,8 +53,8 @@ public record AzureTimerInfo(Instant last, Instant next, Instant lastUpdated, bo
             throw new IllegalArgumentException("The timer JSON is not JSON: " + e.getMessage(), e);
         }
         if (root == null || !root.has("IsPastDue") && !root.has("ScheduleStatus")) {
-            throw new IllegalArgumentException("Not the Azure host's timer JSON (no IsPastDue, no ScheduleStatus): "
-                    + json);
+            throw new IllegalArgumentException(
+                    "Not the Azure host's timer JSON (no IsPastDue, no ScheduleStatus): " + json);
         }
         JsonElement due = root.get("IsPastDue");
         boolean pastDue = due != null && !due.isJsonNull() && due.getAsBoolean();
@@ -72,13 +72,14 @@ public record AzureTimerInfo(Instant last, Instant next, Instant lastUpdated, bo
         String text = value.getAsString().trim();
         Instant instant;
         try {
-            TemporalAccessor parsed = DateTimeFormatter.ISO_DATE_TIME.parseBest(text, OffsetDateTime::from,
-                    LocalDateTime::from);
-            instant = parsed instanceof OffsetDateTime offset ? offset.toInstant()
+            TemporalAccessor parsed =
+                    DateTimeFormatter.ISO_DATE_TIME.parseBest(text, OffsetDateTime::from, LocalDateTime::from);
+            instant = parsed instanceof OffsetDateTime offset
+                    ? offset.toInstant()
                     : ((LocalDateTime) parsed).toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("ScheduleStatus." + field + " is not an ISO-8601 time: '" + text + "'",
-                    e);
+            throw new IllegalArgumentException(
+                    "ScheduleStatus." + field + " is not an ISO-8601 time: '" + text + "'", e);
         }
         return instant.atOffset(ZoneOffset.UTC).getYear() <= 1 ? null : instant;
     }

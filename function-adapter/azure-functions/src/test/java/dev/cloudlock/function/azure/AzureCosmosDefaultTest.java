@@ -43,11 +43,16 @@ class AzureCosmosDefaultTest {
     @BeforeAll
     static void container() {
         server = Emulators.cosmos();
-        admin = new CosmosClientBuilder().endpoint(endpoint()).key(Emulators.COSMOS_KEY).gatewayMode()
-                .endpointDiscoveryEnabled(false).buildClient();
+        admin = new CosmosClientBuilder()
+                .endpoint(endpoint())
+                .key(Emulators.COSMOS_KEY)
+                .gatewayMode()
+                .endpointDiscoveryEnabled(false)
+                .buildClient();
         admin.createDatabaseIfNotExists(DATABASE);
-        admin.getDatabase(DATABASE).createContainerIfNotExists(
-                new CosmosContainerProperties(CONTAINER, CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
+        admin.getDatabase(DATABASE)
+                .createContainerIfNotExists(
+                        new CosmosContainerProperties(CONTAINER, CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH));
     }
 
     @AfterAll
@@ -61,11 +66,17 @@ class AzureCosmosDefaultTest {
 
     /** The app settings of one function app, as {@code modules/azure-timer-function} writes them, plus the key. */
     private static Map<String, String> appSettings(String job) {
-        return Map.of(AzureGuardSettings.COSMOS_ENDPOINT, endpoint(),
-                AzureGuardSettings.COSMOS_DATABASE, DATABASE,
-                AzureGuardSettings.COSMOS_CONTAINER, CONTAINER,
-                AzureGuardSettings.COSMOS_KEY, Emulators.COSMOS_KEY,
-                GuardEnvironment.JOB_NAME, job);
+        return Map.of(
+                AzureGuardSettings.COSMOS_ENDPOINT,
+                endpoint(),
+                AzureGuardSettings.COSMOS_DATABASE,
+                DATABASE,
+                AzureGuardSettings.COSMOS_CONTAINER,
+                CONTAINER,
+                AzureGuardSettings.COSMOS_KEY,
+                Emulators.COSMOS_KEY,
+                GuardEnvironment.JOB_NAME,
+                job);
     }
 
     private static NightlyReportTimerFunction app(String job) {
@@ -78,10 +89,14 @@ class AzureCosmosDefaultTest {
         NightlyReportTimerFunction app = app(job);
         TestExecutionContext context = new TestExecutionContext("nightlyReport");
         assertThat(app.run(CATCH_UP_0200, context)).isEqualTo(TickOutcome.RAN);
-        assertThat(app.run(CATCH_UP_0200, context)).as("the same occurrence again").isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(app.run(CATCH_UP_0200, context))
+                .as("the same occurrence again")
+                .isEqualTo(TickOutcome.SKIPPED_DONE);
         assertThat(app.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
-        JsonNode item = admin.getDatabase(DATABASE).getContainer(CONTAINER)
-                .readItem(job, new PartitionKey(job), JsonNode.class).getItem();
+        JsonNode item = admin.getDatabase(DATABASE)
+                .getContainer(CONTAINER)
+                .readItem(job, new PartitionKey(job), JsonNode.class)
+                .getItem();
         assertThat(item.path("id").asText()).isEqualTo(job);
     }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickOutcome;
-import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,17 +40,20 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class AzureTimerGuardTest {
 
     /** The host's JSON for the 02:00 occurrence: the status stored after the 01:00 run. */
-    private static final String AT_0200 = timer("2026-11-30T01:00:00.0124467+00:00", "2026-11-30T02:00:00+00:00",
-            false);
+    private static final String AT_0200 =
+            timer("2026-11-30T01:00:00.0124467+00:00", "2026-11-30T02:00:00+00:00", false);
 
     private static DynamoDbClient client;
     private static ExecutorService pool;
 
     @BeforeAll
     static void store() {
-        client = DynamoDbClient.builder().endpointOverride(URI.create(Emulators.moto().endpoint()))
-                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t"))).build();
+        client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
+                .build();
         pool = Executors.newCachedThreadPool();
     }
 
@@ -72,10 +75,13 @@ class AzureTimerGuardTest {
     }
 
     private static NightlyReportTimerFunction app(String name, String now, AzureGuardSettings settings) {
-        DynamoDbLockProvider provider = DynamoDbLockProvider.builder().client(client).tableName("shedlock")
-                .lockedBy(name).build();
-        return new NightlyReportTimerFunction(new AzureTickGuard(settings, provider,
-                Clock.fixed(Instant.parse(now), ZoneOffset.UTC)));
+        DynamoDbLockProvider provider = DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .lockedBy(name)
+                .build();
+        return new NightlyReportTimerFunction(
+                new AzureTickGuard(settings, provider, Clock.fixed(Instant.parse(now), ZoneOffset.UTC)));
     }
 
     private static NightlyReportTimerFunction app(String name, String now) {
@@ -88,8 +94,10 @@ class AzureTimerGuardTest {
 
     @Test
     void theSameOccurrenceOnThreeAppsRunsOnce() throws Exception {
-        List<NightlyReportTimerFunction> apps = List.of(app("westeurope-1", "2026-11-30T02:00:00.150Z"),
-                app("westeurope-2", "2026-11-30T02:00:00.090Z"), app("northeurope-1", "2026-11-30T02:00:00.400Z"));
+        List<NightlyReportTimerFunction> apps = List.of(
+                app("westeurope-1", "2026-11-30T02:00:00.150Z"),
+                app("westeurope-2", "2026-11-30T02:00:00.090Z"),
+                app("northeurope-1", "2026-11-30T02:00:00.400Z"));
         apps.forEach(app -> app.sleepMillis = 1_000);
         List<Future<TickOutcome>> fired = new ArrayList<>();
         for (NightlyReportTimerFunction app : apps) {
@@ -99,11 +107,13 @@ class AzureTimerGuardTest {
         for (Future<TickOutcome> outcome : fired) {
             outcomes.add(outcome.get(30, TimeUnit.SECONDS));
         }
-        assertThat(outcomes).containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING,
-                TickOutcome.SKIPPED_RUNNING);
+        assertThat(outcomes)
+                .containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING, TickOutcome.SKIPPED_RUNNING);
         assertThat(invoke(apps.get(1), AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
         assertThat(apps.stream().mapToInt(app -> app.runs.size()).sum()).isEqualTo(1);
-        assertThat(apps.stream().flatMap(app -> app.runs.stream())).singleElement().asString()
+        assertThat(apps.stream().flatMap(app -> app.runs.stream()))
+                .singleElement()
+                .asString()
                 .startsWith("2026-11-30T02:00:00Z");
     }
 
@@ -117,7 +127,8 @@ class AzureTimerGuardTest {
 
     @Test
     void aPastDueCatchUpOfAnOccurrenceAnotherAppRanIsSkipped() throws Exception {
-        assertThat(invoke(app("kept-running", "2026-11-30T02:00:00.200Z"), AT_0200)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(app("kept-running", "2026-11-30T02:00:00.200Z"), AT_0200))
+                .isEqualTo(TickOutcome.RAN);
 
         // The other app was down at 02:00; on restart at 02:07 its host catches the missed occurrence up.
         String catchUp = timer("2026-11-30T01:00:00+00:00", "2026-11-30T02:00:00+00:00", true);
@@ -180,28 +191,35 @@ class AzureTimerGuardTest {
     void aFailingBodyPropagatesAndItsRetryRuns() throws Exception {
         NightlyReportTimerFunction app = app("flaky", "2026-11-30T02:00:00.100Z");
         app.fail = true;
-        assertThatThrownBy(() -> invoke(app, AT_0200)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> invoke(app, AT_0200))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("the report store is down");
         app.fail = false;
-        assertThat(invoke(app, AT_0200)).as("a retry policy re-invokes with the same JSON").isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(app, AT_0200))
+                .as("a retry policy re-invokes with the same JSON")
+                .isEqualTo(TickOutcome.RAN);
         assertThat(invoke(app, AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
         assertThat(app.runs).hasSize(2);
     }
 
     @Test
     void aHungRunBlocksTheJobForTheFunctionTimeoutPlusTheMargin() throws Exception {
-        AzureGuardSettings shortTimeout = AzureGuardSettings.defaults().withGuard(GuardSettings.defaults()
-                .withFunctionTimeout(Duration.ofSeconds(2)).withLeaseMargin(Duration.ofSeconds(1)));
+        AzureGuardSettings shortTimeout = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults()
+                        .withFunctionTimeout(Duration.ofSeconds(2))
+                        .withLeaseMargin(Duration.ofSeconds(1)));
         NightlyReportTimerFunction hung = app("hung", "2026-11-30T02:00:00.100Z", shortTimeout);
         hung.block = new CountDownLatch(1);
         NightlyReportTimerFunction next = app("next", "2026-11-30T03:00:00.100Z", shortTimeout);
-        CompletableFuture<TickOutcome> stuck = CompletableFuture.supplyAsync(() -> {
-            try {
-                return invoke(hung, AT_0200);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, pool);
+        CompletableFuture<TickOutcome> stuck = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return invoke(hung, AT_0200);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                pool);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (hung.runs.isEmpty()) {
             assertThat(System.nanoTime()).as("the hung run never started").isLessThan(deadline);
@@ -219,7 +237,9 @@ class AzureTimerGuardTest {
         hung.block.countDown();
         stuck.get(10, TimeUnit.SECONDS);
         assertThat(outcome).isEqualTo(TickOutcome.RAN);
-        assertThat(blockedMillis).as("ms the next occurrence was blocked (lease 2 s + 1 s)").isBetween(2_000L, 5_000L);
+        assertThat(blockedMillis)
+                .as("ms the next occurrence was blocked (lease 2 s + 1 s)")
+                .isBetween(2_000L, 5_000L);
         System.out.printf("[azure] next occurrence blocked %d ms by a hung run (lease ~3,000 ms)%n", blockedMillis);
     }
 }

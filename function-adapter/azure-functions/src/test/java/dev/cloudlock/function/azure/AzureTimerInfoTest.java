@@ -26,24 +26,28 @@ class AzureTimerInfoTest {
     @Test
     void readsLocalTimeZonesPlaceholdersAndAMissingStatus() {
         // WEBSITE_TIME_ZONE set to a zone one hour ahead of UTC: the host writes local times with their offset.
-        AzureTimerInfo local = AzureTimerInfo.parse("{\"ScheduleStatus\":{\"Last\":\"0001-01-01T00:00:00\","
-                + "\"Next\":\"2026-11-30T03:00:00+01:00\",\"LastUpdated\":\"0001-01-01T00:00:00\"},\"IsPastDue\":true}");
+        AzureTimerInfo local = AzureTimerInfo.parse(
+                "{\"ScheduleStatus\":{\"Last\":\"0001-01-01T00:00:00\","
+                        + "\"Next\":\"2026-11-30T03:00:00+01:00\",\"LastUpdated\":\"0001-01-01T00:00:00\"},\"IsPastDue\":true}");
         assertThat(local.next()).isEqualTo(Instant.parse("2026-11-30T02:00:00Z"));
         assertThat(local.last()).as("the host's placeholder").isNull();
         assertThat(local.pastDue()).isTrue();
 
-        AzureTimerInfo unmonitored = AzureTimerInfo.parse("{\"Schedule\":{},\"ScheduleStatus\":null,\"IsPastDue\":false}");
+        AzureTimerInfo unmonitored =
+                AzureTimerInfo.parse("{\"Schedule\":{},\"ScheduleStatus\":null,\"IsPastDue\":false}");
         assertThat(unmonitored.next()).isNull();
         assertThat(unmonitored.last()).isNull();
     }
 
     @Test
     void rejectsWhatIsNotTimerJson() {
-        assertThatThrownBy(() -> AzureTimerInfo.parse("{\"foo\":1}")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> AzureTimerInfo.parse("{\"foo\":1}"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("timer JSON");
         assertThatThrownBy(() -> AzureTimerInfo.parse("not json")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> AzureTimerInfo.parse("{\"ScheduleStatus\":{\"Next\":\"tomorrow\"}}"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ScheduleStatus.Next");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ScheduleStatus.Next");
     }
 
     @Test

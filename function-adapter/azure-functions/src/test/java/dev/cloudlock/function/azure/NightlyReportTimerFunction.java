@@ -5,8 +5,8 @@ import com.microsoft.azure.functions.annotation.FunctionName;
 import com.microsoft.azure.functions.annotation.TimerTrigger;
 import dev.cloudlock.function.TickOutcome;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A timer function written the way an app would write it (one per app instance in the test), whose body records
@@ -25,8 +25,9 @@ class NightlyReportTimerFunction {
     }
 
     @FunctionName("nightlyReport")
-    public TickOutcome run(@TimerTrigger(name = "timer", schedule = "0 0 * * * *") String timer,
-                           ExecutionContext context) throws Exception {
+    public TickOutcome run(
+            @TimerTrigger(name = "timer", schedule = "0 0 * * * *") String timer, ExecutionContext context)
+            throws Exception {
         return guard.run(timer, context, run -> {
             runs.add(run.scheduledTime() + " fence=" + run.fencingToken());
             if (fail) {

@@ -32,8 +32,8 @@ public record GcpGuardSettings(String collection, GuardSettings guard) {
     public static final Duration DEFAULT_FUNCTION_TIMEOUT = Duration.ofMinutes(9);
 
     public GcpGuardSettings(@Nullable String collection, GuardSettings guard) {
-        this.collection = collection == null || collection.isBlank() ? FirestoreLockProvider.DEFAULT_COLLECTION
-                : collection;
+        this.collection =
+                collection == null || collection.isBlank() ? FirestoreLockProvider.DEFAULT_COLLECTION : collection;
         this.guard = Objects.requireNonNull(guard, "guard").withDefaultFunctionTimeout(DEFAULT_FUNCTION_TIMEOUT);
     }
 

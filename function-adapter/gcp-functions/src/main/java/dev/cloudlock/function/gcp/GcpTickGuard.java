@@ -42,11 +42,13 @@ public final class GcpTickGuard {
 
     /** A guard on Firestore (the function's project, or {@code FIRESTORE_EMULATOR_HOST}), collection of settings. */
     public GcpTickGuard(GcpGuardSettings settings) {
-        this(settings, FirestoreLockProvider.builder()
-                .firestore(FirestoreOptions.getDefaultInstance().getService())
-                .collection(settings.collection())
-                .lockedBy(instanceIdentity())
-                .build());
+        this(
+                settings,
+                FirestoreLockProvider.builder()
+                        .firestore(FirestoreOptions.getDefaultInstance().getService())
+                        .collection(settings.collection())
+                        .lockedBy(instanceIdentity())
+                        .build());
     }
 
     /** A guard on any cloudlock provider. */
@@ -102,12 +104,14 @@ public final class GcpTickGuard {
      */
     public Tick tickOf(HttpRequest request) {
         Objects.requireNonNull(request, "request");
-        String time = request.getFirstHeader(SCHEDULE_TIME_HEADER).orElseThrow(() -> new IllegalArgumentException(
-                "The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"));
+        String time = request.getFirstHeader(SCHEDULE_TIME_HEADER)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"));
         return settings.guard().tickAt(PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), () -> {
-            String header = request.getFirstHeader(JOB_NAME_HEADER).filter(name -> !name.isBlank())
-                    .orElseThrow(() -> new IllegalArgumentException("The request has no " + JOB_NAME_HEADER
-                            + " header: set " + GuardEnvironment.JOB_NAME));
+            String header = request.getFirstHeader(JOB_NAME_HEADER)
+                    .filter(name -> !name.isBlank())
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "The request has no " + JOB_NAME_HEADER + " header: set " + GuardEnvironment.JOB_NAME));
             return header.substring(header.lastIndexOf('/') + 1);
         });
     }
@@ -116,8 +120,8 @@ public final class GcpTickGuard {
         String source = event.getSource() == null ? "" : event.getSource().toString();
         int topics = source.lastIndexOf("/topics/");
         if (topics < 0 || topics + "/topics/".length() == source.length()) {
-            throw new IllegalArgumentException("The event's source '" + source + "' names no Pub/Sub topic: set "
-                    + GuardEnvironment.JOB_NAME);
+            throw new IllegalArgumentException(
+                    "The event's source '" + source + "' names no Pub/Sub topic: set " + GuardEnvironment.JOB_NAME);
         }
         return source.substring(topics + "/topics/".length());
     }

@@ -46,7 +46,8 @@ public record PubSubMessage(String messageId, Instant publishTime, Map<String, S
             JsonElement root = JsonParser.parseString(json);
             message = root.isJsonObject() && root.getAsJsonObject().get("message") instanceof JsonObject m ? m : null;
         } catch (JsonParseException e) {
-            throw new IllegalArgumentException("CloudEvent " + event.getId() + " data is not JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "CloudEvent " + event.getId() + " data is not JSON: " + e.getMessage(), e);
         }
         if (message == null) {
             throw new IllegalArgumentException("CloudEvent " + event.getId() + " (" + event.getType() + ") carries no"
@@ -63,11 +64,13 @@ public record PubSubMessage(String messageId, Instant publishTime, Map<String, S
         } else if (event.getTime() != null) {
             publishTime = event.getTime().toInstant();
         } else {
-            throw new IllegalArgumentException("The Pub/Sub message " + id + " has no publishTime and the event no time");
+            throw new IllegalArgumentException(
+                    "The Pub/Sub message " + id + " has no publishTime and the event no time");
         }
         Map<String, String> attributes = new LinkedHashMap<>();
         if (message.get("attributes") instanceof JsonObject attrs) {
-            attrs.entrySet().forEach(e -> attributes.put(e.getKey(), e.getValue().getAsString()));
+            attrs.entrySet()
+                    .forEach(e -> attributes.put(e.getKey(), e.getValue().getAsString()));
         }
         String data = text(message, "data");
         byte[] bytes = data == null ? new byte[0] : Base64.getDecoder().decode(data);
@@ -83,8 +86,8 @@ public record PubSubMessage(String messageId, Instant publishTime, Map<String, S
         try {
             return OffsetDateTime.parse(text.trim()).toInstant();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(what + " must be an RFC 3339 time such as 2026-11-30T02:00:00Z, was '"
-                    + text + "'", e);
+            throw new IllegalArgumentException(
+                    what + " must be an RFC 3339 time such as 2026-11-30T02:00:00Z, was '" + text + "'", e);
         }
     }
 }

@@ -11,6 +11,7 @@ public class E2ePubSubFunction extends GuardedPubSubFunction {
 
     @Override
     protected void runTick(PubSubMessage message, TickContext run, CloudEvent event) throws Exception {
-        E2eRuns.run(run, message.attributes().get("sleepMs"), message.attributes().get("failOnceMarker"));
+        E2eRuns.run(
+                run, message.attributes().get("sleepMs"), message.attributes().get("failOnceMarker"));
     }
 }

@@ -12,8 +12,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class E2eRuns {
 
-    private E2eRuns() {
-    }
+    private E2eRuns() {}
 
     static void run(TickContext run, String sleepMs, String failOnceMarker) throws Exception {
         record(run);
@@ -27,9 +26,12 @@ final class E2eRuns {
     }
 
     private static synchronized void record(TickContext run) throws IOException {
-        Files.writeString(Path.of(System.getenv("E2E_RUNS_FILE")), run.jobName() + " "
+        Files.writeString(
+                Path.of(System.getenv("E2E_RUNS_FILE")),
+                run.jobName() + " "
                         + run.scheduledTime() + " fence=" + run.fencingToken() + " pid="
                         + ProcessHandle.current().pid() + "\n",
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 }

@@ -11,7 +11,9 @@ public class E2eSchedulerHttpFunction extends GuardedSchedulerHttpFunction {
 
     @Override
     protected void runTick(HttpRequest request, TickContext run) throws Exception {
-        E2eRuns.run(run, request.getFirstHeader("X-Test-Sleep-Ms").orElse(null),
+        E2eRuns.run(
+                run,
+                request.getFirstHeader("X-Test-Sleep-Ms").orElse(null),
                 request.getFirstHeader("X-Test-Fail-Once-Marker").orElse(null));
     }
 }

@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -46,7 +45,8 @@ class FunctionsFrameworkEndToEndTest {
     private static final int PUBSUB_PORT = 8081;
     private static final int HTTP_PORT = 8082;
     private static final int FIRESTORE_PORT = 8085;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static final List<SocketRelay> RELAYS = new ArrayList<>();
     private static Process namespace;
@@ -58,14 +58,19 @@ class FunctionsFrameworkEndToEndTest {
     @BeforeAll
     static void serveFunctions() throws Exception {
         String invokerJar = System.getProperty("cloudlock.gcf.invoker.jar");
-        assertThat(invokerJar).as("-Dcloudlock.gcf.invoker.jar (the Maven build sets it)").isNotNull();
-        assertThat(Path.of(invokerJar)).as("the Functions Framework invoker jar").isRegularFile();
+        assertThat(invokerJar)
+                .as("-Dcloudlock.gcf.invoker.jar (the Maven build sets it)")
+                .isNotNull();
+        assertThat(Path.of(invokerJar))
+                .as("the Functions Framework invoker jar")
+                .isRegularFile();
         Emulators.firestore();
         Emulators.resetFirestore();
         workDir = Files.createTempDirectory("cloudlock-gcf-e2e");
         runsFile = workDir.resolve("runs.txt");
 
-        RELAYS.add(SocketRelay.start("unix:" + workDir.resolve("firestore.sock"),
+        RELAYS.add(SocketRelay.start(
+                "unix:" + workDir.resolve("firestore.sock"),
                 "tcp:127.0.0.1:" + Emulators.firestore().port()));
         SocketRelay pubsub = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("pubsub.sock"));
         SocketRelay http = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("http.sock"));
@@ -80,20 +85,27 @@ class FunctionsFrameworkEndToEndTest {
                 .filter(entry -> !entry.contains("functions-framework-api") && !entry.contains("cloudevents-"))
                 .collect(Collectors.joining(File.pathSeparator));
         Path script = workDir.resolve("namespace.sh");
-        Files.writeString(script, String.join("\n",
-                "set -e",
-                "ip link set lo up",
-                "\"$JAVA\" -Xmx64m -cp \"$TEST_CP\" " + SocketRelay.class.getName()
-                        + " tcp:127.0.0.1:" + FIRESTORE_PORT + "=unix:\"$DIR\"/firestore.sock"
-                        + " unix:\"$DIR\"/pubsub.sock=tcp:127.0.0.1:" + PUBSUB_PORT
-                        + " unix:\"$DIR\"/http.sock=tcp:127.0.0.1:" + HTTP_PORT + " > \"$DIR\"/relay.log 2>&1 &",
-                "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2ePubSubFunction.class.getName()
-                        + " --port " + PUBSUB_PORT + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/pubsub.log 2>&1 &",
-                "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2eSchedulerHttpFunction.class.getName()
-                        + " --port " + HTTP_PORT + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/http.log 2>&1 &",
-                "wait", ""));
+        Files.writeString(
+                script,
+                String.join(
+                        "\n",
+                        "set -e",
+                        "ip link set lo up",
+                        "\"$JAVA\" -Xmx64m -cp \"$TEST_CP\" " + SocketRelay.class.getName()
+                                + " tcp:127.0.0.1:" + FIRESTORE_PORT + "=unix:\"$DIR\"/firestore.sock"
+                                + " unix:\"$DIR\"/pubsub.sock=tcp:127.0.0.1:" + PUBSUB_PORT
+                                + " unix:\"$DIR\"/http.sock=tcp:127.0.0.1:" + HTTP_PORT
+                                + " > \"$DIR\"/relay.log 2>&1 &",
+                        "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2ePubSubFunction.class.getName()
+                                + " --port " + PUBSUB_PORT
+                                + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/pubsub.log 2>&1 &",
+                        "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2eSchedulerHttpFunction.class.getName()
+                                + " --port " + HTTP_PORT + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/http.log 2>&1 &",
+                        "wait",
+                        ""));
         ProcessBuilder builder = new ProcessBuilder("unshare", "-n", "sh", script.toString())
-                .redirectErrorStream(true).redirectOutput(workDir.resolve("namespace.log").toFile());
+                .redirectErrorStream(true)
+                .redirectOutput(workDir.resolve("namespace.log").toFile());
         Map<String, String> env = builder.environment();
         env.put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
         env.put("TEST_CP", testClassPath);
@@ -126,13 +138,20 @@ class FunctionsFrameworkEndToEndTest {
     private static void awaitServing(URI url, String log) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (true) {
-            assertThat(namespace.isAlive()).as("the namespace exited: %s", tail("namespace.log")).isTrue();
+            assertThat(namespace.isAlive())
+                    .as("the namespace exited: %s", tail("namespace.log"))
+                    .isTrue();
             try {
-                HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(5)).GET().build(),
+                HTTP.send(
+                        HttpRequest.newBuilder(url)
+                                .timeout(Duration.ofSeconds(5))
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.discarding());
                 return;
             } catch (IOException notYet) {
-                assertThat(System.nanoTime()).as("the invoker never served %s: %s", url, tail(log))
+                assertThat(System.nanoTime())
+                        .as("the invoker never served %s: %s", url, tail(log))
                         .isLessThan(deadline);
                 Thread.sleep(250);
             }
@@ -152,31 +171,37 @@ class FunctionsFrameworkEndToEndTest {
         if (!Files.exists(runsFile)) {
             return 0;
         }
-        return Files.readAllLines(runsFile).stream().filter(line -> line.startsWith(job + " ")).count();
+        return Files.readAllLines(runsFile).stream()
+                .filter(line -> line.startsWith(job + " "))
+                .count();
     }
 
     /** A Pub/Sub messagePublished CloudEvent in binary content mode, as Eventarc pushes it. */
-    private static HttpRequest pubSubEvent(String topic, String messageId, String publishTime,
-                                           Map<String, String> attributes) {
+    private static HttpRequest pubSubEvent(
+            String topic, String messageId, String publishTime, Map<String, String> attributes) {
         String attrs = attributes.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"").collect(Collectors.joining(","));
+                .map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"")
+                .collect(Collectors.joining(","));
         String data = Base64.getEncoder().encodeToString("{\"report\":\"nightly\"}".getBytes(StandardCharsets.UTF_8));
         String body = "{\"message\":{\"attributes\":{" + attrs + "},\"data\":\"" + data + "\",\"messageId\":\""
                 + messageId + "\",\"message_id\":\"" + messageId + "\",\"publishTime\":\"" + publishTime
                 + "\",\"publish_time\":\"" + publishTime + "\"},\"subscription\":\"projects/demo-test/subscriptions/"
                 + "eventarc-europe-west1-guarded-123-sub-456\"}";
-        return HttpRequest.newBuilder(pubsubUrl).timeout(Duration.ofSeconds(60))
+        return HttpRequest.newBuilder(pubsubUrl)
+                .timeout(Duration.ofSeconds(60))
                 .header("ce-specversion", "1.0")
                 .header("ce-id", messageId)
                 .header("ce-source", "//pubsub.googleapis.com/projects/demo-test/topics/" + topic)
                 .header("ce-type", "google.cloud.pubsub.topic.v1.messagePublished")
                 .header("ce-time", publishTime)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 
     private static HttpRequest schedulerRequest(String jobName, String scheduleTime, Map<String, String> headers) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(httpUrl).timeout(Duration.ofSeconds(60))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(httpUrl)
+                .timeout(Duration.ofSeconds(60))
                 .header("X-CloudScheduler", "true")
                 .header("X-CloudScheduler-JobName", jobName)
                 .header("X-CloudScheduler-ScheduleTime", scheduleTime)
@@ -201,18 +226,24 @@ class FunctionsFrameworkEndToEndTest {
     @Test
     void pubSubRedeliveriesOfOneOccurrenceRunOnce() throws Exception {
         String messageId = "17442263838" + System.nanoTime() % 100_000;
-        HttpRequest delivery = pubSubEvent("nightly-report", messageId, "2026-11-30T02:00:00.412Z",
-                Map.of("sleepMs", "1500"));
+        HttpRequest delivery =
+                pubSubEvent("nightly-report", messageId, "2026-11-30T02:00:00.412Z", Map.of("sleepMs", "1500"));
 
         List<HttpResponse<String>> firstWave = concurrently(delivery, 3);
-        assertThat(firstWave).extracting(HttpResponse::statusCode).as("bodies: %s", firstWave.stream()
-                .map(HttpResponse::body).toList()).containsOnly(200);
+        assertThat(firstWave)
+                .extracting(HttpResponse::statusCode)
+                .as("bodies: %s", firstWave.stream().map(HttpResponse::body).toList())
+                .containsOnly(200);
         assertThat(status(delivery)).as("a redelivery after it completed").isEqualTo(200);
-        assertThat(runsOf("nightly-report")).as("runs of one occurrence delivered 4 times").isEqualTo(1);
+        assertThat(runsOf("nightly-report"))
+                .as("runs of one occurrence delivered 4 times")
+                .isEqualTo(1);
         String log = Files.readString(workDir.resolve("pubsub.log"));
-        assertThat(log).contains("Pub/Sub message " + messageId + ": RAN",
-                "Pub/Sub message " + messageId + ": SKIPPED_RUNNING",
-                "Pub/Sub message " + messageId + ": SKIPPED_DONE");
+        assertThat(log)
+                .contains(
+                        "Pub/Sub message " + messageId + ": RAN",
+                        "Pub/Sub message " + messageId + ": SKIPPED_RUNNING",
+                        "Pub/Sub message " + messageId + ": SKIPPED_DONE");
 
         // The next occurrence is a new message, published a minute later: it runs.
         assertThat(status(pubSubEvent("nightly-report", messageId + "1", "2026-11-30T02:01:00.318Z", Map.of())))
@@ -222,8 +253,11 @@ class FunctionsFrameworkEndToEndTest {
 
     @Test
     void aFailedPubSubDeliveryIsAnErrorAndItsRedeliveryRuns() throws Exception {
-        HttpRequest delivery = pubSubEvent("flaky-import", "90210" + System.nanoTime() % 100_000,
-                "2026-11-30T02:00:01Z", Map.of("failOnceMarker", workDir.resolve("pubsub-failed-once").toString()));
+        HttpRequest delivery = pubSubEvent(
+                "flaky-import",
+                "90210" + System.nanoTime() % 100_000,
+                "2026-11-30T02:00:01Z",
+                Map.of("failOnceMarker", workDir.resolve("pubsub-failed-once").toString()));
         assertThat(status(delivery)).as("a failing job: Pub/Sub must redeliver").isEqualTo(500);
         assertThat(status(delivery)).isEqualTo(200);
         assertThat(status(delivery)).isEqualTo(200);
@@ -232,19 +266,23 @@ class FunctionsFrameworkEndToEndTest {
 
     @Test
     void cloudSchedulerRetriesOfOneOccurrenceRunOnce() throws Exception {
-        HttpRequest attempt = schedulerRequest("hourly-export", "2026-11-30T03:00:00Z",
-                Map.of("X-Test-Sleep-Ms", "1500"));
+        HttpRequest attempt =
+                schedulerRequest("hourly-export", "2026-11-30T03:00:00Z", Map.of("X-Test-Sleep-Ms", "1500"));
 
         List<HttpResponse<String>> firstWave = concurrently(attempt, 3);
         assertThat(firstWave).extracting(HttpResponse::statusCode).containsOnly(200);
-        assertThat(firstWave).extracting(HttpResponse::body)
+        assertThat(firstWave)
+                .extracting(HttpResponse::body)
                 .containsExactlyInAnyOrder("RAN", "SKIPPED_RUNNING", "SKIPPED_RUNNING");
         HttpResponse<String> retry = HTTP.send(attempt, HttpResponse.BodyHandlers.ofString());
         assertThat(retry.statusCode()).isEqualTo(200);
         assertThat(retry.body()).isEqualTo("SKIPPED_DONE");
-        assertThat(runsOf("hourly-export")).as("runs of one occurrence attempted 4 times").isEqualTo(1);
+        assertThat(runsOf("hourly-export"))
+                .as("runs of one occurrence attempted 4 times")
+                .isEqualTo(1);
 
-        HttpResponse<String> next = HTTP.send(schedulerRequest("hourly-export", "2026-11-30T04:00:00Z", Map.of()),
+        HttpResponse<String> next = HTTP.send(
+                schedulerRequest("hourly-export", "2026-11-30T04:00:00Z", Map.of()),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(next.body()).isEqualTo("RAN");
         assertThat(runsOf("hourly-export")).isEqualTo(2);
@@ -252,20 +290,32 @@ class FunctionsFrameworkEndToEndTest {
 
     @Test
     void aFailedSchedulerAttemptIsA500AndTheRetryRuns() throws Exception {
-        HttpRequest attempt = schedulerRequest("projects/demo-test/locations/europe-west1/jobs/flaky-export",
+        HttpRequest attempt = schedulerRequest(
+                "projects/demo-test/locations/europe-west1/jobs/flaky-export",
                 "2026-11-30T03:00:00Z",
-                Map.of("X-Test-Fail-Once-Marker", workDir.resolve("http-failed-once").toString()));
-        assertThat(status(attempt)).as("a failing job: Cloud Scheduler must retry").isEqualTo(500);
+                Map.of(
+                        "X-Test-Fail-Once-Marker",
+                        workDir.resolve("http-failed-once").toString()));
+        assertThat(status(attempt))
+                .as("a failing job: Cloud Scheduler must retry")
+                .isEqualTo(500);
         HttpResponse<String> retry = HTTP.send(attempt, HttpResponse.BodyHandlers.ofString());
         assertThat(retry.body()).isEqualTo("RAN");
-        assertThat(HTTP.send(attempt, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("SKIPPED_DONE");
-        assertThat(runsOf("flaky-export")).as("the job name is the last segment of the header").isEqualTo(2);
+        assertThat(HTTP.send(attempt, HttpResponse.BodyHandlers.ofString()).body())
+                .isEqualTo("SKIPPED_DONE");
+        assertThat(runsOf("flaky-export"))
+                .as("the job name is the last segment of the header")
+                .isEqualTo(2);
     }
 
     @Test
     void aRequestWithoutCloudSchedulerHeadersIsRejected() throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(httpUrl).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(httpUrl)
+                        .timeout(Duration.ofSeconds(30))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains("X-CloudScheduler-ScheduleTime");
     }

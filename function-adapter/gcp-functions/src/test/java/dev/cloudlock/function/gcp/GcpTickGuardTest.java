@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickOutcome;
-import dev.cloudlock.emulators.Emulators;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -35,8 +35,11 @@ class GcpTickGuardTest {
 
     @BeforeAll
     static void emulator() {
-        firestore = FirestoreOptions.newBuilder().setProjectId(Emulators.FIRESTORE_PROJECT)
-                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port()).build().getService();
+        firestore = FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
+                .build()
+                .getService();
     }
 
     @AfterAll
@@ -48,16 +51,23 @@ class GcpTickGuardTest {
         String data = "{\"message\":{\"data\":\"aGVsbG8=\",\"attributes\":{\"origin\":\"scheduler\"},\"messageId\":\""
                 + messageId + "\"" + (publishTime == null ? "" : ",\"publishTime\":\"" + publishTime + "\"")
                 + "},\"subscription\":\"projects/demo-test/subscriptions/s\"}";
-        return CloudEventBuilder.v1().withId(messageId)
+        return CloudEventBuilder.v1()
+                .withId(messageId)
                 .withSource(URI.create("//pubsub.googleapis.com/projects/demo-test/topics/nightly-report"))
                 .withType("google.cloud.pubsub.topic.v1.messagePublished")
                 .withTime(OffsetDateTime.parse(eventTime))
-                .withData("application/json", data.getBytes(StandardCharsets.UTF_8)).build();
+                .withData("application/json", data.getBytes(StandardCharsets.UTF_8))
+                .build();
     }
 
     private static GcpTickGuard guard(GcpGuardSettings settings) {
-        return new GcpTickGuard(settings, FirestoreLockProvider.builder().firestore(firestore)
-                .collection("gcp-guard-test").lockedBy("unit").build());
+        return new GcpTickGuard(
+                settings,
+                FirestoreLockProvider.builder()
+                        .firestore(firestore)
+                        .collection("gcp-guard-test")
+                        .lockedBy("unit")
+                        .build());
     }
 
     @Test
@@ -66,9 +76,11 @@ class GcpTickGuardTest {
                 .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1))));
         Tick first = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
         Tick redelivered = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
-        assertThat(first).isEqualTo(redelivered)
+        assertThat(first)
+                .isEqualTo(redelivered)
                 .isEqualTo(new Tick("nightly-report", Instant.parse("2026-11-30T02:00:00Z")));
-        assertThat(guard.tickOf(event("102", "2026-11-30T02:01:00.2Z", "2026-11-30T02:01:00.2Z")).scheduledTime())
+        assertThat(guard.tickOf(event("102", "2026-11-30T02:01:00.2Z", "2026-11-30T02:01:00.2Z"))
+                        .scheduledTime())
                 .isEqualTo(Instant.parse("2026-11-30T02:01:00Z"));
     }
 
@@ -80,24 +92,32 @@ class GcpTickGuardTest {
         assertThat(message.dataAsString()).isEqualTo("hello");
         assertThat(message.attributes()).isEqualTo(Map.of("origin", "scheduler"));
         assertThat(guard(GcpGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults().withJobName("configured"))).tickOf(event("103", null,
-                "2026-11-30T03:00:00.5+01:00")).jobName()).isEqualTo("configured");
+                                .withGuard(GuardSettings.defaults().withJobName("configured")))
+                        .tickOf(event("103", null, "2026-11-30T03:00:00.5+01:00"))
+                        .jobName())
+                .isEqualTo("configured");
     }
 
     @Test
     void rejectsEventsThatAreNotPubSubMessages() {
-        CloudEvent storage = CloudEventBuilder.v1().withId("1").withSource(URI.create("//storage.googleapis.com/b"))
+        CloudEvent storage = CloudEventBuilder.v1()
+                .withId("1")
+                .withSource(URI.create("//storage.googleapis.com/b"))
                 .withType("google.cloud.storage.object.v1.finalized")
-                .withData("application/json", "{\"bucket\":\"b\"}".getBytes(StandardCharsets.UTF_8)).build();
+                .withData("application/json", "{\"bucket\":\"b\"}".getBytes(StandardCharsets.UTF_8))
+                .build();
         assertThatThrownBy(() -> guard(GcpGuardSettings.defaults()).tickOf(storage))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("messagePublished");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("messagePublished");
     }
 
     @Test
     void theLeaseIsTheFunctionTimeoutPlusTheMargin() throws Exception {
         Emulators.resetFirestore();
-        GcpGuardSettings settings = GcpGuardSettings.defaults().withGuard(GuardSettings.defaults()
-                .withFunctionTimeout(Duration.ofSeconds(2)).withJobName("lease-job"));
+        GcpGuardSettings settings = GcpGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults()
+                        .withFunctionTimeout(Duration.ofSeconds(2))
+                        .withJobName("lease-job"));
         GcpTickGuard crashed = guard(settings);
         GcpTickGuard next = guard(settings);
         AtomicInteger runs = new AtomicInteger();
@@ -117,7 +137,9 @@ class GcpTickGuardTest {
         });
         stuck.setDaemon(true);
         stuck.start();
-        assertThat(holding.await(20, TimeUnit.SECONDS)).as("the first run took the lock").isTrue();
+        assertThat(holding.await(20, TimeUnit.SECONDS))
+                .as("the first run took the lock")
+                .isTrue();
         long taken = System.nanoTime();
         assertThat(next.run(second, run -> runs.incrementAndGet())).isEqualTo(TickOutcome.SKIPPED_RUNNING);
         long deadline = taken + Duration.ofSeconds(20).toNanos();
@@ -131,8 +153,7 @@ class GcpTickGuardTest {
         assertThat(runs).hasValue(1);
         // lease = 2 s timeout + 5 s default margin
         assertThat(blockedMillis).as("ms blocked").isBetween(5_000L, 9_000L);
-        System.out.printf("[gcp] next occurrence blocked %d ms by an abandoned run (lease ~7,000 ms)%n",
-                blockedMillis);
+        System.out.printf("[gcp] next occurrence blocked %d ms by an abandoned run (lease ~7,000 ms)%n", blockedMillis);
         stuck.interrupt();
     }
 }

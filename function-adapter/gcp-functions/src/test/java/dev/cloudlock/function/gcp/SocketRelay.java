@@ -99,24 +99,26 @@ final class SocketRelay implements Closeable {
     }
 
     private static void pump(SocketChannel from, SocketChannel to, Runnable done) {
-        Thread thread = new Thread(() -> {
-            ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
-            try {
-                while (from.read(buffer) >= 0) {
-                    buffer.flip();
-                    while (buffer.hasRemaining()) {
-                        to.write(buffer);
+        Thread thread = new Thread(
+                () -> {
+                    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+                    try {
+                        while (from.read(buffer) >= 0) {
+                            buffer.flip();
+                            while (buffer.hasRemaining()) {
+                                to.write(buffer);
+                            }
+                            buffer.clear();
+                        }
+                        to.shutdownOutput();
+                    } catch (IOException e) {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                    } finally {
+                        done.run();
                     }
-                    buffer.clear();
-                }
-                to.shutdownOutput();
-            } catch (IOException e) {
-                closeQuietly(from);
-                closeQuietly(to);
-            } finally {
-                done.run();
-            }
-        }, "relay-pump");
+                },
+                "relay-pump");
         thread.setDaemon(true);
         thread.start();
     }

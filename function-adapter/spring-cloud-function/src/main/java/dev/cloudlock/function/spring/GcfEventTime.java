@@ -9,8 +9,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class GcfEventTime {
 
-    private GcfEventTime() {
-    }
+    private GcfEventTime() {}
 
     static @Nullable Object of(@Nullable Object header) {
         if (header == null) {

@@ -50,8 +50,9 @@ public final class GuardedFunctions {
      */
     public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
         Objects.requireNonNull(provider, "provider");
-        this.functions = properties.getFunctions().entrySet().stream().collect(Collectors.toUnmodifiableMap(
-                Map.Entry::getKey, e -> settings(provider, e.getKey(), e.getValue())));
+        this.functions = properties.getFunctions().entrySet().stream()
+                .collect(Collectors.toUnmodifiableMap(
+                        Map.Entry::getKey, e -> settings(provider, e.getKey(), e.getValue())));
     }
 
     /** Whether {@code cloudlock.functions.<functionName>} configures a guard for the function. */
@@ -67,8 +68,8 @@ public final class GuardedFunctions {
      *
      * @throws IllegalArgumentException when no guard is configured for {@code functionName}
      */
-    public <I, O extends @Nullable Object> Function<I, @Nullable O> guard(String functionName,
-                                                                         Function<I, O> function) {
+    public <I, O extends @Nullable Object> Function<I, @Nullable O> guard(
+            String functionName, Function<I, O> function) {
         Objects.requireNonNull(function, "function");
         Settings settings = settings(functionName);
         return input -> run(settings, input, function).value();
@@ -122,7 +123,8 @@ public final class GuardedFunctions {
     private static <I> I rereadable(I input) {
         if (input instanceof Message<?> message
                 && (message.getPayload() instanceof Reader || message.getPayload() instanceof InputStream)) {
-            return (I) MessageBuilder.withPayload(readAll(message.getPayload())).copyHeaders(message.getHeaders())
+            return (I) MessageBuilder.withPayload(readAll(message.getPayload()))
+                    .copyHeaders(message.getHeaders())
                     .build();
         }
         return input;
@@ -130,7 +132,8 @@ public final class GuardedFunctions {
 
     private static String readAll(Object stream) {
         try {
-            return stream instanceof Reader reader ? FileCopyUtils.copyToString(reader)
+            return stream instanceof Reader reader
+                    ? FileCopyUtils.copyToString(reader)
                     : new String(((InputStream) stream).readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read the function's input", e);
@@ -146,8 +149,8 @@ public final class GuardedFunctions {
         return settings;
     }
 
-    private static Settings settings(CloudLockProvider provider, String functionName,
-                                     CloudLockFunctionProperties.FunctionGuard properties) {
+    private static Settings settings(
+            CloudLockProvider provider, String functionName, CloudLockFunctionProperties.FunctionGuard properties) {
         String prefix = "cloudlock.functions." + functionName + ".";
         if (properties.getTickSource() == null || properties.getTickSource().isBlank()) {
             throw new IllegalArgumentException(prefix + "tick-source is required (e.g. eventbridge, cloud-scheduler,"
@@ -163,16 +166,22 @@ public final class GuardedFunctions {
         requirePositive(properties.getLease(), prefix + "lease");
         Duration lockAtLeastFor = properties.getLockAtLeastFor();
         if (lockAtLeastFor == null || lockAtLeastFor.isNegative()) {
-            throw new IllegalArgumentException(prefix + "lock-at-least-for must not be negative, was "
-                    + lockAtLeastFor);
+            throw new IllegalArgumentException(
+                    prefix + "lock-at-least-for must not be negative, was " + lockAtLeastFor);
         }
-        String jobName = properties.getJobName() == null || properties.getJobName().isBlank() ? functionName
-                : properties.getJobName();
+        String jobName =
+                properties.getJobName() == null || properties.getJobName().isBlank()
+                        ? functionName
+                        : properties.getJobName();
         // The lease property is the whole lease: the function's timeout with the margin already in it.
-        GuardSettings guard = GuardSettings.defaults().withJobName(jobName)
-                .withTickResolution(properties.getTickResolution()).withLeaseMargin(Duration.ZERO)
-                .withLockAtLeastFor(lockAtLeastFor).withFunctionTimeout(properties.getLease());
-        return new Settings(jobName, source, TickGuard.builder(provider).settings(guard).build());
+        GuardSettings guard = GuardSettings.defaults()
+                .withJobName(jobName)
+                .withTickResolution(properties.getTickResolution())
+                .withLeaseMargin(Duration.ZERO)
+                .withLockAtLeastFor(lockAtLeastFor)
+                .withFunctionTimeout(properties.getLease());
+        return new Settings(
+                jobName, source, TickGuard.builder(provider).settings(guard).build());
     }
 
     private static void requirePositive(@Nullable Duration value, String property) {
@@ -181,6 +190,5 @@ public final class GuardedFunctions {
         }
     }
 
-    private record Settings(String jobName, TickSource source, TickGuard guard) {
-    }
+    private record Settings(String jobName, TickSource source, TickGuard guard) {}
 }

@@ -43,10 +43,13 @@ public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
         TickResult<@Nullable Object> result = guards.run(name, input, targetFunction::apply);
         if (!result.ran()) {
             return MessageBuilder.withPayload(("\"" + result.outcome() + "\"").getBytes(StandardCharsets.UTF_8))
-                    .setHeader(OUTCOME_HEADER, result.outcome().name()).build();
+                    .setHeader(OUTCOME_HEADER, result.outcome().name())
+                    .build();
         }
         return result.value() instanceof Message<?> message
-                ? MessageBuilder.fromMessage(message).setHeader(OUTCOME_HEADER, TickOutcome.RAN.name()).build()
+                ? MessageBuilder.fromMessage(message)
+                        .setHeader(OUTCOME_HEADER, TickOutcome.RAN.name())
+                        .build()
                 : result.value();
     }
 }

@@ -43,10 +43,14 @@ public final class TickSource {
     /** The header through which the GCP adapter passes a background event's context. */
     public static final String GCF_CONTEXT_HEADER = "gcf_context";
 
-    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().findAndRegisterModules().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
-    private enum Kind { HEADER, JSON, GCF_EVENT }
+    private enum Kind {
+        HEADER,
+        JSON,
+        GCF_EVENT
+    }
 
     private final String spec;
     private final Kind kind;
@@ -82,7 +86,8 @@ public final class TickSource {
                 break;
         }
         if (text.startsWith("header:") && text.length() > "header:".length()) {
-            return new TickSource(text, Kind.HEADER, text.substring("header:".length()).trim(), null);
+            return new TickSource(
+                    text, Kind.HEADER, text.substring("header:".length()).trim(), null);
         }
         if (text.startsWith("json:/")) {
             return json(text, text.substring("json:".length()));
@@ -112,7 +117,8 @@ public final class TickSource {
      */
     public Instant scheduledTime(Object input) {
         Objects.requireNonNull(input, "input");
-        @Nullable Object value = switch (kind) {
+        @Nullable
+        Object value = switch (kind) {
             case HEADER -> header(message(input));
             case GCF_EVENT -> GcfEventTime.of(header(message(input)));
             case JSON -> jsonValue(input instanceof Message<?> message ? message.getPayload() : input);
@@ -136,7 +142,9 @@ public final class TickSource {
             if (entry.getKey().equalsIgnoreCase(header)) {
                 Object value = entry.getValue();
                 // HTTP headers arrive as lists of values
-                return value instanceof Collection<?> values ? values.stream().findFirst().orElse(null) : value;
+                return value instanceof Collection<?> values
+                        ? values.stream().findFirst().orElse(null)
+                        : value;
             }
         }
         return null;
@@ -155,8 +163,10 @@ public final class TickSource {
         } catch (IOException e) {
             throw new UncheckedIOException("Tick source '" + spec + "': the payload is not JSON", e);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Tick source '" + spec + "': cannot read a "
-                    + payload.getClass().getName() + " as JSON", e);
+            throw new IllegalArgumentException(
+                    "Tick source '" + spec + "': cannot read a "
+                            + payload.getClass().getName() + " as JSON",
+                    e);
         }
         JsonNode node = tree == null ? null : tree.at(pointer);
         return node == null || node.isMissingNode() || node.isNull() ? null : node.isTextual() ? node.asText() : node;
@@ -170,8 +180,10 @@ public final class TickSource {
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("Tick source '" + spec + "': '" + text + "' is not an ISO-8601"
-                    + " instant such as 2026-11-30T02:00:00Z", e);
+            throw new IllegalArgumentException(
+                    "Tick source '" + spec + "': '" + text + "' is not an ISO-8601"
+                            + " instant such as 2026-11-30T02:00:00Z",
+                    e);
         }
     }
 }

@@ -53,7 +53,8 @@ class AroundWrapperGapsTest {
 
     private static ConfigurableApplicationContext start(Class<?>... sources) {
         ScheduledFunctionsApp.reset();
-        return new SpringApplicationBuilder(sources).web(WebApplicationType.NONE)
+        return new SpringApplicationBuilder(sources)
+                .web(WebApplicationType.NONE)
                 .run("--cloudlock.test.table=scf-" + UUID.randomUUID());
     }
 
@@ -83,7 +84,8 @@ class AroundWrapperGapsTest {
         assertThat(outcome(duplicate)).isEqualTo("SKIPPED_DONE");
         assertThat(payload(duplicate)).isEqualTo("\"SKIPPED_DONE\"");
         assertThat(runs("nightlyReport")).isEqualTo(1);
-        assertThat(ScheduledFunctionsApp.FENCING_TOKENS).as("currentTick() inside the wrapped body")
+        assertThat(ScheduledFunctionsApp.FENCING_TOKENS)
+                .as("currentTick() inside the wrapped body")
                 .containsKey("nightlyReport");
         Object next = report.apply(message(eventBridge("2026-11-30T03:00:00Z")));
         assertThat(outcome(next)).as("the next occurrence").isEqualTo("RAN");
@@ -94,11 +96,15 @@ class AroundWrapperGapsTest {
         FunctionInvocationWrapper wrappedOnly = lookup("nightlyReport");
         wrappedOnly.apply(eventBridge("2026-11-30T02:00:00Z"));
         wrappedOnly.apply(eventBridge("2026-11-30T02:00:00Z"));
-        assertThat(runs("nightlyReport")).as("gap: plain inputs bypass the wrapper").isEqualTo(2);
+        assertThat(runs("nightlyReport"))
+                .as("gap: plain inputs bypass the wrapper")
+                .isEqualTo(2);
 
         FunctionInvocationWrapper decorated = lookup("guardedReport");
         assertThat(decorated.apply(eventBridge("2026-11-30T02:00:00Z"))).isNotNull();
-        assertThat(decorated.apply(eventBridge("2026-11-30T02:00:30Z"))).as("same minute: a duplicate").isNull();
+        assertThat(decorated.apply(eventBridge("2026-11-30T02:00:30Z")))
+                .as("same minute: a duplicate")
+                .isNull();
         assertThat(runs("guardedReport")).isEqualTo(1);
     }
 
@@ -109,7 +115,9 @@ class AroundWrapperGapsTest {
         Object first = wrappedOnly.apply(message(eventBridge("2026-11-30T03:00:00Z")));
         lookup("nightlyReport").apply(message(eventBridge("2026-11-30T03:00:00Z")));
         assertThat(outcome(first)).as("gap: no longer wrapped").isNull();
-        assertThat(runs("nightlyReport")).as("gap: the Message duplicate ran too").isEqualTo(3);
+        assertThat(runs("nightlyReport"))
+                .as("gap: the Message duplicate ran too")
+                .isEqualTo(3);
 
         FunctionInvocationWrapper decorated = lookup("guardedReport");
         decorated.apply(eventBridge("2026-11-30T02:00:00Z"));
@@ -124,7 +132,9 @@ class AroundWrapperGapsTest {
         Function<Map<String, Object>, String> wrappedOnly = context.getBean("nightlyReport", Function.class);
         wrappedOnly.apply(eventBridgeMap("2026-11-30T02:00:00Z"));
         wrappedOnly.apply(eventBridgeMap("2026-11-30T02:00:00Z"));
-        assertThat(runs("nightlyReport")).as("gap: the bean itself is never wrapped").isEqualTo(2);
+        assertThat(runs("nightlyReport"))
+                .as("gap: the bean itself is never wrapped")
+                .isEqualTo(2);
 
         Function<Map<String, Object>, String> decorated = context.getBean("guardedReport", Function.class);
         assertThat(decorated.apply(eventBridgeMap("2026-11-30T02:00:00Z"))).isEqualTo("report built by guardedReport");
@@ -136,17 +146,21 @@ class AroundWrapperGapsTest {
     void gapTheRouterFiresTheWrapperTwiceAndTheRoutedFunctionIsGuardedOnce() {
         FunctionInvocationWrapper router = lookup(RoutingFunction.FUNCTION_NAME);
         Message<byte[]> event = MessageBuilder.fromMessage(message(eventBridge("2026-11-30T02:00:00Z")))
-                .setHeader("spring.cloud.function.definition", "routedReport").build();
+                .setHeader("spring.cloud.function.definition", "routedReport")
+                .build();
         CountingWrapper.calls.clear();
         try (ConfigurableApplicationContext counted = start(ScheduledFunctionsApp.class, CountingWrapper.class)) {
-            counted.getBean(FunctionCatalog.class).<FunctionInvocationWrapper>lookup(RoutingFunction.FUNCTION_NAME,
-                    "application/json").apply(event);
-            assertThat(CountingWrapper.calls).as("the gap itself: one call, two firings")
+            counted.getBean(FunctionCatalog.class)
+                    .<FunctionInvocationWrapper>lookup(RoutingFunction.FUNCTION_NAME, "application/json")
+                    .apply(event);
+            assertThat(CountingWrapper.calls)
+                    .as("the gap itself: one call, two firings")
                     .containsExactly(RoutingFunction.FUNCTION_NAME, "routedReport");
         }
         ScheduledFunctionsApp.reset();
         // the router's output conversion drops the outcome header: the payload tells
-        assertThat(payload(router.apply(event))).as("not SKIPPED_RUNNING by its own outer firing")
+        assertThat(payload(router.apply(event)))
+                .as("not SKIPPED_RUNNING by its own outer firing")
                 .isEqualTo("\"report built by routedReport\"");
         assertThat(payload(router.apply(event))).isEqualTo("\"SKIPPED_DONE\"");
         assertThat(runs("routedReport")).isEqualTo(1);
@@ -156,10 +170,14 @@ class AroundWrapperGapsTest {
     void gapAConcurrentCallBypassesTheWrapperButNotTheDecorator() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            assertThat(runConcurrently(pool, "slowReport")).as("gap: the second call was not wrapped").isNull();
+            assertThat(runConcurrently(pool, "slowReport"))
+                    .as("gap: the second call was not wrapped")
+                    .isNull();
             assertThat(runs("slowReport")).as("gap: both calls ran the body").isEqualTo(2);
 
-            assertThat(runConcurrently(pool, "guardedSlowReport")).as("the decorator skipped it").isNull();
+            assertThat(runConcurrently(pool, "guardedSlowReport"))
+                    .as("the decorator skipped it")
+                    .isNull();
             assertThat(runs("guardedSlowReport")).isEqualTo(1);
         } finally {
             pool.shutdownNow();
@@ -175,7 +193,8 @@ class AroundWrapperGapsTest {
         ScheduledFunctionsApp.slowRelease = new CountDownLatch(1);
         FunctionInvocationWrapper target = lookup(function);
         Future<Object> first = pool.submit(() -> target.apply(message(eventBridge("2026-11-30T02:00:00Z"))));
-        assertThat(ScheduledFunctionsApp.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(ScheduledFunctionsApp.slowStarted.await(20, TimeUnit.SECONDS))
+                .isTrue();
         Future<Object> second = pool.submit(() -> target.apply(message(eventBridge("2026-11-30T02:00:00Z"))));
         Object secondResult = function.startsWith("guarded") ? second.get(20, TimeUnit.SECONDS) : null;
         ScheduledFunctionsApp.slowRelease.countDown();
@@ -235,15 +254,21 @@ class AroundWrapperGapsTest {
                 return "done";
             }
         });
-        assertThatThrownBy(() -> flaky.apply(eventBridgeMap("2026-11-30T02:00:00Z"))).hasMessage("upstream down");
-        assertThat(flaky.apply(eventBridgeMap("2026-11-30T02:00:00Z"))).as("the retry").isEqualTo("done");
-        assertThat(flaky.apply(eventBridgeMap("2026-11-30T02:00:00Z"))).as("a duplicate after it").isNull();
+        assertThatThrownBy(() -> flaky.apply(eventBridgeMap("2026-11-30T02:00:00Z")))
+                .hasMessage("upstream down");
+        assertThat(flaky.apply(eventBridgeMap("2026-11-30T02:00:00Z")))
+                .as("the retry")
+                .isEqualTo("done");
+        assertThat(flaky.apply(eventBridgeMap("2026-11-30T02:00:00Z")))
+                .as("a duplicate after it")
+                .isNull();
     }
 
     @Test
     void anIncompleteConfigurationFailsStartupNamingTheProperty() {
         assertThatThrownBy(() -> new SpringApplicationBuilder(ScheduledFunctionsApp.class)
-                .web(WebApplicationType.NONE).run("--cloudlock.functions.typo.tick-source=eventbrige"))
+                        .web(WebApplicationType.NONE)
+                        .run("--cloudlock.functions.typo.tick-source=eventbrige"))
                 .hasStackTraceContaining("cloudlock.functions.typo.tick-source: Unknown tick source 'eventbrige'");
         assertThatThrownBy(() -> context.getBean(GuardedFunctions.class).guard("unknown", x -> x))
                 .hasMessageContaining("cloudlock.functions.unknown.tick-source");

@@ -54,7 +54,9 @@ class AwsFunctionInvokerTest {
     private static String invoke(FunctionInvoker invoker, String event) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            invoker.handleRequest(new ByteArrayInputStream(event.getBytes(StandardCharsets.UTF_8)), out,
+            invoker.handleRequest(
+                    new ByteArrayInputStream(event.getBytes(StandardCharsets.UTF_8)),
+                    out,
                     new LambdaContext(UUID.randomUUID().toString()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -67,10 +69,12 @@ class AwsFunctionInvokerTest {
         ExecutorService pool = Executors.newFixedThreadPool(invokers.size());
         try {
             CyclicBarrier start = new CyclicBarrier(invokers.size());
-            List<Future<String>> responses = invokers.stream().map(invoker -> pool.submit(() -> {
-                start.await(20, TimeUnit.SECONDS);
-                return invoke(invoker, event);
-            })).toList();
+            List<Future<String>> responses = invokers.stream()
+                    .map(invoker -> pool.submit(() -> {
+                        start.await(20, TimeUnit.SECONDS);
+                        return invoke(invoker, event);
+                    }))
+                    .toList();
             List<String> result = new ArrayList<>();
             for (Future<String> response : responses) {
                 result.add(response.get(60, TimeUnit.SECONDS));
@@ -82,7 +86,9 @@ class AwsFunctionInvokerTest {
     }
 
     private static List<FunctionInvoker> environments(String function) {
-        return IntStream.range(0, 3).mapToObj(i -> new FunctionInvoker(function)).toList();
+        return IntStream.range(0, 3)
+                .mapToObj(i -> new FunctionInvoker(function))
+                .toList();
     }
 
     @Test
@@ -92,10 +98,14 @@ class AwsFunctionInvokerTest {
         List<String> responses = deliverConcurrently(invokers, event);
         assertThat(runs("nightlyReport")).isEqualTo(1);
         assertThat(responses).containsOnlyOnce(RAN);
-        assertThat(responses).filteredOn(r -> !r.equals(RAN))
+        assertThat(responses)
+                .filteredOn(r -> !r.equals(RAN))
                 .allMatch(r -> r.equals("\"SKIPPED_RUNNING\"") || r.equals("\"SKIPPED_DONE\""));
-        assertThat(invoke(invokers.get(0), event)).as("a retry after it completed").isEqualTo("\"SKIPPED_DONE\"");
-        assertThat(invoke(invokers.get(1), Events.eventBridge("2026-11-30T03:00:00Z"))).as("the next occurrence")
+        assertThat(invoke(invokers.get(0), event))
+                .as("a retry after it completed")
+                .isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(invoke(invokers.get(1), Events.eventBridge("2026-11-30T03:00:00Z")))
+                .as("the next occurrence")
                 .isEqualTo(RAN);
         assertThat(runs("nightlyReport")).isEqualTo(2);
     }
@@ -106,6 +116,8 @@ class AwsFunctionInvokerTest {
         deliverConcurrently(invokers, Events.eventBridge("2026-11-30T02:00:00Z"));
         assertThat(runs("guardedReport")).isEqualTo(1);
         invoke(invokers.get(2), Events.eventBridge("2026-11-30T02:00:40Z"));
-        assertThat(runs("guardedReport")).as("within the one-minute resolution: the same tick").isEqualTo(1);
+        assertThat(runs("guardedReport"))
+                .as("within the one-minute resolution: the same tick")
+                .isEqualTo(1);
     }
 }

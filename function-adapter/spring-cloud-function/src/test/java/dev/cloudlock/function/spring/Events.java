@@ -12,8 +12,7 @@ import org.springframework.messaging.support.MessageBuilder;
 /** Real event payloads for the tests. */
 final class Events {
 
-    private Events() {
-    }
+    private Events() {}
 
     /** The EventBridge scheduled event of {@code events/scheduled-event.json}, with {@code time} replaced. */
     static String eventBridge(String time) {
@@ -42,6 +41,7 @@ final class Events {
     /** As the AWS adapter builds it: the JSON bytes with a JSON content type. */
     static Message<byte[]> message(String json) {
         return MessageBuilder.withPayload(json.getBytes(StandardCharsets.UTF_8))
-                .setHeader("contentType", "application/json").build();
+                .setHeader("contentType", "application/json")
+                .build();
     }
 }

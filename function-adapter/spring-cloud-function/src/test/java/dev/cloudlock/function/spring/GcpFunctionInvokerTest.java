@@ -27,17 +27,28 @@ class GcpFunctionInvokerTest {
     @BeforeAll
     static void runScenario() throws IOException, InterruptedException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = List.of("unshare", "-n", "--", "sh", "-c", "ip link set lo up && exec \"$0\" \"$@\"",
-                java, "-cp", System.getProperty("java.class.path"),
+        List<String> command = List.of(
+                "unshare",
+                "-n",
+                "--",
+                "sh",
+                "-c",
+                "ip link set lo up && exec \"$0\" \"$@\"",
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
                 "-Dcloudlock.emulators.dir=" + System.getProperty("cloudlock.emulators.dir", ""),
                 GcpInvokerScenario.class.getName());
         Path output = Files.createTempFile("gcp-invoker-scenario", ".log");
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
         } catch (IOException e) {
-            throw new IllegalStateException("This test needs 'unshare' (util-linux) and 'ip' (iproute2), run as root",
-                    e);
+            throw new IllegalStateException(
+                    "This test needs 'unshare' (util-linux) and 'ip' (iproute2), run as root", e);
         }
         if (!process.waitFor(180, TimeUnit.SECONDS)) {
             process.destroy(); // SIGTERM: the scenario's shutdown hooks stop dynalite
@@ -49,24 +60,34 @@ class GcpFunctionInvokerTest {
         Files.delete(output);
         String text = new String(out, StandardCharsets.UTF_8);
         log = text;
-        text.lines().filter(line -> line.startsWith("RESPONSE ") || line.startsWith("RUNS ")).forEach(OUTPUT::add);
+        text.lines()
+                .filter(line -> line.startsWith("RESPONSE ") || line.startsWith("RUNS "))
+                .forEach(OUTPUT::add);
         assertThat(process.isAlive() ? "still running after 200 s" : "exit " + process.exitValue())
-                .as("the scenario; its output:%n%s", text).isEqualTo("exit 0");
+                .as("the scenario; its output:%n%s", text)
+                .isEqualTo("exit 0");
     }
 
     private static List<String> responses(String function) {
-        return OUTPUT.stream().filter(line -> line.startsWith("RESPONSE " + function + " "))
-                .map(line -> line.substring(("RESPONSE " + function + " ").length())).toList();
+        return OUTPUT.stream()
+                .filter(line -> line.startsWith("RESPONSE " + function + " "))
+                .map(line -> line.substring(("RESPONSE " + function + " ").length()))
+                .toList();
     }
 
     @Test
     void cloudSchedulerHttpTargetRunsOncePerOccurrence() {
         List<String> responses = responses("schedulerReport");
         assertThat(responses).as("%s", log).hasSize(4).allMatch(r -> r.startsWith("200 "));
-        assertThat(responses).as("%s", log).filteredOn(r -> r.contains("report built by schedulerReport")).hasSize(1);
+        assertThat(responses)
+                .as("%s", log)
+                .filteredOn(r -> r.contains("report built by schedulerReport"))
+                .hasSize(1);
         // a skip seen by the around-wrapper carries the outcome; one seen only by the decorator (a concurrent call
         // the wrapper missed) answers an empty body
-        assertThat(responses).as("%s", log).filteredOn(r -> !r.contains("report built by schedulerReport"))
+        assertThat(responses)
+                .as("%s", log)
+                .filteredOn(r -> !r.contains("report built by schedulerReport"))
                 .allMatch(r -> r.matches("200 SKIPPED_(RUNNING|DONE) \"SKIPPED_(RUNNING|DONE)\"|200 - "));
         assertThat(responses.get(3)).as("the retry after the run").isEqualTo("200 SKIPPED_DONE \"SKIPPED_DONE\"");
         assertThat(OUTPUT).as("%s", log).contains("RUNS schedulerReport 1");

@@ -30,8 +30,7 @@ public final class GcpInvokerScenario {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Map<Invoker, Integer> PORTS = new IdentityHashMap<>();
 
-    private GcpInvokerScenario() {
-    }
+    private GcpInvokerScenario() {}
 
     public static void main(String[] args) {
         try {
@@ -49,10 +48,17 @@ public final class GcpInvokerScenario {
 
         Invoker http = serve("schedulerReport", "http");
         int httpPort = port(http);
-        Map<String, String> scheduler = Map.of("X-CloudScheduler", "true",
-                "X-CloudScheduler-JobName", "nightly-report",
-                "X-CloudScheduler-ScheduleTime", "2026-11-30T02:00:00.000Z",
-                "Content-Type", "application/json", "User-Agent", "Google-Cloud-Scheduler");
+        Map<String, String> scheduler = Map.of(
+                "X-CloudScheduler",
+                "true",
+                "X-CloudScheduler-JobName",
+                "nightly-report",
+                "X-CloudScheduler-ScheduleTime",
+                "2026-11-30T02:00:00.000Z",
+                "Content-Type",
+                "application/json",
+                "User-Agent",
+                "Google-Cloud-Scheduler");
         deliver("schedulerReport", httpPort, scheduler, "{\"report\":\"nightly\"}");
         http.stopServer();
 
@@ -60,18 +66,29 @@ public final class GcpInvokerScenario {
         int eventPort = port(event);
         String published = "2026-11-30T02:00:01.234Z";
         String data = Base64.getEncoder().encodeToString("nightly".getBytes(StandardCharsets.UTF_8));
-        String body = "{\"message\":{\"data\":\"" + data + "\",\"messageId\":\"17291\",\"publishTime\":\""
-                + published + "\",\"attributes\":{}},\"subscription\":\"projects/demo/subscriptions/eventarc-nightly\"}";
-        Map<String, String> cloudEvent = Map.of("ce-id", "17291", "ce-specversion", "1.0",
-                "ce-source", "//pubsub.googleapis.com/projects/demo/topics/nightly",
-                "ce-type", "google.cloud.pubsub.topic.v1.messagePublished", "ce-time", published,
-                "Content-Type", "application/json");
+        String body = "{\"message\":{\"data\":\"" + data + "\",\"messageId\":\"17291\",\"publishTime\":\"" + published
+                + "\",\"attributes\":{}},\"subscription\":\"projects/demo/subscriptions/eventarc-nightly\"}";
+        Map<String, String> cloudEvent = Map.of(
+                "ce-id",
+                "17291",
+                "ce-specversion",
+                "1.0",
+                "ce-source",
+                "//pubsub.googleapis.com/projects/demo/topics/nightly",
+                "ce-type",
+                "google.cloud.pubsub.topic.v1.messagePublished",
+                "ce-time",
+                published,
+                "Content-Type",
+                "application/json");
         deliver("pubsubReport", eventPort, cloudEvent, body);
         // Cloud Scheduler's own retry publishes a new message a few seconds later: the same minute, the same tick
         Map<String, String> republished = new HashMap<>(cloudEvent);
         republished.put("ce-id", "17305");
         republished.put("ce-time", "2026-11-30T02:00:09.870Z");
-        print("pubsubReport", post(eventPort, republished, body.replace("17291", "17305")).join());
+        print(
+                "pubsubReport",
+                post(eventPort, republished, body.replace("17291", "17305")).join());
         System.out.println("RUNS pubsubReport " + ScheduledFunctionsApp.runs("pubsubReport"));
         event.stopServer();
     }
@@ -112,7 +129,9 @@ public final class GcpInvokerScenario {
 
     private static void print(String function, HttpResponse<String> response) {
         System.out.println("RESPONSE " + function + " " + response.statusCode() + " "
-                + response.headers().firstValue(TickGuardFunctionAroundWrapper.OUTCOME_HEADER).orElse("-") + " "
+                + response.headers()
+                        .firstValue(TickGuardFunctionAroundWrapper.OUTCOME_HEADER)
+                        .orElse("-") + " "
                 + response.body().replace('\n', ' '));
     }
 }

@@ -25,9 +25,11 @@ class GuardedFunctionsTest {
 
     private static GuardedFunctions guards(String... functions) {
         DynamoDbClient client = DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+                .endpointOverride(URI.create(Emulators.dynalite().endpoint()))
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
         String table = "scf-" + UUID.randomUUID();
         DynamoDbLockTable.createIfAbsent(client, table);
         CloudLockFunctionProperties properties = new CloudLockFunctionProperties();
@@ -36,8 +38,13 @@ class GuardedFunctionsTest {
             guard.setTickSource("eventbridge");
             properties.getFunctions().put(function, guard);
         }
-        return new GuardedFunctions(DynamoDbLockProvider.builder().client(client).tableName(table).lockedBy("t")
-                .build(), properties);
+        return new GuardedFunctions(
+                DynamoDbLockProvider.builder()
+                        .client(client)
+                        .tableName(table)
+                        .lockedBy("t")
+                        .build(),
+                properties);
     }
 
     @Test
@@ -49,9 +56,13 @@ class GuardedFunctionsTest {
             return "ok";
         });
         String json = Events.eventBridge("2026-11-30T02:00:00Z");
-        assertThat(report.apply(MessageBuilder.withPayload(new StringReader(json)).build())).isEqualTo("ok");
+        assertThat(report.apply(
+                        MessageBuilder.withPayload(new StringReader(json)).build()))
+                .isEqualTo("ok");
         assertThat(seen).containsExactly(json);
-        assertThat(report.apply(MessageBuilder.withPayload(new StringReader(json)).build())).isNull();
+        assertThat(report.apply(
+                        MessageBuilder.withPayload(new StringReader(json)).build()))
+                .isNull();
     }
 
     @Test
@@ -72,8 +83,8 @@ class GuardedFunctionsTest {
     @Test
     void aGuardedCallInsideAnotherJobsBodyIsGuardedAndRestoresTheOuterTick() {
         GuardedFunctions guards = guards("outer", "inner");
-        Function<String, String> inner = guards.guard("inner",
-                event -> GuardedFunctions.currentTick().orElseThrow().jobName());
+        Function<String, String> inner = guards.guard(
+                "inner", event -> GuardedFunctions.currentTick().orElseThrow().jobName());
         List<String> seen = new ArrayList<>();
         Function<String, String> outer = guards.guard("outer", event -> {
             seen.add(inner.apply(event));

@@ -3,8 +3,8 @@ package dev.cloudlock.function.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
-import dev.cloudlock.function.spring.example.NightlyReportApplication;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.spring.example.NightlyReportApplication;
 import java.net.URI;
 import java.util.Map;
 import java.util.function.Function;
@@ -24,7 +24,9 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The Spring Cloud Function page's example with its properties ({@code example.properties}), on DynamoDB (dynalite). */
+/**
+ * The Spring Cloud Function page's example with its properties ({@code example.properties}), on DynamoDB (dynalite).
+ */
 class ReadmeExampleTest {
 
     /** Where the application's DynamoDbClient points: dynalite, with the lock table created. */
@@ -33,9 +35,11 @@ class ReadmeExampleTest {
         @Bean
         DynamoDbClient dynamoDb() {
             DynamoDbClient client = DynamoDbClient.builder()
-                    .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+                    .endpointOverride(URI.create(Emulators.dynalite().endpoint()))
+                    .region(Region.US_EAST_1)
                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                    .httpClient(UrlConnectionHttpClient.create()).build();
+                    .httpClient(UrlConnectionHttpClient.create())
+                    .build();
             DynamoDbLockTable.createIfAbsent(client, "shedlock");
             return client;
         }
@@ -44,21 +48,26 @@ class ReadmeExampleTest {
     @Test
     @SuppressWarnings("unchecked")
     void theExampleRunsEachOccurrenceOnce() {
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(NightlyReportApplication.class,
-                Dynalite.class).web(WebApplicationType.NONE).run("--spring.config.name=example")) {
-            FunctionInvocationWrapper nightly = context.getBean(FunctionCatalog.class).lookup("nightlyReport",
-                    "application/json");
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(
+                        NightlyReportApplication.class, Dynalite.class)
+                .web(WebApplicationType.NONE)
+                .run("--spring.config.name=example")) {
+            FunctionInvocationWrapper nightly =
+                    context.getBean(FunctionCatalog.class).lookup("nightlyReport", "application/json");
             Message<?> first = (Message<?>) nightly.apply(Events.message(Events.eventBridge("2026-11-30T02:00:00Z")));
             Message<?> again = (Message<?>) nightly.apply(Events.message(Events.eventBridge("2026-11-30T02:00:00Z")));
-            assertThat(new String((byte[]) first.getPayload())).startsWith("\"report for 2026-11-30T02:00:00Z")
+            assertThat(new String((byte[]) first.getPayload()))
+                    .startsWith("\"report for 2026-11-30T02:00:00Z")
                     .contains("fencing token");
             assertThat(again.getHeaders()).containsEntry(TickGuardFunctionAroundWrapper.OUTCOME_HEADER, "SKIPPED_DONE");
 
             Function<Message<Map<String, Object>>, String> sync = context.getBean("hourlySync", Function.class);
             Message<Map<String, Object>> request = MessageBuilder.withPayload(Map.<String, Object>of("source", "crm"))
-                    .setHeader("X-CloudScheduler-ScheduleTime", "2026-11-30T02:00:00.120Z").build();
+                    .setHeader("X-CloudScheduler-ScheduleTime", "2026-11-30T02:00:00.120Z")
+                    .build();
             Message<Map<String, Object>> sameMinute = MessageBuilder.fromMessage(request)
-                    .setHeader("X-CloudScheduler-ScheduleTime", "2026-11-30T02:00:00.870Z").build();
+                    .setHeader("X-CloudScheduler-ScheduleTime", "2026-11-30T02:00:00.870Z")
+                    .build();
             assertThat(sync.apply(request)).isEqualTo("synced crm");
             assertThat(sync.apply(sameMinute)).isNull();
         }

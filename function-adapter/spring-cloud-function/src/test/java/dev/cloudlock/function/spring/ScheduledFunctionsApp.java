@@ -34,6 +34,7 @@ public class ScheduledFunctionsApp {
     static final Map<String, Long> FENCING_TOKENS = new ConcurrentHashMap<>();
     /** The slow bodies signal {@link #slowStarted} and wait for {@link #slowRelease}. */
     static volatile CountDownLatch slowStarted = new CountDownLatch(1);
+
     static volatile CountDownLatch slowRelease = new CountDownLatch(0);
 
     static int runs(String function) {
@@ -67,12 +68,18 @@ public class ScheduledFunctionsApp {
     @Bean
     public CloudLockProvider cloudLockProvider(Environment environment) {
         DynamoDbClient client = DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+                .endpointOverride(URI.create(Emulators.dynalite().endpoint()))
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
         String table = environment.getProperty("cloudlock.test.table", "shedlock");
         DynamoDbLockTable.createIfAbsent(client, table);
-        return DynamoDbLockProvider.builder().client(client).tableName(table).lockedBy("scf-test").build();
+        return DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(table)
+                .lockedBy("scf-test")
+                .build();
     }
 
     /** Guarded by the around-wrapper only. */

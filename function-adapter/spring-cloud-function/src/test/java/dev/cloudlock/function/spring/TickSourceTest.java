@@ -25,16 +25,21 @@ class TickSourceTest {
         assertThat(source.scheduledTime(json)).isEqualTo(TWO_AM);
         assertThat(source.scheduledTime(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(TWO_AM);
         assertThat(source.scheduledTime(Events.message(json))).isEqualTo(TWO_AM);
-        assertThat(source.scheduledTime(Events.eventBridgeMap("2026-11-30T02:00:00Z"))).isEqualTo(TWO_AM);
-        ScheduledEvent typed = new ObjectMapper().registerModule(new JodaModule())
+        assertThat(source.scheduledTime(Events.eventBridgeMap("2026-11-30T02:00:00Z")))
+                .isEqualTo(TWO_AM);
+        ScheduledEvent typed = new ObjectMapper()
+                .registerModule(new JodaModule())
                 .readValue(json.replace("detail-type", "detailType"), ScheduledEvent.class);
-        assertThat(source.scheduledTime(typed)).as("the aws-lambda-java-events type").isEqualTo(TWO_AM);
+        assertThat(source.scheduledTime(typed))
+                .as("the aws-lambda-java-events type")
+                .isEqualTo(TWO_AM);
     }
 
     @Test
     void eventBridgeSchedulerInputAndPubSubPushBody() {
         assertThat(TickSource.parse("eventbridge-scheduler")
-                .scheduledTime("{\"scheduledTime\": \"2026-11-30T02:00:00Z\", \"jobName\": \"nightly-report\"}"))
+                        .scheduledTime(
+                                "{\"scheduledTime\": \"2026-11-30T02:00:00Z\", \"jobName\": \"nightly-report\"}"))
                 .isEqualTo(TWO_AM);
         String push = "{\"message\": {\"data\": \"bmlnaHRseQ==\", \"messageId\": \"17291\","
                 + " \"publishTime\": \"2026-11-30T02:00:01.234Z\"}, \"subscription\": \"projects/demo/subscriptions/s\"}";
@@ -48,29 +53,38 @@ class TickSourceTest {
     void cloudSchedulerHeaderIgnoringCaseAndAsAnHttpHeaderList() {
         TickSource source = TickSource.parse("cloud-scheduler");
         Message<String> single = MessageBuilder.withPayload("{}")
-                .setHeader("x-cloudscheduler-scheduletime", "2026-11-30T03:00:00+01:00").build();
+                .setHeader("x-cloudscheduler-scheduletime", "2026-11-30T03:00:00+01:00")
+                .build();
         assertThat(source.scheduledTime(single)).isEqualTo(TWO_AM);
         Message<String> list = MessageBuilder.withPayload("{}")
-                .setHeader("X-CloudScheduler-ScheduleTime", List.of("2026-11-30T02:00:00.000Z")).build();
+                .setHeader("X-CloudScheduler-ScheduleTime", List.of("2026-11-30T02:00:00.000Z"))
+                .build();
         assertThat(source.scheduledTime(list)).isEqualTo(TWO_AM);
-        assertThat(TickSource.parse("header:X-Tick").scheduledTime(
-                MessageBuilder.withPayload("{}").setHeader("X-Tick", TWO_AM).build())).isEqualTo(TWO_AM);
+        assertThat(TickSource.parse("header:X-Tick")
+                        .scheduledTime(MessageBuilder.withPayload("{}")
+                                .setHeader("X-Tick", TWO_AM)
+                                .build()))
+                .isEqualTo(TWO_AM);
     }
 
     @Test
     void whatCannotBeReadIsNamed() {
         assertThatThrownBy(() -> TickSource.parse("cloud-scheduler").scheduledTime("{}"))
                 .hasMessageContaining("not a Message");
-        assertThatThrownBy(() -> TickSource.parse("cloud-scheduler").scheduledTime(MessageBuilder.withPayload("{}")
-                .build())).hasMessageContaining("no scheduled time at tick source 'cloud-scheduler'");
+        assertThatThrownBy(() -> TickSource.parse("cloud-scheduler")
+                        .scheduledTime(MessageBuilder.withPayload("{}").build()))
+                .hasMessageContaining("no scheduled time at tick source 'cloud-scheduler'");
         assertThatThrownBy(() -> TickSource.parse("eventbridge").scheduledTime("{\"time\": \"02:00\"}"))
                 .hasMessageContaining("'02:00' is not an ISO-8601 instant");
         assertThatThrownBy(() -> TickSource.parse("eventbridge").scheduledTime("{\"time\": 1796004000000}"))
                 .hasMessageContaining("1796004000000");
         assertThatThrownBy(() -> TickSource.parse("eventbridge").scheduledTime("not json"))
                 .hasMessageContaining("not JSON");
-        assertThatThrownBy(() -> TickSource.parse("gcf-event").scheduledTime(MessageBuilder.withPayload("{}")
-                .setHeader("gcf_context", "yesterday").build())).hasMessageContaining("not a com.google.cloud");
+        assertThatThrownBy(() -> TickSource.parse("gcf-event")
+                        .scheduledTime(MessageBuilder.withPayload("{}")
+                                .setHeader("gcf_context", "yesterday")
+                                .build()))
+                .hasMessageContaining("not a com.google.cloud");
         assertThatThrownBy(() -> TickSource.parse("time")).hasMessageContaining("header:NAME, json:/POINTER");
         assertThatThrownBy(() -> TickSource.parse("header:")).hasMessageContaining("Unknown tick source");
     }

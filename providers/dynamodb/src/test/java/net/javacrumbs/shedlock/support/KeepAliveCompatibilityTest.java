@@ -31,9 +31,11 @@ class KeepAliveCompatibilityTest {
 
     private static final ScheduledExecutorService SCHEDULER = Executors.newSingleThreadScheduledExecutor();
     private static final DynamoDbClient CLIENT = DynamoDbClient.builder()
-            .endpointOverride(URI.create(Emulators.dynalite().endpoint())).region(Region.US_EAST_1)
+            .endpointOverride(URI.create(Emulators.dynalite().endpoint()))
+            .region(Region.US_EAST_1)
             .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-            .httpClient(UrlConnectionHttpClient.create()).build();
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
 
     @AfterAll
     static void stop() {
@@ -42,7 +44,11 @@ class KeepAliveCompatibilityTest {
 
     private static DynamoDbLockProvider provider(String lockedBy) {
         DynamoDbLockTable.createIfAbsent(CLIENT, "keepalive");
-        return DynamoDbLockProvider.builder().client(CLIENT).tableName("keepalive").lockedBy(lockedBy).build();
+        return DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName("keepalive")
+                .lockedBy(lockedBy)
+                .build();
     }
 
     private static LockConfiguration config(String name) {
@@ -52,8 +58,8 @@ class KeepAliveCompatibilityTest {
     @Test
     void keepAliveExtendsOurLeasePastLockAtMostForAndReleases() throws InterruptedException {
         String name = "keepalive-" + System.nanoTime();
-        KeepAliveLockProvider keepAlive = new KeepAliveLockProvider(provider("long-job"), SCHEDULER,
-                Duration.ofMillis(500));
+        KeepAliveLockProvider keepAlive =
+                new KeepAliveLockProvider(provider("long-job"), SCHEDULER, Duration.ofMillis(500));
         Optional<SimpleLock> lock = keepAlive.lock(config(name));
         assertThat(lock).isPresent();
 
@@ -61,6 +67,8 @@ class KeepAliveCompatibilityTest {
         assertThat(provider("other").lock(config(name))).as("while kept alive").isEmpty();
 
         lock.get().unlock();
-        assertThat(provider("other").lock(config(name))).as("after the keep-alive lock's release").isPresent();
+        assertThat(provider("other").lock(config(name)))
+                .as("after the keep-alive lock's release")
+                .isPresent();
     }
 }
