@@ -2,6 +2,7 @@ package dev.cloudlock.core;
 
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
@@ -37,13 +38,26 @@ import org.slf4j.LoggerFactory;
  *   <li>an acquisition whose outcome was ambiguous (the write may have landed but the response was lost) is
  *       resolved by reading the record: if its owner token is ours, we hold the lock.</li>
  * </ul>
- * Times come from ShedLock's {@link ClockProvider}, truncated to milliseconds, unless the store has its own clock.
+ * Leases are judged by the store's clock, so a client whose clock is off cannot take a held lock: Firestore reads
+ * it itself; DynamoDB, S3 and Cosmos DB estimate it ({@link ClockSkewMonitor}) from the server times their
+ * responses carry. Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty, about
+ * 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that is
+ * safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
+ * ShedLock's {@link ClockProvider}.
  */
 public class CloudLockProvider implements ExtensibleLockProvider {
 
+    /**
+     * How far ahead of the store's time a tick may be by default: the clock-skew tolerance (a scheduler may fire a
+     * little early, and the store's time is an estimate).
+     */
+    public static final Duration DEFAULT_MAX_TICK_LEAD = ClockSkewMonitor.DEFAULT_TOLERANCE;
+
+    private static final Duration MIN_LEASE = Duration.ofMillis(1);
     private static final Logger LOG = LoggerFactory.getLogger(CloudLockProvider.class);
 
     private final LockStore store;
+    private volatile boolean warnedWithoutServerTime;
     private final String lockedBy;
 
     /** A provider that writes {@link InstanceIdentity#hostAndPid()} as {@code lockedBy}. */
@@ -78,36 +92,71 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     /** Like {@link #lock}, typed: empty when another holder has the lock. */
     public Optional<FencedLock> tryLock(LockConfiguration lockConfiguration) {
-        return acquire(lockConfiguration, null).lock();
+        return acquire(lockConfiguration, null, Duration.ZERO).lock();
     }
 
     /**
      * Takes the lock for one scheduled occurrence: succeeds only if the lock is free and {@code tick} is newer than
-     * the last tick completed under this name.
+     * the last tick completed under this name. A tick more than {@link #DEFAULT_MAX_TICK_LEAD} ahead of the store's
+     * time is refused (see {@link #lockTick(LockConfiguration, Instant, Duration)}).
      *
      * @param tick the occurrence's scheduled time (stored with millisecond precision)
      */
     public TickAttempt lockTick(LockConfiguration lockConfiguration, Instant tick) {
-        Objects.requireNonNull(tick, "tick");
-        return acquire(lockConfiguration, tick.truncatedTo(ChronoUnit.MILLIS));
+        return lockTick(lockConfiguration, tick, DEFAULT_MAX_TICK_LEAD);
     }
 
-    private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick) {
+    /**
+     * Takes the lock for one scheduled occurrence, refusing a tick more than {@code maxLead} ahead of the store's
+     * time. Ticks are a watermark: one far-future tick, once completed, would make every real tick after it "done",
+     * silently, until that date. Such a tick is refused with an {@link IllegalArgumentException} naming the tick and
+     * the store's time, and nothing is written.
+     *
+     * @param tick the occurrence's scheduled time (stored with millisecond precision)
+     * @param maxLead how far ahead of the store's time a tick may be: a scheduler may fire a little early, and the
+     *     store's time is known within its uncertainty (the function guards pass the tick resolution plus the
+     *     clock-skew tolerance)
+     */
+    public TickAttempt lockTick(LockConfiguration lockConfiguration, Instant tick, Duration maxLead) {
+        Objects.requireNonNull(tick, "tick");
+        Objects.requireNonNull(maxLead, "maxLead");
+        if (maxLead.isNegative()) {
+            throw new IllegalArgumentException("maxLead must not be negative, was " + maxLead);
+        }
+        return acquire(lockConfiguration, tick.truncatedTo(ChronoUnit.MILLIS), maxLead);
+    }
+
+    private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick, Duration maxTickLead) {
         String name = LockNames.check(config.getName());
         store.checkName(name);
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
-        Instant now = now();
-        AcquireRequest request =
-                new AcquireRequest(name, UUID.randomUUID().toString(), lockedBy, config.getLockAtMostFor(), now, tick);
-        IsoTimestamps.format(request.lockUntilAt(now)); // rejects a lease the records cannot hold
+        checkLeaseEnd(clientNow(), config.getLockAtMostFor());
+        StoreTime time = storeTime(name);
+        if (tick != null && tick.isAfter(time.latest().plus(maxTickLead))) {
+            throw new IllegalArgumentException("Tick " + tick + " of lock '" + name + "' is "
+                    + Duration.between(time.latest(), tick) + " ahead of the store's time (" + time.latest()
+                    + "), more than the allowed " + maxTickLead + ": refused, nothing written. Completing it would"
+                    + " mark every earlier tick as done; check the scheduler's event time");
+        }
+        // Conditions compare with the earliest the store's clock can read, so a held lease is never judged over
+        // early; the lease is widened by the uncertainty, so it never ends (nor lockAtLeastFor) before its time.
+        Duration uncertainty = Duration.between(time.earliest(), time.latest());
+        Duration atLeast = config.getLockAtLeastFor().plus(uncertainty);
+        AcquireRequest request = new AcquireRequest(
+                name,
+                UUID.randomUUID().toString(),
+                lockedBy,
+                config.getLockAtMostFor().plus(uncertainty),
+                time.earliest(),
+                tick);
         AcquireResult result;
         try {
             result = store.tryAcquire(request);
         } catch (RuntimeException e) {
-            return resolveAfterError(request, config, e);
+            return resolveAfterError(request, atLeast, e);
         }
         if (result instanceof AcquireResult.Acquired acquired) {
-            return held(acquired.lock(), config.getLockAtLeastFor(), tick);
+            return held(acquired.lock(), atLeast, tick);
         }
         LockRecord current = ((AcquireResult.Lost) result)
                 .current()
@@ -116,7 +165,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         if (current != null && request.owner().equals(current.owner())) {
             // Our write landed earlier (a retried request whose first response was lost).
             LOG.debug("Lock '{}': condition failed on a record carrying our owner token; we hold it", name);
-            return held(heldFrom(current), config.getLockAtLeastFor(), tick);
+            return held(heldFrom(current), atLeast, tick);
         }
         if (tick != null && current != null && current.hasCompleted(tick)) {
             return new TickAttempt(TickAttempt.Status.DONE, Optional.empty());
@@ -124,7 +173,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return new TickAttempt(TickAttempt.Status.RUNNING, Optional.empty());
     }
 
-    private TickAttempt resolveAfterError(AcquireRequest request, LockConfiguration config, RuntimeException error) {
+    private TickAttempt resolveAfterError(AcquireRequest request, Duration atLeast, RuntimeException error) {
         try {
             Optional<LockRecord> current = store.read(request.name());
             if (current.isPresent() && request.owner().equals(current.get().owner())) {
@@ -132,7 +181,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                         "Lock '{}': the store reported an error but our write landed; we hold the lock",
                         request.name(),
                         error);
-                return held(heldFrom(current.get()), config.getLockAtLeastFor(), request.tick());
+                return held(heldFrom(current.get()), atLeast, request.tick());
             }
         } catch (RuntimeException readError) {
             error.addSuppressed(readError);
@@ -156,9 +205,21 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 Optional.of(new StoreLock(lock, lock.leaseStart().plus(lockAtLeastFor), tick)));
     }
 
+    /** Rejects a lease that would end after the latest instant a record can hold, without overflowing. */
+    private static void checkLeaseEnd(Instant now, Duration lockAtMostFor) {
+        if (lockAtMostFor.compareTo(Duration.between(now, IsoTimestamps.MAX)) > 0) {
+            throw new IllegalArgumentException("lockAtMostFor (" + lockAtMostFor + ") would end the lease after "
+                    + IsoTimestamps.MAX + ", the latest time a lock record can hold");
+        }
+    }
+
     private static void checkLease(Duration lockAtMostFor, Duration lockAtLeastFor) {
         if (lockAtMostFor == null || lockAtMostFor.isNegative() || lockAtMostFor.isZero()) {
             throw new IllegalArgumentException("lockAtMostFor must be positive, was " + lockAtMostFor);
+        }
+        if (lockAtMostFor.compareTo(MIN_LEASE) < 0) {
+            throw new IllegalArgumentException("lockAtMostFor must be at least 1 ms (lock records hold milliseconds, so"
+                    + " a shorter lease would be over at once), was " + lockAtMostFor);
         }
         if (lockAtLeastFor == null || lockAtLeastFor.isNegative()) {
             throw new IllegalArgumentException("lockAtLeastFor must not be negative, was " + lockAtLeastFor);
@@ -169,9 +230,52 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
     }
 
-    private static Instant now() {
+    private static Instant clientNow() {
         return ClockProvider.now().truncatedTo(ChronoUnit.MILLIS);
     }
+
+    /**
+     * The store's time now, to the millisecond, as the earliest and the latest its clock can read. When ShedLock's
+     * {@link ClockProvider} time lies within those bounds, this machine's clock agrees with the store's and both are
+     * that time (ShedLock's semantics, to the millisecond). When it lies outside (this machine's clock is off by more
+     * than the estimate's uncertainty, about 1 s plus a round trip), conditions that must never judge a held lease over
+     * take the earliest, the extend condition (which must never judge an ended lease running) the latest, and leases
+     * are widened by the difference. A store without an estimate of its own gets ShedLock's time. The first call of a
+     * process has no estimate yet: one read of the record gives it (the only extra request; later responses keep it
+     * fresh).
+     */
+    private StoreTime storeTime(String name) {
+        Optional<ClockSkewMonitor> clock = store.clockSkewMonitor();
+        if (clock.isEmpty()) {
+            Instant now = clientNow();
+            return new StoreTime(now, now);
+        }
+        Optional<ClockSkewMonitor.ServerTime> time = clock.get().serverTime();
+        if (time.isEmpty()) {
+            store.read(name);
+            time = clock.get().serverTime();
+        }
+        if (time.isEmpty()) {
+            if (!warnedWithoutServerTime) {
+                warnedWithoutServerTime = true;
+                LOG.warn("The lock store's responses carry no server time: leases are judged by this machine's clock"
+                        + " until one does");
+            }
+            Instant now = clientNow();
+            return new StoreTime(now, now);
+        }
+        Instant earliest = time.get().earliest().truncatedTo(ChronoUnit.MILLIS);
+        Instant latestExact = time.get().latest();
+        Instant latest = latestExact.truncatedTo(ChronoUnit.MILLIS);
+        latest = latest.equals(latestExact) ? latest : latest.plusMillis(1);
+        Instant client = clientNow();
+        if (!client.isBefore(earliest) && !client.isAfter(latest)) {
+            return new StoreTime(client, client); // this machine's clock agrees with the store's: use its precision
+        }
+        return new StoreTime(earliest, latest);
+    }
+
+    private record StoreTime(Instant earliest, Instant latest) {}
 
     /** A single-use handle over the state this acquisition wrote. */
     private final class StoreLock implements FencedLock {
@@ -218,7 +322,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             claim();
             boolean ours;
             try {
-                ours = store.release(new ReleaseRequest(held, now(), lockAtLeastUntil, completedTick));
+                ours = store.release(
+                        new ReleaseRequest(held, storeTime(held.name()).earliest(), lockAtLeastUntil, completedTick));
             } catch (RuntimeException e) {
                 live.set(true); // the release may be retried on this handle
                 throw e;
@@ -236,12 +341,12 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         @Override
         public Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
             checkLease(lockAtMostFor, lockAtLeastFor);
+            checkLeaseEnd(clientNow(), lockAtMostFor);
             claim();
-            Instant now = now();
-            IsoTimestamps.format(now.plus(lockAtMostFor));
             Optional<HeldLock> extended;
             try {
-                extended = store.extend(new ExtendRequest(held, now, lockAtMostFor));
+                extended = store.extend(
+                        new ExtendRequest(held, storeTime(held.name()).latest(), lockAtMostFor));
             } catch (RuntimeException e) {
                 live.set(true);
                 throw e;

@@ -2,37 +2,68 @@ package dev.cloudlock.spi;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import net.javacrumbs.shedlock.core.ClockProvider;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Estimates how far the store's clock is from ours, for stores whose conditions compare {@code lockUntil} with the
- * client's time (DynamoDB, S3, Cosmos). Every response carries a server time of coarse resolution (HTTP {@code Date}:
- * whole seconds; Cosmos {@code _ts}: whole seconds); each one bounds the offset to an interval:
- * the server stamped a time in {@code [serverTime, serverTime + resolution)} at some moment between sending the
- * request and receiving the response, so {@code offset = server - client} lies in
- * {@code [serverTime - received, serverTime + resolution - sent]}. The estimate is the intersection of the recent
- * intervals (a clock step that makes them disjoint restarts it), reported as a midpoint with its error bound.
+ * The store's clock, as far as this process can know it: an estimate of the store's current time with its
+ * uncertainty, built from the server times the store's responses already carry (HTTP {@code Date}: whole seconds;
+ * Cosmos DB {@code _ts}: whole seconds), so that core can judge leases by the store's clock instead of this
+ * machine's.
  *
- * <p>It logs a warning when the offset certainly exceeds the tolerance. Thread-safe.
+ * <p>Each response bounds the store's clock against this process's monotonic clock ({@link System#nanoTime()}): the
+ * server stamped a time in {@code [serverTime, serverTime + resolution)} at some moment between sending the request
+ * and receiving the response. The estimate is the intersection of the recent bounds, each widened by the drift the
+ * monotonic clock may have gathered since ({@value #MAX_DRIFT_PPM} ppm); responses whose bounds no longer intersect
+ * (the store's clock stepped) restart it. The wall clock of this machine plays no part, so a client whose clock is off
+ * by any amount judges leases the same. With one response the uncertainty is about the resolution plus one round trip
+ * (±(0.5 s + RTT/2) around the midpoint for HTTP {@code Date}); more responses narrow it.
+ *
+ * <p>It also compares the store's clock with the clock ShedLock's {@link ClockProvider} gives (which times jobs and
+ * {@code LockConfiguration}s), and logs a warning when they certainly differ by more than the tolerance. Thread-safe.
  */
 public final class ClockSkewMonitor {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClockSkewMonitor.class);
     private static final int WINDOW = 32;
+    private static final long MAX_DRIFT_PPM = 200;
 
-    /** The clock difference to a store above which a client-clock store warns, unless configured otherwise. */
+    /** The clock difference to a store above which the monitor warns, unless configured otherwise. */
     public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(2);
 
     /**
-     * The offset estimate.
+     * The store's time now, within bounds.
      *
-     * @param offset the store's clock minus ours (positive: the store is ahead)
+     * @param earliest the store's clock reads at least this now
+     * @param latest the store's clock reads at most this now
+     */
+    public record ServerTime(Instant earliest, Instant latest) {
+        public ServerTime {
+            Objects.requireNonNull(earliest, "earliest");
+            Objects.requireNonNull(latest, "latest");
+        }
+
+        /** Half the width of the bounds: the store's clock is within this of the midpoint. */
+        public Duration uncertainty() {
+            return Duration.between(earliest, latest).dividedBy(2);
+        }
+    }
+
+    /**
+     * The store's clock compared with this machine's ({@link ClockProvider}).
+     *
+     * @param offset the store's clock minus this machine's (positive: the store is ahead)
      * @param errorBound the true offset lies within {@code offset ± errorBound}
      * @param samples how many responses the estimate rests on
      */
@@ -43,15 +74,29 @@ public final class ClockSkewMonitor {
         }
     }
 
-    private record Bounds(long lowNanos, long highNanos) {}
+    /** Bounds on (store time in epoch nanoseconds - monotonic nanoseconds), learnt at {@code atNanos}. */
+    private record Bounds(long low, long high, long atNanos) {
+        Bounds widenedTo(long nowNanos) {
+            long drift = Math.max(0, nowNanos - atNanos) / 1_000_000 * MAX_DRIFT_PPM;
+            return new Bounds(low - drift, high + drift, nowNanos);
+        }
+    }
 
     private final Duration tolerance;
+    private final LongSupplier ticker;
+    private final Supplier<Instant> clientClock;
     private final Deque<Bounds> recent = new ArrayDeque<>();
     private boolean warned;
 
     /** A monitor that warns when the store's clock is certainly more than {@code tolerance} away from ours. */
     public ClockSkewMonitor(Duration tolerance) {
+        this(tolerance, System::nanoTime, ClockProvider::now);
+    }
+
+    ClockSkewMonitor(Duration tolerance, LongSupplier ticker, Supplier<Instant> clientClock) {
         this.tolerance = Objects.requireNonNull(tolerance, "tolerance");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.clientClock = Objects.requireNonNull(clientClock, "clientClock");
         if (tolerance.isNegative()) {
             throw new IllegalArgumentException("tolerance must not be negative");
         }
@@ -61,38 +106,92 @@ public final class ClockSkewMonitor {
         return tolerance;
     }
 
+    /** This monitor's monotonic clock, in nanoseconds: read it just before sending and just after receiving. */
+    public long ticks() {
+        return ticker.getAsLong();
+    }
+
     /**
      * Records one response.
      *
      * @param serverTime the server's time in the response, truncated to {@code resolution}
      * @param resolution the server time's resolution (1 s for HTTP {@code Date})
-     * @param sent our clock when the request was sent
-     * @param received our clock when the response arrived
+     * @param sentTicks {@link #ticks()} when the request was sent
+     * @param receivedTicks {@link #ticks()} when the response arrived
      */
-    public void observe(Instant serverTime, Duration resolution, Instant sent, Instant received) {
+    public void observe(Instant serverTime, Duration resolution, long sentTicks, long receivedTicks) {
         long server = nanos(serverTime);
-        Bounds bounds = new Bounds(server - nanos(received), server + resolution.toNanos() - nanos(sent));
-        Estimate estimate;
+        Bounds bounds = new Bounds(server - receivedTicks, server + resolution.toNanos() - sentTicks, receivedTicks);
         synchronized (this) {
             recent.addLast(bounds);
             if (recent.size() > WINDOW) {
                 recent.removeFirst();
             }
-            if (intersection() == null) { // the clocks stepped: start over from this response
+            if (intersection(receivedTicks) == null) { // the store's clock stepped: start over from this response
                 recent.clear();
                 recent.addLast(bounds);
             }
-            estimate = current();
         }
+        estimate().ifPresent(this::warnIfSkewed);
+    }
+
+    /**
+     * Records one HTTP response by its {@code Date} header (RFC 1123, whole seconds). A missing or unparsable header
+     * is ignored: the estimate then rests on the other responses.
+     */
+    public void observeHttpDate(@Nullable String dateHeader, long sentTicks, long receivedTicks) {
+        if (dateHeader == null) {
+            return;
+        }
+        Instant serverTime;
+        try {
+            serverTime = ZonedDateTime.parse(dateHeader, DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
+        } catch (DateTimeParseException e) {
+            LOG.debug("Ignoring unparsable Date header '{}'", dateHeader);
+            return;
+        }
+        observe(serverTime, Duration.ofSeconds(1), sentTicks, receivedTicks);
+    }
+
+    /** The store's time now, within bounds; empty before the first response. */
+    public Optional<ServerTime> serverTime() {
+        long now = ticks();
+        Bounds both;
+        synchronized (this) {
+            both = intersection(now);
+        }
+        if (both == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ServerTime(instant(now + both.low()), instant(now + both.high())));
+    }
+
+    /** The store's clock compared with this machine's ({@link ClockProvider}); empty before the first response. */
+    public Optional<Estimate> estimate() {
+        int samples;
+        synchronized (this) {
+            samples = recent.size();
+        }
+        Instant client = clientClock.get();
+        return serverTime().map(server -> {
+            Duration uncertainty = server.uncertainty();
+            Duration offset = Duration.between(client, server.earliest().plus(uncertainty));
+            return new Estimate(offset, uncertainty, samples);
+        });
+    }
+
+    private void warnIfSkewed(Estimate estimate) {
         if (estimate.certainlyExceeds(tolerance)) {
             if (!warned) {
                 warned = true;
                 LOG.warn(
-                        "The lock store's clock is {} ms {} this machine's (± {} ms), more than the tolerated {} ms:"
-                                + " leases are judged by this machine's clock, so they last that much longer or shorter."
+                        "This machine's clock (as ShedLock's ClockProvider gives it) is {} ms {} the lock store's"
+                                + " (± {} ms), more than the tolerated {} ms. Leases are judged by the store's clock,"
+                                + " so locking is unaffected, but job times and LockConfiguration timestamps are off."
                                 + " Check NTP on this machine.",
                         estimate.offset().abs().toMillis(),
-                        estimate.offset().isNegative() ? "behind" : "ahead of",
+                        estimate.offset().isNegative() ? "ahead of" : "behind",
                         estimate.errorBound().toMillis(),
                         tolerance.toMillis());
             }
@@ -101,49 +200,26 @@ public final class ClockSkewMonitor {
         }
     }
 
-    /**
-     * Records one HTTP response by its {@code Date} header (RFC 1123, whole seconds). A missing or unparsable header
-     * is ignored: the monitor is advisory and must never fail a lock operation.
-     */
-    public void observeHttpDate(@Nullable String dateHeader, Instant sent, Instant received) {
-        if (dateHeader == null) {
-            return;
+    private @Nullable Bounds intersection(long nowNanos) {
+        if (recent.isEmpty()) {
+            return null;
         }
-        Instant serverTime;
-        try {
-            serverTime = java.time.ZonedDateTime.parse(
-                            dateHeader, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
-                    .toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            LOG.debug("Ignoring unparsable Date header '{}'", dateHeader);
-            return;
-        }
-        observe(serverTime, Duration.ofSeconds(1), sent, received);
-    }
-
-    /** The current estimate, empty before the first response. */
-    public synchronized Optional<Estimate> estimate() {
-        return recent.isEmpty() ? Optional.empty() : Optional.of(current());
-    }
-
-    private Estimate current() {
-        Bounds both = intersection();
-        long mid = both.lowNanos() / 2 + both.highNanos() / 2;
-        return new Estimate(
-                Duration.ofNanos(mid), Duration.ofNanos((both.highNanos() - both.lowNanos()) / 2), recent.size());
-    }
-
-    private @Nullable Bounds intersection() {
         long low = Long.MIN_VALUE;
         long high = Long.MAX_VALUE;
         for (Bounds b : recent) {
-            low = Math.max(low, b.lowNanos());
-            high = Math.min(high, b.highNanos());
+            Bounds widened = b.widenedTo(nowNanos);
+            low = Math.max(low, widened.low());
+            high = Math.min(high, widened.high());
         }
-        return low <= high ? new Bounds(low, high) : null;
+        return low <= high ? new Bounds(low, high, nowNanos) : null;
     }
 
     private static long nanos(Instant instant) {
         return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+
+    private static Instant instant(long epochNanos) {
+        return Instant.ofEpochSecond(
+                Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L));
     }
 }

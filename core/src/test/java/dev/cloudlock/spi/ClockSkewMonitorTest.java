@@ -5,53 +5,109 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The store's clock estimated from whole-second server times and this process's monotonic clock: the bounds always
+ * contain the true store time, narrow with more responses, do not depend on the client's wall clock, widen with time
+ * since the last response, and restart when the store's clock steps.
+ */
 class ClockSkewMonitorTest {
 
     private static final Duration SECOND = Duration.ofSeconds(1);
     private static final Instant T = Instant.parse("2026-11-30T02:00:00.000Z");
 
-    /** A server whose clock is {@code offset} ahead answers a request sent at {@code sent} taking {@code rtt}. */
-    private static void respond(ClockSkewMonitor monitor, Duration offset, Instant sent, Duration rtt) {
-        Instant serverNow = sent.plus(rtt.dividedBy(2)).plus(offset);
-        monitor.observe(serverNow.truncatedTo(ChronoUnit.SECONDS), SECOND, sent, sent.plus(rtt));
+    /** The monotonic clock, in nanoseconds since the test began. */
+    private final AtomicLong ticks = new AtomicLong(5_000_000_000L);
+    /** The store's clock: T plus the ticks plus this offset. */
+    private Duration storeOffset = Duration.ofMillis(3_400);
+    /** The client's wall clock: T plus the ticks plus this offset. */
+    private Duration clientOffset = Duration.ZERO;
+
+    private final ClockSkewMonitor monitor = new ClockSkewMonitor(
+            Duration.ofSeconds(2), ticks::get, () -> T.plusNanos(ticks.get()).plus(clientOffset));
+
+    private Instant storeNow() {
+        return T.plusNanos(ticks.get()).plus(storeOffset);
+    }
+
+    /** One request answered after {@code rtt}, stamped with the store's time (truncated to seconds) halfway. */
+    private void respond(Duration rtt) {
+        long sent = ticks.get();
+        ticks.addAndGet(rtt.toNanos() / 2);
+        Instant stamped = storeNow().truncatedTo(ChronoUnit.SECONDS);
+        ticks.addAndGet(rtt.toNanos() / 2);
+        monitor.observe(stamped, SECOND, sent, ticks.get());
+    }
+
+    private void assertBoundsHoldTheStoreTime() {
+        ClockSkewMonitor.ServerTime time = monitor.serverTime().orElseThrow();
+        assertThat(storeNow()).isBetween(time.earliest(), time.latest());
     }
 
     @Test
     void narrowsToTheTrueOffsetFromWholeSecondDates() {
-        ClockSkewMonitor monitor = new ClockSkewMonitor(Duration.ofSeconds(2));
         assertThat(monitor.estimate()).isEmpty();
-        Duration offset = Duration.ofMillis(3_400);
+        assertThat(monitor.serverTime()).isEmpty();
         for (int i = 0; i < 20; i++) {
-            respond(monitor, offset, T.plusMillis(i * 137L), Duration.ofMillis(4));
+            respond(Duration.ofMillis(4));
+            ticks.addAndGet(Duration.ofMillis(137).toNanos());
+            assertBoundsHoldTheStoreTime();
         }
         ClockSkewMonitor.Estimate estimate = monitor.estimate().orElseThrow();
         assertThat(estimate.errorBound()).isLessThan(Duration.ofMillis(150));
-        assertThat(estimate.offset().minus(offset).abs()).isLessThanOrEqualTo(estimate.errorBound());
+        assertThat(estimate.offset().minus(storeOffset).abs()).isLessThanOrEqualTo(estimate.errorBound());
         assertThat(estimate.certainlyExceeds(Duration.ofSeconds(2))).isTrue();
         assertThat(estimate.certainlyExceeds(Duration.ofSeconds(4))).isFalse();
     }
 
     @Test
-    void oneSampleIsAsUncertainAsItsResolution() {
-        ClockSkewMonitor monitor = new ClockSkewMonitor(Duration.ofSeconds(2));
-        respond(monitor, Duration.ZERO, T.plusMillis(300), Duration.ofMillis(10));
-        ClockSkewMonitor.Estimate estimate = monitor.estimate().orElseThrow();
-        assertThat(estimate.errorBound()).isGreaterThan(Duration.ofMillis(400));
-        assertThat(estimate.certainlyExceeds(Duration.ofSeconds(2))).isFalse();
+    void oneSampleIsAsUncertainAsItsResolutionPlusTheRoundTrip() {
+        respond(Duration.ofMillis(10));
+        ClockSkewMonitor.ServerTime time = monitor.serverTime().orElseThrow();
+        assertThat(time.uncertainty()).isBetween(Duration.ofMillis(500), Duration.ofMillis(506));
+        assertBoundsHoldTheStoreTime();
     }
 
     @Test
-    void restartsWhenTheClockSteps() {
-        ClockSkewMonitor monitor = new ClockSkewMonitor(Duration.ofSeconds(1));
-        for (int i = 0; i < 10; i++) {
-            respond(monitor, Duration.ZERO, T.plusMillis(i * 91L), Duration.ofMillis(2));
+    void theStoresTimeDoesNotDependOnTheClientsWallClock() {
+        respond(Duration.ofMillis(6));
+        ClockSkewMonitor.ServerTime before = monitor.serverTime().orElseThrow();
+        for (Duration skew : new Duration[] {Duration.ofHours(1), Duration.ofSeconds(-30), Duration.ofDays(-400)}) {
+            clientOffset = skew;
+            assertThat(monitor.serverTime()).contains(before);
+            assertThat(monitor.estimate()
+                            .orElseThrow()
+                            .offset()
+                            .minus(storeOffset.minus(skew))
+                            .abs())
+                    .isLessThanOrEqualTo(Duration.ofMillis(510));
         }
+    }
+
+    @Test
+    void boundsWidenWithTheTimeSinceTheLastResponse() {
+        respond(Duration.ofMillis(2));
+        Duration fresh = monitor.serverTime().orElseThrow().uncertainty();
+        ticks.addAndGet(Duration.ofHours(1).toNanos());
+        Duration anHourLater = monitor.serverTime().orElseThrow().uncertainty();
+        assertThat(anHourLater.minus(fresh)).isBetween(Duration.ofMillis(700), Duration.ofMillis(740));
+        assertBoundsHoldTheStoreTime();
+    }
+
+    @Test
+    void restartsWhenTheStoresClockSteps() {
         for (int i = 0; i < 10; i++) {
-            respond(monitor, Duration.ofSeconds(30), T.plusSeconds(5).plusMillis(i * 91L), Duration.ofMillis(2));
+            respond(Duration.ofMillis(2));
+            ticks.addAndGet(Duration.ofMillis(91).toNanos());
         }
-        ClockSkewMonitor.Estimate estimate = monitor.estimate().orElseThrow();
-        assertThat(estimate.offset().minus(Duration.ofSeconds(30)).abs()).isLessThanOrEqualTo(estimate.errorBound());
+        storeOffset = storeOffset.plusSeconds(30);
+        for (int i = 0; i < 10; i++) {
+            respond(Duration.ofMillis(2));
+            ticks.addAndGet(Duration.ofMillis(91).toNanos());
+        }
+        assertBoundsHoldTheStoreTime();
+        assertThat(monitor.estimate().orElseThrow().samples()).isEqualTo(10);
     }
 }

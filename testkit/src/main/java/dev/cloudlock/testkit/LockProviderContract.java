@@ -2,6 +2,7 @@ package dev.cloudlock.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
@@ -29,6 +30,8 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend:
@@ -59,10 +62,12 @@ public abstract class LockProviderContract {
 
     /**
      * True when the store compares leases with the client's clock (ShedLock's {@link ClockProvider}), so the
-     * clock-driven tests apply; false for a store on server time.
+     * clock-driven tests apply; false for a store on the store's clock. By default: true exactly when the store has
+     * no {@link dev.cloudlock.spi.ClockSkewMonitor} (a store that reads the server's time itself, like Firestore,
+     * overrides this).
      */
     protected boolean usesClientClock() {
-        return true;
+        return provider("clock-probe").store().clockSkewMonitor().isEmpty();
     }
 
     /** Threads in the contended history run. */
@@ -252,6 +257,58 @@ public abstract class LockProviderContract {
         assertThatThrownBy(lock::unlock).as("handle after a refused extend").isInstanceOf(IllegalStateException.class);
     }
 
+    /**
+     * A client whose clock is off by {@code skew} (through ShedLock's {@link ClockProvider}) cannot take a lock held on
+     * the store's clock, even on the first call of its process (a fresh provider), and takes it once the lease is
+     * over by the store's clock, within the documented bound.
+     */
+    @ParameterizedTest(name = "client clock {0}")
+    @ValueSource(strings = {"PT2S", "PT30S", "-PT30S", "PT1H"})
+    void aClientWhoseClockIsOffCannotTakeAHeldLockEvenOnItsFirstCall(String skewText) throws InterruptedException {
+        assumeFalse(usesClientClock(), "the store trusts the client's clock by design (ShedLock's semantics)");
+        Duration skew = Duration.parse(skewText);
+        Duration lease = Duration.ofSeconds(3);
+        String name = uniqueName("skewed");
+        provider("on-time").tryLock(config(name, lease, lease)).orElseThrow().unlock(); // held for 3 s after now
+        long released = System.nanoTime();
+        ClockProvider.setClock(Clock.offset(Clock.systemUTC(), skew));
+        assertThat(provider("skewed").tryLock(config(name, LONG, Duration.ZERO)))
+                .as("first call of a client %s off", skew)
+                .isEmpty();
+        CloudLockProvider skewed = provider("skewed-again");
+        Optional<FencedLock> taken = Optional.empty();
+        while (taken.isEmpty()
+                && System.nanoTime() - released < lease.plusSeconds(5).toNanos()) {
+            long before = System.nanoTime();
+            taken = skewed.tryLock(config(name, LONG, Duration.ZERO));
+            if (taken.isPresent()) {
+                assertThat(Duration.ofNanos(before - released))
+                        .as("never taken before the lease is over")
+                        .isGreaterThanOrEqualTo(lease.minusMillis(50));
+            } else {
+                Thread.sleep(100);
+            }
+        }
+        assertThat(taken)
+                .as("taken once the lease is over, within ±(1 s + a round trip)")
+                .isPresent();
+        taken.get().unlock();
+    }
+
+    @Test
+    void aTickFarAheadOfTheStoresTimeIsRefusedAndWritesNothing() {
+        String name = uniqueName("far-future-tick");
+        Instant farFuture = Instant.parse("9000-01-01T00:00:00Z");
+        assertThatThrownBy(() -> provider("a").lockTick(config(name), farFuture))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9000-01-01T00:00:00Z")
+                .hasMessageContaining("store's time");
+        assertThat(provider("b").store().read(name)).as("nothing written").isEmpty();
+        TickAttempt now = provider("a").lockTick(config(name), Instant.now());
+        assertThat(now.status()).as("a tick of now runs").isEqualTo(TickAttempt.Status.ACQUIRED);
+        now.lock().orElseThrow().completeTick();
+    }
+
     @Test
     void invalidLeasesAreRejected() {
         String name = uniqueName("bad-lease");
@@ -265,6 +322,29 @@ public abstract class LockProviderContract {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lockAtMostFor");
         lock.unlock(); // a rejected extend leaves the handle usable
+    }
+
+    @Test
+    void leasesNoRecordCanHoldAreRejectedBeforeAnyRequest() {
+        String name = uniqueName("absurd-lease");
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        for (CloudLockProvider p : List.of(provider("a"), unreachableProvider())) {
+            assertThatThrownBy(() -> p.lock(config(name, forever, Duration.ZERO)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("lockAtMostFor");
+            assertThatThrownBy(() -> p.lock(config(name, Duration.ofNanos(999_999), Duration.ZERO)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("1 ms");
+        }
+        assertThat(provider("a").store().read(name)).as("nothing was written").isEmpty();
+        FencedLock lock = provider("a").tryLock(config(name)).orElseThrow();
+        assertThatThrownBy(() -> lock.extend(forever, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lockAtMostFor");
+        assertThatThrownBy(() -> lock.extend(Duration.ofNanos(1), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1 ms");
+        lock.unlock();
     }
 
     @Test
@@ -431,6 +511,25 @@ public abstract class LockProviderContract {
                 .hasMessageContaining("whitespace");
         String longest = "n".repeat(255);
         provider.lock(config(longest)).orElseThrow().unlock();
+    }
+
+    @Test
+    void namesNoStoreCanHoldOrThatHideCharactersAreRejectedBeforeAnyRequest() {
+        CloudLockProvider provider = provider("a");
+        CloudLockProvider down = unreachableProvider(); // an IllegalArgumentException from it proves no request
+        String base = uniqueName("hidden");
+        for (String name : List.of(base + "\uD800", base + "\u00A0", "\u200B" + base, base + "\u202Egnp")) {
+            for (CloudLockProvider p : List.of(provider, down)) {
+                assertThatThrownBy(() -> p.lock(config(name)))
+                        .as(name)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("U+");
+            }
+        }
+        String emoji = base + "-\uD83D\uDE00";
+        provider.lock(config(emoji))
+                .orElseThrow(() -> new AssertionError("a paired surrogate is a character"))
+                .unlock();
     }
 
     @Test

@@ -179,9 +179,27 @@ class CloudLockProviderTest {
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick.minus(MINUTE)).status())
                 .as("an older tick")
                 .isEqualTo(TickAttempt.Status.DONE);
+        clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = b.lockTick(config(MINUTE, Duration.ZERO), tick.plus(MINUTE));
         assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
         assertThat(next.lock().orElseThrow().tick()).contains(tick.plus(MINUTE));
+    }
+
+    @Test
+    void aTickFarAheadOfTheStoresTimeIsRefusedAndWritesNothing() {
+        Instant farFuture = Instant.parse("9000-01-01T00:00:00Z");
+        assertThatThrownBy(() -> a.lockTick(config(MINUTE, Duration.ZERO), farFuture))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9000-01-01T00:00:00Z")
+                .hasMessageContaining(START.toString())
+                .hasMessageContaining("nothing written");
+        assertThat(store.read("job")).isEmpty();
+        assertThat(a.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(2))
+                        .status())
+                .as("a tick within the default lead of 2 s")
+                .isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThatThrownBy(() -> b.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(61), MINUTE))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -89,8 +89,13 @@ public final class TickGuard {
         }
         Duration lease = remainingTime.plus(settings.leaseMargin());
         Duration atLeast = settings.lockAtLeastFor().compareTo(lease) > 0 ? lease : settings.lockAtLeastFor();
+        // A tick truncated to the resolution may lie up to one resolution step before the firing; a scheduler may
+        // fire early, and the store's time is an estimate: further ahead than that, the event time is wrong.
+        Duration maxLead = settings.tickResolution().plus(CloudLockProvider.DEFAULT_MAX_TICK_LEAD);
         TickAttempt attempt = provider.lockTick(
-                new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast), tick.scheduledTime());
+                new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast),
+                tick.scheduledTime(),
+                maxLead);
         if (attempt.status() == TickAttempt.Status.RUNNING) {
             return skipped(tick, TickOutcome.SKIPPED_RUNNING);
         }

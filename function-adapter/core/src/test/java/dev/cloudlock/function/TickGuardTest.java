@@ -46,6 +46,27 @@ class TickGuardTest {
     }
 
     @Test
+    void aTickMoreThanOneResolutionAheadIsRefusedBeforeTheJobRunsAndNothingIsRecorded() throws Exception {
+        String job = "poisoned-" + UUID.randomUUID();
+        TickGuard hourly = TickGuard.builder(provider("a"))
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofHours(1)))
+                .build();
+        boolean[] ran = new boolean[1];
+        assertThatThrownBy(() -> hourly.run(
+                        new Tick(job, Instant.parse("9000-01-01T00:00:00Z")), REMAINING, context -> ran[0] = true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9000-01-01T00:00:00Z");
+        assertThat(ran[0]).isFalse();
+        assertThat(STORE.read(job)).isEmpty();
+        Tick withinAResolution = new Tick(job, Instant.now().plus(Duration.ofMinutes(59)));
+        assertThat(hourly.run(withinAResolution, REMAINING, context -> ran[0] = true))
+                .isEqualTo(TickOutcome.RAN);
+        assertThat(ran[0])
+                .as("a tick less than one resolution ahead is a scheduler firing early")
+                .isTrue();
+    }
+
+    @Test
     void concurrentDeliveriesOfOneTickRunItOnce() throws Exception {
         Tick tick = tick("report-" + UUID.randomUUID(), "2026-11-30T02:00:00Z");
         AtomicInteger runs = new AtomicInteger();

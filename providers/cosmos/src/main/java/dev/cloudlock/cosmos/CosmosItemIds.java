@@ -27,17 +27,4 @@ final class CosmosItemIds {
         }
         return id.toString();
     }
-
-    /** Rejects a name that cannot be an id: one with an unpaired UTF-16 surrogate has no UTF-8 form. */
-    static void check(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException("Lock name has an unpaired UTF-16 surrogate at index " + i
-                        + ", which a Cosmos DB item id cannot hold");
-            }
-        }
-    }
 }

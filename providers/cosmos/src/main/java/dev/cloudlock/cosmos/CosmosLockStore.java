@@ -35,6 +35,7 @@ import dev.cloudlock.spi.StoreState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -111,11 +112,6 @@ public final class CosmosLockStore implements LockStore {
                     + " is a field of the lock record; use /id or a property of its own");
         }
         this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
-    }
-
-    @Override
-    public void checkName(String name) {
-        CosmosItemIds.check(name);
     }
 
     @Override
@@ -241,7 +237,8 @@ public final class CosmosLockStore implements LockStore {
     public Optional<LockRecord> read(String name) {
         String id = CosmosItemIds.encode(name);
         try {
-            CosmosItemResponse<ObjectNode> response = container.readItem(id, new PartitionKey(id), ObjectNode.class);
+            CosmosItemResponse<ObjectNode> response =
+                    timed(() -> container.readItem(id, new PartitionKey(id), ObjectNode.class));
             ObjectNode item = response.getItem();
             return Optional.of(new LockRecord(
                     name,
@@ -265,12 +262,39 @@ public final class CosmosLockStore implements LockStore {
         return Optional.of(clockSkew);
     }
 
-    /** Runs one write and feeds the {@code _ts} of the item it wrote to the skew monitor. */
+    /**
+     * Runs one request and feeds the {@code Date} header of its answer (a success or an error) to the store's clock.
+     * Gateway mode carries it on every response; where a response has none, the {@code _ts} of written items still
+     * feeds the clock.
+     */
+    private CosmosItemResponse<ObjectNode> timed(Supplier<CosmosItemResponse<ObjectNode>> call) {
+        long sent = clockSkew.ticks();
+        try {
+            CosmosItemResponse<ObjectNode> response = call.get();
+            observeDate(response.getResponseHeaders(), sent);
+            return response;
+        } catch (CosmosException e) {
+            observeDate(e.getResponseHeaders(), sent);
+            throw e;
+        }
+    }
+
+    private void observeDate(@Nullable Map<String, String> headers, long sent) {
+        long received = clockSkew.ticks();
+        if (headers != null) {
+            headers.entrySet().stream()
+                    .filter(header -> header.getKey().equalsIgnoreCase("Date"))
+                    .findFirst()
+                    .ifPresent(header -> clockSkew.observeHttpDate(header.getValue(), sent, received));
+        }
+    }
+
+    /** Runs one write and feeds the {@code Date} of its answer and the {@code _ts} of the item it wrote to the clock. */
     private CosmosItemResponse<ObjectNode> write(
             Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
-        Instant sent = Instant.now();
-        CosmosItemResponse<ObjectNode> response = call.get();
-        Instant received = Instant.now();
+        long sent = clockSkew.ticks();
+        CosmosItemResponse<ObjectNode> response = timed(call);
+        long received = clockSkew.ticks();
         ObjectNode item = response.getItem();
         if (item == null) {
             throw new LockStoreException("Cosmos DB returned no item for " + operation + " of lock '" + name

@@ -125,7 +125,7 @@ class CosmosLockStoreTest {
     }
 
     @Test
-    void clockSkewMonitorIsFedByTheServerTimeOfOurWrites() {
+    void theStoresClockIsFedByEveryResponsesDateAndTheServerTimeOfOurWrites() {
         CosmosLockProvider provider = provider("a");
         ClockSkewMonitor monitor = provider.clockSkewMonitor();
         assertThat(monitor.estimate()).isEmpty();
@@ -134,8 +134,9 @@ class CosmosLockStoreTest {
                 .unlock();
         ClockSkewMonitor.Estimate estimate = monitor.estimate().orElseThrow();
         assertThat(estimate.samples())
-                .as("acquire and release each wrote an item")
-                .isEqualTo(2);
+                .as("the Date of the first call's read, the patch (404), the create and the release, and the _ts of"
+                        + " the two items written")
+                .isEqualTo(6);
         assertThat(estimate.certainlyExceeds(Duration.ZERO))
                 .as("same machine: %s", estimate)
                 .isFalse();

@@ -204,7 +204,7 @@ public final class DynamoDbLockStore implements LockStore {
 
     /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
     private <T extends DynamoDbResponse> T call(Supplier<T> request, String operation, String name) {
-        Instant sent = Instant.now();
+        long sent = clockSkew.ticks();
         try {
             T response = request.get();
             observeDate(response.sdkHttpResponse(), sent);
@@ -282,9 +282,9 @@ public final class DynamoDbLockStore implements LockStore {
         return StoreErrors.ofHttpStatus(e.statusCode(), "DynamoDB " + what + " failed: " + e.getMessage(), e);
     }
 
-    private void observeDate(@Nullable SdkHttpResponse http, Instant sent) {
+    private void observeDate(@Nullable SdkHttpResponse http, long sent) {
         if (http != null) {
-            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, Instant.now());
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.ticks());
         }
     }
 

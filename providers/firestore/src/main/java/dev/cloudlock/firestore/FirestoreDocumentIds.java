@@ -16,24 +16,6 @@ public final class FirestoreDocumentIds {
 
     private FirestoreDocumentIds() {}
 
-    /**
-     * Rejects names that have no UTF-8 form (an unpaired surrogate), which Firestore would otherwise receive
-     * mangled. Called after the core name rules.
-     *
-     * @throws IllegalArgumentException naming the problem
-     */
-    public static void check(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
-                i++; // a valid pair
-            } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException("Lock name contains an unpaired surrogate (U+"
-                        + String.format("%04X", (int) c) + "), which has no UTF-8 form: '" + name + "'");
-            }
-        }
-    }
-
     /** The document id of lock {@code name}. */
     public static String encode(String name) {
         if (name.equals(".") || name.equals("..")) {

@@ -101,11 +101,6 @@ public final class FirestoreLockStore implements LockStore {
     }
 
     @Override
-    public void checkName(String name) {
-        FirestoreDocumentIds.check(name);
-    }
-
-    @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         DocumentReference doc = document(request.name());
         DocumentSnapshot snapshot = await(doc.get(), "acquire (read)", request.name());

@@ -1,7 +1,6 @@
 package dev.cloudlock.firestore;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -59,19 +58,6 @@ class FirestoreDocumentIdsTest {
                 .hasSize(765);
         assertThat(FirestoreDocumentIds.encode(euros).getBytes(StandardCharsets.UTF_8))
                 .hasSize(765);
-    }
-
-    @Test
-    void unpairedSurrogatesAreRejected() {
-        FirestoreDocumentIds.check("emoji-\uD83D\uDE00");
-        assertThatThrownBy(() -> FirestoreDocumentIds.check("broken-\uD83D"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("unpaired surrogate")
-                .hasMessageContaining("D83D");
-        assertThatThrownBy(() -> FirestoreDocumentIds.check("\uDE00-broken"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("DE00");
-        assertThatThrownBy(() -> FirestoreDocumentIds.check("a\uD83Db")).isInstanceOf(IllegalArgumentException.class);
     }
 
     private static void assertValidId(String id, String name) {

@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
  *   <li>a name made only of dots ({@code .}, {@code ..}) is fully escaped, so no key ends in a path segment that an
  *       HTTP stack might normalise away;</li>
  *   <li>it is injective: {@code %} itself is always escaped, so percent-decoding the encoded name gives the UTF-8 of
- *       the name back, and two different names never share a key. Unpaired surrogates, which have no UTF-8 form,
- *       are rejected rather than replaced.</li>
+ *       the name back, and two different names never share a key. (Core rejects unpaired surrogates, which have no
+ *       UTF-8 form, before a name gets here.)</li>
  * </ul>
  */
 final class S3Keys {
@@ -37,15 +37,6 @@ final class S3Keys {
 
     /** The injective, slash-free encoding of {@code name}. */
     static String encode(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException("Lock name contains an unpaired surrogate (U+"
-                        + String.format("%04X", (int) c) + " at index " + i + "), which has no UTF-8 form");
-            }
-        }
         boolean onlyDots = name.chars().allMatch(c -> c == '.');
         StringBuilder out = new StringBuilder(name.length() + 16);
         for (byte b : name.getBytes(StandardCharsets.UTF_8)) {

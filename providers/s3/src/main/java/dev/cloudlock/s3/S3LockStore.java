@@ -191,7 +191,7 @@ public final class S3LockStore implements LockStore {
         return Optional.of(clockSkew);
     }
 
-    /** Rejects names whose key would be invalid or too long (more than 1,024 bytes, or an unpaired surrogate). */
+    /** Rejects names whose key would be too long (more than 1,024 bytes with the prefix). */
     @Override
     public void checkName(String name) {
         key(name);
@@ -315,7 +315,7 @@ public final class S3LockStore implements LockStore {
             String operation,
             String name,
             String key) {
-        Instant sent = Instant.now();
+        long sent = clockSkew.ticks();
         try {
             T response = request.get();
             observeDate(http.apply(response), sent);
@@ -384,9 +384,9 @@ public final class S3LockStore implements LockStore {
         return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
     }
 
-    private void observeDate(@Nullable SdkHttpResponse http, Instant sent) {
+    private void observeDate(@Nullable SdkHttpResponse http, long sent) {
         if (http != null) {
-            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, Instant.now());
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.ticks());
         }
     }
 }
