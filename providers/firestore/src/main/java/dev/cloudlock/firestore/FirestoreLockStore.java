@@ -23,6 +23,7 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
@@ -85,6 +86,7 @@ public final class FirestoreLockStore implements LockStore {
 
     private final Firestore firestore;
     private final CollectionReference collection;
+    private final ClockSkewMonitor clockSkew = new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE);
 
     /**
      * @param firestore the Firestore client (its project, database, credentials and retry settings are the caller's
@@ -103,7 +105,7 @@ public final class FirestoreLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         DocumentReference doc = document(request.name());
-        DocumentSnapshot snapshot = await(doc.get(), "acquire (read)", request.name());
+        DocumentSnapshot snapshot = readDocument(doc, "acquire (read)", request.name());
         long readAnswered = System.nanoTime();
         Instant now = serverNow(snapshot);
         long fence = 1;
@@ -170,8 +172,21 @@ public final class FirestoreLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        DocumentSnapshot snapshot = await(document(name).get(), "read", name);
+        DocumentSnapshot snapshot = readDocument(document(name), "read", name);
         return snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
+    }
+
+    /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */
+    private DocumentSnapshot readDocument(DocumentReference doc, String operation, String name) {
+        long sent = clockSkew.ticks();
+        DocumentSnapshot snapshot = await(doc.get(), operation, name);
+        clockSkew.observe(exactly(snapshot.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
+        return snapshot;
+    }
+
+    @Override
+    public Optional<ClockSkewMonitor> clockSkewMonitor() {
+        return Optional.of(clockSkew);
     }
 
     /** One update preconditioned on {@code version}; the new version, or empty when someone else wrote since. */
