@@ -29,6 +29,7 @@ class BenchmarksQuickTest {
         // A lost race: 1 request where the old item comes back (moto), plus 1 GetItem where it does not (dynalite).
         assertThat(md).contains("| acquire that loses (contended) | 1 | {UpdateItem=1} |");
         assertThat(md).contains("| acquire that loses (contended) | 2 | {GetItem=1, UpdateItem=1} |");
+        assertThat(md).contains("| first call of a process: acquire + release | 3 | {GetItem=1, UpdateItem=2} |");
         assertThat(md).contains("$1.25 (same holder)");
         // S3: one conditional PUT per steady-state acquire, release and extend; a fresh instance reads first.
         assertThat(md)
