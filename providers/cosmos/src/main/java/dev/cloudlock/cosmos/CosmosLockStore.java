@@ -297,6 +297,12 @@ public final class CosmosLockStore implements LockStore {
         return options;
     }
 
+    /** Cosmos DB's rule: the item id of the name fits its 1,023-byte limit ({@link CosmosItemIds}). */
+    @Override
+    public void checkName(String name) {
+        CosmosItemIds.checkLength(name);
+    }
+
     @Override
     public Optional<ClockSkewMonitor> clockSkewMonitor() {
         return Optional.of(clockSkew);
