@@ -9,10 +9,11 @@ import java.util.Objects;
  * {@code perAttempt} each single HTTP or RPC attempt. A store applies them to every request it sends, so they bound
  * a client the application built as well as one the provider built.
  *
- * <p>The rule "never longer than the lease it protects" is here, once: {@link #forAcquire}, {@link #forExtend} and
- * {@link #forRelease} cap both values at the lease of the request (an answer that comes after the lease has ended is
- * worth nothing: the lock would already be free for others). {@link #forRead()} has no lease to protect and uses the
- * configured values.
+ * <p>The rule "never longer than the lease it protects" is here, once: {@link #forAcquire} and {@link #forExtend} cap
+ * both values at the lease the request asks for (an answer that comes after that lease has ended is worth nothing:
+ * the lock would already be free for others). {@link #forRelease} and {@link #forRead()} protect no lease and use the
+ * configured values: a release often comes after its lease ran out (a job that overran), and a slow release only
+ * leaves the lock held until its {@code lockUntil}, which it would be anyway.
  *
  * <p>Defaults ({@link #DEFAULT}): 10 s in total, 3 s per attempt. A lock call is one small conditional write that
  * takes milliseconds in a region; 3 s per attempt is far above a slow answer yet lets the SDK's standard three
@@ -27,6 +28,9 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
 
     /** 10 s in total, 3 s per attempt. */
     public static final CallTimeouts DEFAULT = new CallTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(3));
+
+    /** The shortest deadline the lease cap sets: a lease shorter than this caps the deadline here. */
+    public static final Duration MIN_LEASE_CAP = Duration.ofSeconds(1);
 
     public CallTimeouts {
         Objects.requireNonNull(total, "total");
@@ -52,13 +56,18 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
         return new CallTimeouts(total, perAttempt);
     }
 
-    /** These timeouts, neither longer than {@code lease}: the rule for a call that protects a lease. */
+    /**
+     * These timeouts, neither longer than {@code lease}, but never cut below {@link #MIN_LEASE_CAP}: the rule for a
+     * call that protects a lease. (A lease under a second is a test's setting; a deadline under a round trip to a
+     * cold client would fail every call, and core resolves a timed-out acquisition by reading the record anyway.)
+     */
     public CallTimeouts within(Duration lease) {
         Objects.requireNonNull(lease, "lease");
-        if (lease.isNegative() || lease.isZero() || lease.compareTo(total) >= 0) {
+        Duration cap = lease.compareTo(MIN_LEASE_CAP) < 0 ? MIN_LEASE_CAP : lease;
+        if (cap.compareTo(total) >= 0) {
             return this;
         }
-        return new CallTimeouts(lease, perAttempt);
+        return new CallTimeouts(cap, perAttempt);
     }
 
     /** The deadline of an acquisition: at most its {@code lockAtMostFor}. */
@@ -71,10 +80,13 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
         return within(request.lockAtMostFor());
     }
 
-    /** The deadline of a release: at most the lease being released (from its start to its {@code lockUntil}). */
+    /**
+     * The deadline of a release: the configured values. A release protects no lease (capping it at the lease being
+     * released would make every release of a job that overran its lease time out at once).
+     */
     public CallTimeouts forRelease(ReleaseRequest request) {
-        return within(
-                Duration.between(request.lock().leaseStart(), request.lock().lockUntil()));
+        Objects.requireNonNull(request, "request");
+        return this;
     }
 
     /** The deadline of a read: the configured values (a read protects no lease). */
