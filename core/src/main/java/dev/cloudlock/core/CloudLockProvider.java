@@ -277,6 +277,39 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     private record StoreTime(Instant earliest, Instant latest) {}
 
+    /**
+     * Why a release of {@code held} was refused, as the store's record {@code current} (null: no record) shows it at
+     * {@code now}: the record is gone, another holder has it (after our lease ran out, or before: then something
+     * outside these rules wrote it), or it is still ours but was written since this handle's write (its lease over or
+     * still running).
+     */
+    static String describeRefusedRelease(HeldLock held, @Nullable LockRecord current, Instant now) {
+        String ourLease = leaseState(held.lockUntil(), now);
+        if (current == null) {
+            return "the store has no record of it any more (it was deleted; our lease " + ourLease + ")";
+        }
+        if (!held.owner().equals(current.owner())) {
+            String taker = "another holder has taken it: the record now belongs to '" + current.lockedBy()
+                    + "' with fencing token " + current.fence() + ", its lease " + leaseState(current.lockUntil(), now);
+            return held.lockUntil().isAfter(now)
+                    ? taker + ", although our lease " + ourLease + " (the record was written outside the lock's rules,"
+                            + " or the clocks disagree)"
+                    : taker + "; our lease " + ourLease;
+        }
+        return "the record still carries our owner token and its lease " + leaseState(current.lockUntil(), now)
+                + ", but it was written since this handle's last write (another handle of the same acquisition, or a"
+                + " retried write), so the store's condition refused the release";
+    }
+
+    private static String leaseState(@Nullable Instant lockUntil, Instant now) {
+        if (lockUntil == null) {
+            return "has no end recorded";
+        }
+        return lockUntil.isAfter(now)
+                ? "runs until " + lockUntil + " (" + Duration.between(now, lockUntil) + " left)"
+                : "ran out at " + lockUntil + " (" + Duration.between(lockUntil, now) + " ago)";
+    }
+
     /** A single-use handle over the state this acquisition wrote. */
     private final class StoreLock implements FencedLock {
         private final HeldLock held;
@@ -329,12 +362,19 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 throw e;
             }
             if (!ours) {
-                LOG.warn(
-                        "Lock '{}' (fencing token {}) was not released: its lease ran out at {} and another holder"
-                                + " has taken it since",
-                        name(),
-                        held.fence(),
-                        held.lockUntil());
+                LOG.warn("Lock '{}' (fencing token {}) was not released: {}", name(), held.fence(), whyRefused());
+            }
+        }
+
+        /** What the store shows after it refused our release: one read of the record. */
+        private String whyRefused() {
+            try {
+                Optional<LockRecord> current = store.read(held.name());
+                return describeRefusedRelease(
+                        held, current.orElse(null), storeTime(held.name()).earliest());
+            } catch (RuntimeException readFailed) {
+                return "the store refused it, and its record could not be read to tell why (" + readFailed.getMessage()
+                        + ")";
             }
         }
 

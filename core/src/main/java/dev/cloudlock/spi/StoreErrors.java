@@ -61,13 +61,30 @@ public final class StoreErrors {
     private static boolean isNetworkFailure(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
-            if (t instanceof IOException
-                    || t instanceof UncheckedIOException
-                    || t instanceof TimeoutException
-                    || t.getClass().getSimpleName().endsWith("TimeoutException")) {
+            if (t instanceof IOException || t instanceof UncheckedIOException || isTimeoutType(t)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code failure} is a call that ran out of time: a {@link TimeoutException} in its cause chain, or an SDK
+     * type whose name ends in {@code TimeoutException} (the AWS SDK's {@code ApiCallTimeoutException} and
+     * {@code ApiCallAttemptTimeoutException}, a socket's {@code SocketTimeoutException}). A store reports such a
+     * failure with {@link CallTimeouts#timedOut}, which names the deadline and how to change it.
+     */
+    public static boolean isTimeout(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
+            if (isTimeoutType(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isTimeoutType(Throwable t) {
+        return t instanceof TimeoutException || t.getClass().getSimpleName().endsWith("TimeoutException");
     }
 }

@@ -70,6 +70,21 @@ public abstract class LockProviderContract {
         return provider("clock-probe").store().clockSkewMonitor().isEmpty();
     }
 
+    /**
+     * A provider whose client talks to an endpoint that accepts connections and never answers (a TLS handshake
+     * included), with {@code callTimeout} as its deadline; {@code null} for cloudlock's deadline set far beyond the
+     * test (the SDK's own settings alone: the negative control). Return {@code null} when the store cannot be pointed
+     * at such an endpoint (the cases are then reported as skipped). The store's test owns the endpoint and closes it.
+     */
+    protected @Nullable CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        return null;
+    }
+
+    /** The deadline the never-answering case sets; the call must fail within 3 times it. */
+    protected Duration silentDeadline() {
+        return Duration.ofSeconds(2);
+    }
+
     /** Threads in the contended history run. */
     protected int contentionThreads() {
         return 8;
@@ -536,6 +551,33 @@ public abstract class LockProviderContract {
     void namesThatDifferOnlyInCaseOrPunctuationAreDifferentLocks() {
         String base = uniqueName("Name");
         List<String> names = List.of(base, base.toLowerCase(), base + "/x", base + "_x", base + "%2Fx", base + ".x");
+        assertAllDifferentLocks(names);
+    }
+
+    /**
+     * Names equal only after Unicode normalization are different locks, and each unlock frees its own: "été" composed
+     * (U+00E9) and decomposed (e + U+0301). A store or emulator that normalizes one side only once let the second be
+     * acquired while its unlock freed nothing.
+     */
+    @Test
+    void namesThatDifferOnlyInUnicodeNormalizationAreDifferentLocks() {
+        String base = uniqueName("norm");
+        String composed = base + "-été";
+        String decomposed = base + "-été";
+        assertAllDifferentLocks(List.of(composed, decomposed));
+        for (String name : List.of(composed, decomposed)) {
+            assertThat(provider("b").lock(config(name)))
+                    .as("'" + name + "' is free again after its own unlock")
+                    .isPresent()
+                    .get()
+                    .satisfies(SimpleLock::unlock);
+            assertThat(provider("a").store().read(name).orElseThrow().owner())
+                    .as("'" + name + "' is stored under its own name")
+                    .isNotNull();
+        }
+    }
+
+    private void assertAllDifferentLocks(List<String> names) {
         List<SimpleLock> locks = new ArrayList<>();
         for (String name : names) {
             locks.add(provider("a")
@@ -543,6 +585,50 @@ public abstract class LockProviderContract {
                     .orElseThrow(() -> new AssertionError("'" + name + "' collided with another name")));
         }
         locks.forEach(SimpleLock::unlock);
+    }
+
+    @Test
+    void aNeverAnsweringStoreFailsWithinTheDeadline() {
+        Duration deadline = silentDeadline();
+        CloudLockProvider silent = silentProvider(deadline);
+        assumeTrue(silent != null, "the store cannot be pointed at a never-answering endpoint");
+        String name = uniqueName("silent");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> silent.lock(config(name, LONG, Duration.ZERO)))
+                .isInstanceOf(LockStoreUnavailableException.class)
+                .hasMessageContaining("'" + name + "'")
+                .hasMessageContaining("deadline")
+                .hasMessageContaining(".callTimeout(");
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        System.out.println(getClass().getSimpleName() + ": lock() on a never-answering endpoint failed after "
+                + elapsed.toMillis() + " ms with a " + deadline.toMillis() + " ms deadline");
+        assertThat(elapsed).as("failed within the deadline, with slack").isLessThan(deadline.multipliedBy(3));
+    }
+
+    @Test
+    void withoutCloudlocksDeadlineANeverAnsweringStoreIsStillWaitingAfterIt() throws InterruptedException {
+        Duration deadline = silentDeadline();
+        CloudLockProvider silent = silentProvider(null);
+        assumeTrue(silent != null, "the store cannot be pointed at a never-answering endpoint");
+        AtomicBoolean returned = new AtomicBoolean();
+        Thread call = new Thread(
+                () -> {
+                    try {
+                        silent.lock(config(uniqueName("silent-control"), LONG, Duration.ZERO));
+                    } catch (RuntimeException expectedOnceAbandoned) {
+                        // the store's test closes the endpoint afterwards
+                    } finally {
+                        returned.set(true);
+                    }
+                },
+                "silent-control");
+        call.setDaemon(true);
+        call.start();
+        call.join(deadline.multipliedBy(3).toMillis());
+        assertThat(returned)
+                .as("negative control: with the SDK's own settings the call is still waiting after 3x the deadline")
+                .isFalse();
+        // abandoned: the daemon thread ends when the store's test closes the endpoint
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cloudlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.testkit.FaultInjectingStore;
 import dev.cloudlock.testkit.MutableClock;
@@ -235,5 +236,42 @@ class CloudLockProviderTest {
         // The negative control: a valid request does reach the (unavailable) store.
         assertThatThrownBy(() -> down.tryLock(config(MINUTE, Duration.ZERO)))
                 .isInstanceOf(LockStoreUnavailableException.class);
+    }
+
+    /** A refused release says what the record shows, not always "another holder has taken it". */
+    @Test
+    void aRefusedReleaseIsDescribedByWhatTheStoreShows() {
+        FencedLock lock = a.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        LockRecord ours = record();
+        HeldLock held =
+                new HeldLock("job", ours.owner(), ours.fence(), ours.lockedAt(), ours.lockUntil(), ours.storeState());
+
+        // Still ours, 60 s left: the old message claimed the lease had run out and someone had taken it.
+        assertThat(CloudLockProvider.describeRefusedRelease(held, ours, START))
+                .contains("still carries our owner token")
+                .contains("runs until " + START.plus(MINUTE) + " (PT1M left)")
+                .doesNotContain("another holder");
+        // Still ours, lease over.
+        assertThat(CloudLockProvider.describeRefusedRelease(
+                        held, ours, START.plus(MINUTE).plusSeconds(5)))
+                .contains("still carries our owner token")
+                .contains("ran out at " + START.plus(MINUTE) + " (PT5S ago)");
+        // Gone.
+        assertThat(CloudLockProvider.describeRefusedRelease(held, null, START))
+                .contains("no record of it any more")
+                .contains("PT1M left");
+
+        // Taken by another holder after our lease ran out, on the real store.
+        clock.advance(MINUTE);
+        b.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
+        LockRecord theirs = record();
+        assertThat(CloudLockProvider.describeRefusedRelease(held, theirs, clock.instant()))
+                .contains("another holder has taken it: the record now belongs to 'b' with fencing token 2")
+                .contains("our lease ran out at " + START.plus(MINUTE));
+        // Taken while our lease was still running: said so.
+        assertThat(CloudLockProvider.describeRefusedRelease(held, theirs, START.plusSeconds(1)))
+                .contains("although our lease runs until");
+        lock.unlock(); // refused: logs the description above, throws nothing
+        assertThat(record().owner()).isEqualTo(theirs.owner());
     }
 }

@@ -6,7 +6,9 @@ import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,7 +34,13 @@ public final class CosmosLockProvider extends CloudLockProvider {
     public static final String DEFAULT_PARTITION_KEY_PATH = "/id";
 
     private CosmosLockProvider(CosmosContainer container, Builder builder) {
-        super(new CosmosLockStore(container, builder.partitionKeyPath), builder.lockedBy);
+        super(
+                new CosmosLockStore(
+                        container,
+                        builder.partitionKeyPath,
+                        new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+                        builder.timeouts),
+                builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -49,6 +57,7 @@ public final class CosmosLockProvider extends CloudLockProvider {
         private @Nullable CosmosContainer container;
         private String partitionKeyPath = DEFAULT_PARTITION_KEY_PATH;
         private String lockedBy = InstanceIdentity.hostAndPid();
+        private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
@@ -67,6 +76,25 @@ public final class CosmosLockProvider extends CloudLockProvider {
         /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
         public Builder lockedBy(String lockedBy) {
             this.lockedBy = lockedBy;
+            return this;
+        }
+
+        /**
+         * The deadline of each Cosmos DB call, all retries included; default 10 s. Set on every request as its
+         * end-to-end latency policy (so it also bounds a client you built) and never longer than the lease the call
+         * protects. A call that hits it throws {@link LockStoreUnavailableException}.
+         */
+        public Builder callTimeout(Duration total) {
+            this.timeouts = timeouts.withTotal(total);
+            return this;
+        }
+
+        /**
+         * Accepted for symmetry with the other stores; Cosmos DB's end-to-end policy has no per-attempt value, so
+         * only {@link #callTimeout} bounds the call (each attempt is bounded by the SDK's own network timeouts).
+         */
+        public Builder attemptTimeout(Duration perAttempt) {
+            this.timeouts = timeouts.withPerAttempt(perAttempt);
             return this;
         }
 

@@ -8,6 +8,7 @@ import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
 
 import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosEndToEndOperationLatencyPolicyConfigBuilder;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
@@ -22,6 +23,7 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
@@ -81,10 +83,13 @@ public final class CosmosLockStore implements LockStore {
     private static final int RETRY_WITH = 449;
     private static final int READ_SESSION_NOT_AVAILABLE = 1002;
     private static final int PARTITION_KEY_MISMATCH = 1001;
+    /** The SDK's sub-status of a 408 raised when the end-to-end latency policy cancelled the operation. */
+    private static final int CLIENT_OPERATION_TIMEOUT = 20008;
 
     private final CosmosContainer container;
     private final String partitionKeyField;
     private final ClockSkewMonitor clockSkew;
+    private final CallTimeouts timeouts;
 
     /**
      * @param container the lock container (its client's endpoint, credentials and consistency are the caller's)
@@ -100,6 +105,17 @@ public final class CosmosLockStore implements LockStore {
      *     ours certainly differ by more than its tolerance
      */
     public CosmosLockStore(CosmosContainer container, String partitionKeyPath, ClockSkewMonitor clockSkew) {
+        this(container, partitionKeyPath, clockSkew, CallTimeouts.DEFAULT);
+    }
+
+    /**
+     * @param timeouts the deadline of every request, set on each request as an end-to-end latency policy (so it
+     *     bounds any client) and capped at the lease each request protects. Only the total applies: the policy has
+     *     no per-attempt value (the SDK's own network timeouts bound each attempt)
+     */
+    public CosmosLockStore(
+            CosmosContainer container, String partitionKeyPath, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.container = Objects.requireNonNull(container, "container");
         Objects.requireNonNull(partitionKeyPath, "partitionKeyPath");
         if (!TOP_LEVEL_PATH.matcher(partitionKeyPath).matches()) {
@@ -131,8 +147,10 @@ public final class CosmosLockStore implements LockStore {
                 .set("/" + LOCKED_BY, request.lockedBy())
                 .set("/" + OWNER, request.owner())
                 .increment("/" + FENCE, 1L);
+        CallTimeouts deadline = timeouts.forAcquire(request);
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
         options.setContentResponseOnWriteEnabled(true);
+        bound(options, deadline);
         try {
             CosmosItemResponse<ObjectNode> patched = write(
                     () -> container.patchItem(id, new PartitionKey(id), take, options, ObjectNode.class),
@@ -144,14 +162,14 @@ public final class CosmosLockStore implements LockStore {
                 return new AcquireResult.Lost(Optional.empty());
             }
             if (!isMissingItem(e)) {
-                throw translate(e, "acquire", request.name());
+                throw translate(e, "acquire", request.name(), deadline);
             }
         }
-        return create(request, id, lockUntil);
+        return create(request, id, lockUntil, deadline);
     }
 
     /** The first acquisition of a name: the item does not exist yet. */
-    private AcquireResult create(AcquireRequest request, String id, Instant lockUntil) {
+    private AcquireResult create(AcquireRequest request, String id, Instant lockUntil, CallTimeouts deadline) {
         ObjectNode item = JsonNodeFactory.instance
                 .objectNode()
                 .put("id", id)
@@ -161,7 +179,8 @@ public final class CosmosLockStore implements LockStore {
                 .put(OWNER, request.owner())
                 .put(FENCE, 1L);
         item.put(partitionKeyField, id);
-        CosmosItemRequestOptions options = new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(true);
+        CosmosItemRequestOptions options =
+                bound(new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(true), deadline);
         try {
             return acquired(
                     request,
@@ -170,7 +189,7 @@ public final class CosmosLockStore implements LockStore {
             if (e.getStatusCode() == CONFLICT) {
                 return new AcquireResult.Lost(Optional.empty());
             }
-            throw translate(e, "create", request.name());
+            throw translate(e, "create", request.name(), deadline);
         }
     }
 
@@ -193,7 +212,8 @@ public final class CosmosLockStore implements LockStore {
         if (request.completedTick() != null) {
             release.set("/" + LAST_TICK, IsoTimestamps.format(request.completedTick()));
         }
-        return ifStillOurs(lock, release, null, "release").isPresent();
+        return ifStillOurs(lock, release, null, "release", timeouts.forRelease(request))
+                .isPresent();
     }
 
     @Override
@@ -203,14 +223,18 @@ public final class CosmosLockStore implements LockStore {
         CosmosPatchOperations extend =
                 CosmosPatchOperations.create().set("/" + LOCK_UNTIL, IsoTimestamps.format(lockUntil));
         String filter = "FROM c WHERE c." + LOCK_UNTIL + " > '" + IsoTimestamps.format(request.now()) + "'";
-        return ifStillOurs(lock, extend, filter, "extend")
+        return ifStillOurs(lock, extend, filter, "extend", timeouts.forExtend(request))
                 .map(etag -> new HeldLock(
                         lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, new StoreState.ETag(etag)));
     }
 
     /** One patch with If-Match on our write's ETag; the new ETag, or empty when the item is no longer ours. */
     private Optional<String> ifStillOurs(
-            HeldLock lock, CosmosPatchOperations operations, @Nullable String filter, String operation) {
+            HeldLock lock,
+            CosmosPatchOperations operations,
+            @Nullable String filter,
+            String operation,
+            CallTimeouts deadline) {
         String id = CosmosItemIds.encode(lock.name());
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
         if (!(lock.storeState() instanceof StoreState.ETag etag)) {
@@ -219,6 +243,7 @@ public final class CosmosLockStore implements LockStore {
         }
         options.setIfMatchETag(etag.value());
         options.setContentResponseOnWriteEnabled(true);
+        bound(options, deadline);
         try {
             return Optional.of(write(
                             () -> container.patchItem(id, new PartitionKey(id), operations, options, ObjectNode.class),
@@ -229,16 +254,18 @@ public final class CosmosLockStore implements LockStore {
             if (e.getStatusCode() == PRECONDITION_FAILED || isMissingItem(e)) {
                 return Optional.empty();
             }
-            throw translate(e, operation, lock.name());
+            throw translate(e, operation, lock.name(), deadline);
         }
     }
 
     @Override
     public Optional<LockRecord> read(String name) {
         String id = CosmosItemIds.encode(name);
+        CallTimeouts deadline = timeouts.forRead();
+        CosmosItemRequestOptions options = bound(new CosmosItemRequestOptions(), deadline);
         try {
             CosmosItemResponse<ObjectNode> response =
-                    timed(() -> container.readItem(id, new PartitionKey(id), ObjectNode.class));
+                    timed(() -> container.readItem(id, new PartitionKey(id), options, ObjectNode.class));
             ObjectNode item = response.getItem();
             return Optional.of(new LockRecord(
                     name,
@@ -253,8 +280,27 @@ public final class CosmosLockStore implements LockStore {
             if (isMissingItem(e)) {
                 return Optional.empty();
             }
-            throw translate(e, "read", name);
+            throw translate(e, "read", name, deadline);
         }
+    }
+
+    /**
+     * Sets {@code deadline}'s total as the request's end-to-end latency policy: the SDK cancels the operation (a 408
+     * with sub-status 20008) when it has not completed in time, whatever the client's own settings, a TLS handshake
+     * that never completes included.
+     */
+    private static <T extends CosmosItemRequestOptions> T bound(T options, CallTimeouts deadline) {
+        options.setCosmosEndToEndOperationLatencyPolicyConfig(
+                new CosmosEndToEndOperationLatencyPolicyConfigBuilder(deadline.total())
+                        .enable(true)
+                        .build());
+        return options;
+    }
+
+    /** Cosmos DB's rule: the item id of the name fits its 1,023-byte limit ({@link CosmosItemIds}). */
+    @Override
+    public void checkName(String name) {
+        CosmosItemIds.checkLength(name);
     }
 
     @Override
@@ -321,7 +367,10 @@ public final class CosmosLockStore implements LockStore {
      * 401 and 403 are configuration errors; 408, 429 and 5xx (the SDK answers 503 when it cannot connect) are
      * unavailable.
      */
-    LockStoreException translate(CosmosException e, String operation, String name) {
+    LockStoreException translate(CosmosException e, String operation, String name, CallTimeouts deadline) {
+        if (e.getStatusCode() == 408 && e.getSubStatusCode() == CLIENT_OPERATION_TIMEOUT) {
+            return deadline.timedOut("Cosmos DB", operation, name, "CosmosLockProvider.builder()", e);
+        }
         String message = problem(e) + " (" + operation + " of lock '" + name + "' in container '" + container.getId()
                 + "'): " + e.getShortMessage();
         int status = e.getStatusCode();

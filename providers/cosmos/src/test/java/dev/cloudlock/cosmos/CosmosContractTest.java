@@ -1,7 +1,16 @@
 package dev.cloudlock.cosmos;
 
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
 
 /**
  * The provider contract on {@code @vercel/cosmosdb-server} behind our launcher, over TLS with certificate
@@ -28,6 +37,36 @@ class CosmosContractTest extends LockProviderContract {
     protected CloudLockProvider misconfiguredProvider() {
         return CosmosLockProvider.builder()
                 .container(CosmosBackends.missingContainer())
+                .build();
+    }
+
+    private static final List<AutoCloseable> SILENT = new CopyOnWriteArrayList<>();
+
+    @AfterAll
+    static void closeSilentEndpoints() throws Exception {
+        for (AutoCloseable closeable : SILENT) {
+            closeable.close();
+        }
+    }
+
+    /**
+     * The SDK talks to its endpoint while the client is built, so the client is built (and its container's metadata
+     * read) through an endpoint that forwards to the launcher, over TLS, and then goes silent: requests on open
+     * connections get no answer and new connections never complete their TLS handshake.
+     */
+    @Override
+    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        CosmosBackends.container(); // the database and container exist
+        SilentEndpoint endpoint = SilentEndpoint.forwardingTo(Emulators.cosmos().port());
+        SILENT.add(endpoint);
+        CosmosClient client = CosmosBackends.builder(endpoint.url("https")).buildClient();
+        SILENT.add(client);
+        CosmosContainer container = client.getDatabase(CosmosBackends.DATABASE).getContainer(CosmosBackends.CONTAINER);
+        container.read(); // warm: metadata cached while the endpoint still answers
+        endpoint.silence();
+        return CosmosLockProvider.builder()
+                .container(container)
+                .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
     }
 

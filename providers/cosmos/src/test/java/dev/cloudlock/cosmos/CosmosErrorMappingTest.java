@@ -8,6 +8,7 @@ import com.azure.cosmos.implementation.RequestRateTooLargeException;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,7 @@ class CosmosErrorMappingTest {
     private static LockStoreException mapped(int status, int subStatus, String message) {
         CosmosException answer = BridgeInternal.createCosmosException(status, message);
         BridgeInternal.setSubStatusCode(answer, subStatus);
-        return STORE.translate(answer, "acquire", "nightly-report");
+        return STORE.translate(answer, "acquire", "nightly-report", CallTimeouts.DEFAULT);
     }
 
     @Test
@@ -52,7 +53,8 @@ class CosmosErrorMappingTest {
 
     @Test
     void theMappingMakesThrottlingTimeoutsAndServerErrorsUnavailable() {
-        LockStoreException throttled = STORE.translate(new RequestRateTooLargeException(), "acquire", "nightly-report");
+        LockStoreException throttled =
+                STORE.translate(new RequestRateTooLargeException(), "acquire", "nightly-report", CallTimeouts.DEFAULT);
         assertThat(throttled)
                 .isExactlyInstanceOf(LockStoreUnavailableException.class)
                 .hasMessageContaining("raise the container's throughput");

@@ -113,6 +113,13 @@ class CosmosLockStoreTest {
         assertThat(CosmosItemIds.encode("a%2Fb")).isNotEqualTo(CosmosItemIds.encode("a/b"));
         assertThat(CosmosItemIds.encode("Job")).isNotEqualTo(CosmosItemIds.encode("job"));
         assertThat(CosmosItemIds.encode("日本語-ジョブ")).isEqualTo("日本語-ジョブ");
+        // Not NFC: the SDK's URL would normalize the id to the composed name's; escaped, it is ASCII and its own.
+        assertThat(CosmosItemIds.encode("\u00E9t\u00E9")).isEqualTo("\u00E9t\u00E9");
+        assertThat(CosmosItemIds.encode("e\u0301te\u0301")).isEqualTo("e%u0301te%u0301");
+        assertThat(CosmosItemIds.encode("%u0301")).isEqualTo("%25u0301");
+        assertThatThrownBy(() -> provider("a").tryLock(config("e" + "\u0301".repeat(200), Duration.ofMinutes(1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1023");
         assertThatThrownBy(() -> provider("a").tryLock(config("bad-\uD800-surrogate", Duration.ofMinutes(1))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("surrogate");

@@ -5,6 +5,9 @@ import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -31,7 +34,14 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
     public static final String DEFAULT_PARTITION_KEY = "_id";
 
     private DynamoDbLockProvider(DynamoDbClient client, String tableName, Builder builder) {
-        super(new DynamoDbLockStore(client, tableName, builder.partitionKey), builder.lockedBy);
+        super(
+                new DynamoDbLockStore(
+                        client,
+                        tableName,
+                        builder.partitionKey,
+                        new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+                        builder.timeouts),
+                builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -44,6 +54,7 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
         private @Nullable String tableName;
         private String partitionKey = DEFAULT_PARTITION_KEY;
         private String lockedBy = InstanceIdentity.hostAndPid();
+        private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
@@ -68,6 +79,22 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
         /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
         public Builder lockedBy(String lockedBy) {
             this.lockedBy = lockedBy;
+            return this;
+        }
+
+        /**
+         * The deadline of each DynamoDB call, all retries included; default 10 s. Set on every request (so it also
+         * bounds a client you built) and never longer than the lease the call protects. A call that hits it throws
+         * {@link LockStoreUnavailableException}.
+         */
+        public Builder callTimeout(Duration total) {
+            this.timeouts = timeouts.withTotal(total);
+            return this;
+        }
+
+        /** The deadline of each single attempt within a call; default 3 s (never longer than the call timeout). */
+        public Builder attemptTimeout(Duration perAttempt) {
+            this.timeouts = timeouts.withPerAttempt(perAttempt);
             return this;
         }
 

@@ -12,6 +12,7 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.SdkHttpResponse;
@@ -91,6 +93,7 @@ public final class DynamoDbLockStore implements LockStore {
     private final String tableName;
     private final String partitionKey;
     private final ClockSkewMonitor clockSkew;
+    private final CallTimeouts timeouts;
 
     /**
      * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
@@ -106,14 +109,29 @@ public final class DynamoDbLockStore implements LockStore {
      *     certainly differ by more than its tolerance
      */
     public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey, ClockSkewMonitor clockSkew) {
+        this(client, tableName, partitionKey, clockSkew, CallTimeouts.DEFAULT);
+    }
+
+    /**
+     * @param timeouts the deadline of every request (total and per attempt), set on each request so it bounds any
+     *     client; capped at the lease each request protects
+     */
+    public DynamoDbLockStore(
+            DynamoDbClient client,
+            String tableName,
+            String partitionKey,
+            ClockSkewMonitor clockSkew,
+            CallTimeouts timeouts) {
         this.client = Objects.requireNonNull(client, "client");
         this.tableName = requireText(tableName, "tableName");
         this.partitionKey = requireText(partitionKey, "partitionKey");
         this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     }
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        CallTimeouts deadline = timeouts.forAcquire(request);
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":lockUntil", time(request.lockUntilAt(request.now())));
         values.put(":now", time(request.now()));
@@ -134,9 +152,10 @@ public final class DynamoDbLockStore implements LockStore {
                 .expressionAttributeValues(values)
                 .returnValues(ReturnValue.UPDATED_NEW)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .overrideConfiguration(override(deadline))
                 .build();
         try {
-            UpdateItemResponse response = call(() -> client.updateItem(update), "acquire", request.name());
+            UpdateItemResponse response = call(() -> client.updateItem(update), "acquire", request.name(), deadline);
             long fence = Long.parseLong(response.attributes().get(FENCE).n());
             return new AcquireResult.Acquired(new HeldLock(
                     request.name(), request.owner(), fence, request.now(), request.lockUntilAt(request.now()), null));
@@ -159,7 +178,8 @@ public final class DynamoDbLockStore implements LockStore {
             values.put(":tick", time(request.completedTick()));
             update += ", #lastTick = :tick";
         }
-        return conditionalUpdate(lock.name(), update, "#owner = :owner", values, "release");
+        return conditionalUpdate(
+                lock.name(), update, "#owner = :owner", values, "release", timeouts.forRelease(request));
     }
 
     @Override
@@ -169,7 +189,12 @@ public final class DynamoDbLockStore implements LockStore {
         Map<String, AttributeValue> values =
                 Map.of(":lockUntil", time(lockUntil), ":now", time(request.now()), ":owner", text(lock.owner()));
         boolean extended = conditionalUpdate(
-                lock.name(), "SET #lockUntil = :lockUntil", "#owner = :owner AND #lockUntil > :now", values, "extend");
+                lock.name(),
+                "SET #lockUntil = :lockUntil",
+                "#owner = :owner AND #lockUntil > :now",
+                values,
+                "extend",
+                timeouts.forExtend(request));
         return extended
                 ? Optional.of(new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, null))
                 : Optional.empty();
@@ -177,15 +202,27 @@ public final class DynamoDbLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
+        CallTimeouts deadline = timeouts.forRead();
         GetItemResponse response = call(
-                () -> client.getItem(b -> b.tableName(tableName).key(key(name)).consistentRead(true)), "read", name);
+                () -> client.getItem(b -> b.tableName(tableName)
+                        .key(key(name))
+                        .consistentRead(true)
+                        .overrideConfiguration(override(deadline))),
+                "read",
+                name,
+                deadline);
         return response.hasItem() && !response.item().isEmpty()
                 ? Optional.of(toRecord(name, response.item()))
                 : Optional.empty();
     }
 
     private boolean conditionalUpdate(
-            String name, String update, String condition, Map<String, AttributeValue> values, String operation) {
+            String name,
+            String update,
+            String condition,
+            Map<String, AttributeValue> values,
+            String operation,
+            CallTimeouts deadline) {
         try {
             call(
                     () -> client.updateItem(b -> b.tableName(tableName)
@@ -193,17 +230,28 @@ public final class DynamoDbLockStore implements LockStore {
                             .updateExpression(update)
                             .conditionExpression(condition)
                             .expressionAttributeNames(names(update + condition))
-                            .expressionAttributeValues(values)),
+                            .expressionAttributeValues(values)
+                            .overrideConfiguration(override(deadline))),
                     operation,
-                    name);
+                    name,
+                    deadline);
             return true;
         } catch (ConditionalCheckFailedException notOurs) {
             return false;
         }
     }
 
+    /** The per-request deadline, so it bounds the application's own client too. */
+    private static AwsRequestOverrideConfiguration override(CallTimeouts deadline) {
+        return AwsRequestOverrideConfiguration.builder()
+                .apiCallTimeout(deadline.total())
+                .apiCallAttemptTimeout(deadline.perAttempt())
+                .build();
+    }
+
     /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
-    private <T extends DynamoDbResponse> T call(Supplier<T> request, String operation, String name) {
+    private <T extends DynamoDbResponse> T call(
+            Supplier<T> request, String operation, String name, CallTimeouts deadline) {
         long sent = clockSkew.ticks();
         try {
             T response = request.get();
@@ -215,6 +263,9 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (DynamoDbException e) {
             throw translate(e, operation, name);
         } catch (SdkClientException e) {
+            if (StoreErrors.isTimeout(e)) {
+                throw deadline.timedOut("DynamoDB", operation, name, "DynamoDbLockProvider.builder()", e);
+            }
             throw StoreErrors.ofNoAnswer(
                     "DynamoDB could not be reached for " + operation + " of lock '" + name + "' in table '" + tableName
                             + "': " + e.getMessage(),
@@ -316,7 +367,9 @@ public final class DynamoDbLockStore implements LockStore {
         String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
         List<KeySchemaElement> keys;
         try {
-            keys = client.describeTable(b -> b.tableName(tableName)).table().keySchema();
+            keys = client.describeTable(b -> b.tableName(tableName).overrideConfiguration(override(timeouts)))
+                    .table()
+                    .keySchema();
         } catch (SdkException describeFailed) {
             return Optional.empty();
         }
@@ -393,5 +446,10 @@ public final class DynamoDbLockStore implements LockStore {
 
     public String partitionKey() {
         return partitionKey;
+    }
+
+    /** The configured deadline of each call (before the lease cap). */
+    public CallTimeouts timeouts() {
+        return timeouts;
     }
 }

@@ -1,7 +1,18 @@
 package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The provider contract on one DynamoDB backend: its lock table, a table it does not have, and a closed port. */
@@ -24,6 +35,32 @@ abstract class DynamoDbContract extends LockProviderContract {
         return DynamoDbLockProvider.builder()
                 .client(DynamoDbBackends.deadClient())
                 .tableName(DynamoDbBackends.TABLE)
+                .build();
+    }
+
+    private static final List<SilentEndpoint> SILENT = new CopyOnWriteArrayList<>();
+
+    @AfterAll
+    static void closeSilentEndpoints() {
+        SILENT.forEach(SilentEndpoint::close);
+    }
+
+    /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
+    @Override
+    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        SilentEndpoint endpoint = new SilentEndpoint();
+        SILENT.add(endpoint);
+        DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(endpoint.url("http")))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+        return DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(DynamoDbBackends.TABLE)
+                .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
+                .attemptTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
     }
 

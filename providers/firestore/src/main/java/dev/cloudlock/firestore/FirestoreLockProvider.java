@@ -6,6 +6,8 @@ import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +35,7 @@ public final class FirestoreLockProvider extends CloudLockProvider {
     public static final String DEFAULT_COLLECTION = "shedlock";
 
     private FirestoreLockProvider(Firestore firestore, Builder builder) {
-        super(new FirestoreLockStore(firestore, builder.collection), builder.lockedBy);
+        super(new FirestoreLockStore(firestore, builder.collection, builder.timeouts), builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -45,6 +47,7 @@ public final class FirestoreLockProvider extends CloudLockProvider {
         private @Nullable Firestore firestore;
         private String collection = DEFAULT_COLLECTION;
         private String lockedBy = InstanceIdentity.hostAndPid();
+        private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
@@ -63,6 +66,26 @@ public final class FirestoreLockProvider extends CloudLockProvider {
         /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
         public Builder lockedBy(String lockedBy) {
             this.lockedBy = lockedBy;
+            return this;
+        }
+
+        /**
+         * The deadline of each Firestore operation; default 10 s. The wait for Firestore's answer is bounded by it
+         * whatever the client's own settings, the call is cancelled when it runs out, and it is never longer than
+         * the lease the call protects. A call that hits it throws
+         * {@link dev.cloudlock.core.LockStoreUnavailableException}.
+         */
+        public Builder callTimeout(Duration total) {
+            this.timeouts = timeouts.withTotal(total);
+            return this;
+        }
+
+        /**
+         * Accepted for symmetry with the other stores; Firestore's per-RPC attempts are bounded by the client's
+         * retry settings, so only {@link #callTimeout} is applied here.
+         */
+        public Builder attemptTimeout(Duration perAttempt) {
+            this.timeouts = timeouts.withPerAttempt(perAttempt);
             return this;
         }
 

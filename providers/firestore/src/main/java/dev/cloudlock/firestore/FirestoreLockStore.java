@@ -23,6 +23,7 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
@@ -39,6 +40,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -87,6 +90,7 @@ public final class FirestoreLockStore implements LockStore {
     private final Firestore firestore;
     private final CollectionReference collection;
     private final ClockSkewMonitor clockSkew = new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE);
+    private final CallTimeouts timeouts;
 
     /**
      * @param firestore the Firestore client (its project, database, credentials and retry settings are the caller's
@@ -94,6 +98,17 @@ public final class FirestoreLockStore implements LockStore {
      * @param collection the collection holding one document per lock
      */
     public FirestoreLockStore(Firestore firestore, String collection) {
+        this(firestore, collection, CallTimeouts.DEFAULT);
+    }
+
+    /**
+     * @param timeouts the deadline of each operation: the wait for Firestore's answer is bounded by its total (an
+     *     acquisition's read and write share it), capped at the lease the operation protects, and the call is
+     *     cancelled when it runs out. The per-attempt value does not apply: the client's retry settings bound each
+     *     RPC attempt
+     */
+    public FirestoreLockStore(Firestore firestore, String collection, CallTimeouts timeouts) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.firestore = Objects.requireNonNull(firestore, "firestore");
         if (collection == null || collection.isBlank() || collection.contains("/")) {
             throw new IllegalArgumentException("collection must be a non-blank top-level collection id without '/',"
@@ -105,7 +120,8 @@ public final class FirestoreLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         DocumentReference doc = document(request.name());
-        DocumentSnapshot snapshot = readDocument(doc, "acquire (read)", request.name());
+        Deadline deadline = new Deadline(timeouts.forAcquire(request));
+        DocumentSnapshot snapshot = readDocument(doc, "acquire (read)", request.name(), deadline);
         long readAnswered = System.nanoTime();
         Instant now = serverNow(snapshot);
         long fence = 1;
@@ -131,7 +147,7 @@ public final class FirestoreLockStore implements LockStore {
         ApiFuture<WriteResult> write = snapshot.exists()
                 ? doc.update(fields, Precondition.updatedAt(snapshot.getUpdateTime()))
                 : doc.create(fields);
-        Optional<WriteResult> written = awaitConditional(write, "acquire", request.name());
+        Optional<WriteResult> written = awaitConditional(write, "acquire", request.name(), deadline);
         if (written.isEmpty()) {
             return new AcquireResult.Lost(Optional.empty());
         }
@@ -148,7 +164,8 @@ public final class FirestoreLockStore implements LockStore {
         Map<String, Object> fields = new HashMap<>();
         fields.put(LOCK_UNTIL, timestamp(request.lockUntilAt(now)));
         request.completedTickIfAny().ifPresent(tick -> fields.put(LAST_TICK, timestamp(tick)));
-        return conditionalUpdate(lock.name(), fields, version, "release").isPresent();
+        return conditionalUpdate(lock.name(), fields, version, "release", new Deadline(timeouts.forRelease(request)))
+                .isPresent();
     }
 
     /**
@@ -166,20 +183,25 @@ public final class FirestoreLockStore implements LockStore {
             return Optional.empty();
         }
         Instant lockUntil = request.lockUntilAt(now);
-        return conditionalUpdate(lock.name(), Map.of(LOCK_UNTIL, timestamp(lockUntil)), version, "extend")
+        return conditionalUpdate(
+                        lock.name(),
+                        Map.of(LOCK_UNTIL, timestamp(lockUntil)),
+                        version,
+                        "extend",
+                        new Deadline(timeouts.forExtend(request)))
                 .map(v -> new HeldLock(lock.name(), lock.owner(), lock.fence(), now, lockUntil, v));
     }
 
     @Override
     public Optional<LockRecord> read(String name) {
-        DocumentSnapshot snapshot = readDocument(document(name), "read", name);
+        DocumentSnapshot snapshot = readDocument(document(name), "read", name, new Deadline(timeouts.forRead()));
         return snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
     }
 
     /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */
-    private DocumentSnapshot readDocument(DocumentReference doc, String operation, String name) {
+    private DocumentSnapshot readDocument(DocumentReference doc, String operation, String name, Deadline deadline) {
         long sent = clockSkew.ticks();
-        DocumentSnapshot snapshot = await(doc.get(), operation, name);
+        DocumentSnapshot snapshot = await(doc.get(), operation, name, deadline);
         clockSkew.observe(exactly(snapshot.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
         return snapshot;
     }
@@ -191,9 +213,12 @@ public final class FirestoreLockStore implements LockStore {
 
     /** One update preconditioned on {@code version}; the new version, or empty when someone else wrote since. */
     private Optional<Version> conditionalUpdate(
-            String name, Map<String, Object> fields, Version version, String operation) {
+            String name, Map<String, Object> fields, Version version, String operation, Deadline deadline) {
         return awaitConditional(
-                        document(name).update(fields, Precondition.updatedAt(version.updateTime())), operation, name)
+                        document(name).update(fields, Precondition.updatedAt(version.updateTime())),
+                        operation,
+                        name,
+                        deadline)
                 .map(w -> Version.ofWrite(w.getUpdateTime(), System.nanoTime()));
     }
 
@@ -201,9 +226,10 @@ public final class FirestoreLockStore implements LockStore {
      * Waits for a write whose precondition may fail: empty when it did ({@code ALREADY_EXISTS} on create,
      * {@code FAILED_PRECONDITION} on update, {@code NOT_FOUND} when the document is gone).
      */
-    private Optional<WriteResult> awaitConditional(ApiFuture<WriteResult> write, String operation, String name) {
+    private Optional<WriteResult> awaitConditional(
+            ApiFuture<WriteResult> write, String operation, String name, Deadline deadline) {
         try {
-            return Optional.of(await(write, operation, name));
+            return Optional.of(await(write, operation, name, deadline));
         } catch (LockStoreException e) {
             StatusCode.Code code = statusCode(e.getCause());
             if (code == StatusCode.Code.ALREADY_EXISTS
@@ -216,9 +242,12 @@ public final class FirestoreLockStore implements LockStore {
     }
 
     /** Waits for one Firestore call, translating every failure into a {@link LockStoreException} naming it. */
-    private <T> T await(ApiFuture<T> call, String operation, String name) {
+    private <T> T await(ApiFuture<T> call, String operation, String name, Deadline deadline) {
         try {
-            return call.get();
+            return call.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw deadline.timeouts().timedOut("Firestore", operation, name, "FirestoreLockProvider.builder()", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockStoreException("Interrupted during Firestore " + operation + " of lock '" + name + "'", e);
@@ -226,6 +255,17 @@ public final class FirestoreLockStore implements LockStore {
             throw translate(e.getCause() == null ? e : e.getCause(), operation, name);
         } catch (RuntimeException e) {
             throw translate(e, operation, name);
+        }
+    }
+
+    /** The end of one operation's time: its reads and writes share {@code timeouts.total()} from its start. */
+    private record Deadline(CallTimeouts timeouts, long endNanos) {
+        Deadline(CallTimeouts timeouts) {
+            this(timeouts, System.nanoTime() + timeouts.total().toNanos());
+        }
+
+        long remainingNanos() {
+            return Math.max(0, endNanos - System.nanoTime());
         }
     }
 

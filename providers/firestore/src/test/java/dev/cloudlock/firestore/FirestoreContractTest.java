@@ -1,9 +1,16 @@
 package dev.cloudlock.firestore;
 
 import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -40,6 +47,30 @@ class FirestoreContractTest extends LockProviderContract {
     // being with its first document), so the contract reports that case as skipped. The store's configuration
     // errors (permission denied, a missing database) are covered by FirestoreLockStoreTest and
     // FirestoreErrorMappingTest.
+
+    private static final List<SilentEndpoint> SILENT = new CopyOnWriteArrayList<>();
+
+    @AfterAll
+    static void closeSilentEndpoints() {
+        SILENT.forEach(SilentEndpoint::close);
+    }
+
+    /** A client with the library's default retry settings on a never-answering emulator host. */
+    @Override
+    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        SilentEndpoint endpoint = new SilentEndpoint();
+        SILENT.add(endpoint);
+        Firestore client = FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setEmulatorHost(endpoint.hostAndPort())
+                .build()
+                .getService();
+        return FirestoreLockProvider.builder()
+                .firestore(client)
+                .collection(FirestoreBackends.COLLECTION)
+                .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
+                .build();
+    }
 
     @Override
     protected boolean usesClientClock() {

@@ -5,6 +5,9 @@ import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -34,7 +37,14 @@ public final class S3LockProvider extends CloudLockProvider {
     public static final String DEFAULT_PREFIX = "shedlock/";
 
     private S3LockProvider(S3Client client, String bucket, Builder builder) {
-        super(new S3LockStore(client, bucket, builder.prefix), builder.lockedBy);
+        super(
+                new S3LockStore(
+                        client,
+                        bucket,
+                        builder.prefix,
+                        new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+                        builder.timeouts),
+                builder.lockedBy);
     }
 
     public static Builder builder() {
@@ -47,6 +57,7 @@ public final class S3LockProvider extends CloudLockProvider {
         private @Nullable String bucket;
         private String prefix = DEFAULT_PREFIX;
         private String lockedBy = InstanceIdentity.hostAndPid();
+        private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
@@ -71,6 +82,22 @@ public final class S3LockProvider extends CloudLockProvider {
         /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
         public Builder lockedBy(String lockedBy) {
             this.lockedBy = lockedBy;
+            return this;
+        }
+
+        /**
+         * The deadline of each S3 call, all retries included; default 10 s. Set on every request (so it also bounds
+         * a client you built) and never longer than the lease the call protects. A call that hits it throws
+         * {@link dev.cloudlock.core.LockStoreUnavailableException}.
+         */
+        public Builder callTimeout(Duration total) {
+            this.timeouts = timeouts.withTotal(total);
+            return this;
+        }
+
+        /** The deadline of each single attempt within a call; default 3 s (never longer than the call timeout). */
+        public Builder attemptTimeout(Duration perAttempt) {
+            this.timeouts = timeouts.withPerAttempt(perAttempt);
             return this;
         }
 

@@ -5,6 +5,7 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.AcquireRequest;
 import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
@@ -73,6 +74,7 @@ public final class S3LockStore implements LockStore {
     private final String bucket;
     private final String prefix;
     private final ClockSkewMonitor clockSkew;
+    private final CallTimeouts timeouts;
     /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
     private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
 
@@ -90,6 +92,16 @@ public final class S3LockStore implements LockStore {
      *     differ by more than its tolerance
      */
     public S3LockStore(S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew) {
+        this(client, bucket, prefix, clockSkew, CallTimeouts.DEFAULT);
+    }
+
+    /**
+     * @param timeouts the deadline of every request (total and per attempt), set on each request so it bounds any
+     *     client; capped at the lease each request protects
+     */
+    public S3LockStore(
+            S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.client = Objects.requireNonNull(client, "client");
         if (bucket == null || bucket.isBlank()) {
             throw new IllegalArgumentException("bucket must not be blank");
@@ -101,18 +113,19 @@ public final class S3LockStore implements LockStore {
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        CallTimeouts deadline = timeouts.forAcquire(request);
         LockRecord mine = written.get(request.name());
         if (mine != null && mine.canBeAcquired(request.now(), request.tick())) {
-            Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire");
+            Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire", deadline);
             if (taken.isPresent()) {
                 return acquired(taken.get());
             }
         }
-        Optional<LockRecord> current = read(request.name());
+        Optional<LockRecord> current = read(request.name(), deadline);
         if (current.isPresent() && !current.get().canBeAcquired(request.now(), request.tick())) {
             return new AcquireResult.Lost(current);
         }
-        return put(acquisition(request, current.orElse(null)), current.orElse(null), "acquire")
+        return put(acquisition(request, current.orElse(null)), current.orElse(null), "acquire", deadline)
                 .<AcquireResult>map(S3LockStore::acquired)
                 .orElseGet(() -> new AcquireResult.Lost(Optional.empty()));
     }
@@ -120,7 +133,8 @@ public final class S3LockStore implements LockStore {
     @Override
     public boolean release(ReleaseRequest request) {
         HeldLock lock = request.lock();
-        return ours(lock)
+        CallTimeouts deadline = timeouts.forRelease(request);
+        return ours(lock, deadline)
                 .flatMap(base -> put(
                         new LockRecord(
                                 base.name(),
@@ -132,7 +146,8 @@ public final class S3LockStore implements LockStore {
                                 request.completedTickIfAny().orElse(base.lastTick()),
                                 null),
                         base,
-                        "release"))
+                        "release",
+                        deadline))
                 .isPresent();
     }
 
@@ -140,7 +155,8 @@ public final class S3LockStore implements LockStore {
     public Optional<HeldLock> extend(ExtendRequest request) {
         HeldLock lock = request.lock();
         Instant lockUntil = request.lockUntilAt(request.now());
-        return ours(lock)
+        CallTimeouts deadline = timeouts.forExtend(request);
+        return ours(lock, deadline)
                 .filter(base -> !base.isFreeAt(request.now())) // the extend condition: lockUntil > now
                 .flatMap(base -> put(
                         new LockRecord(
@@ -153,22 +169,31 @@ public final class S3LockStore implements LockStore {
                                 base.lastTick(),
                                 null),
                         base,
-                        "extend"))
+                        "extend",
+                        deadline))
                 .map(stored -> new HeldLock(
                         lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, stored.storeState()));
     }
 
     @Override
     public Optional<LockRecord> read(String name) {
+        return read(name, timeouts.forRead());
+    }
+
+    private Optional<LockRecord> read(String name, CallTimeouts deadline) {
         String key = key(name);
         try {
             ResponseBytes<GetObjectResponse> object = call(
-                    () -> client.getObjectAsBytes(b -> b.bucket(bucket).key(key)),
+                    () -> client.getObjectAsBytes(b -> b.bucket(bucket)
+                            .key(key)
+                            .overrideConfiguration(o ->
+                                    o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()))),
                     bytes -> bytes.response().sdkHttpResponse(),
                     S3LockStore::isMissingKey,
                     "read",
                     name,
-                    key);
+                    key,
+                    deadline);
             try {
                 String etag = object.response().eTag();
                 return Optional.of(LockRecordJson.read(
@@ -230,12 +255,12 @@ public final class S3LockStore implements LockStore {
      * arises when this store has written the name since (a later acquisition by this instance, whose stale
      * predecessor now releases) or when core resolved an ambiguous write by reading.
      */
-    private Optional<LockRecord> ours(HeldLock lock) {
+    private Optional<LockRecord> ours(HeldLock lock, CallTimeouts deadline) {
         LockRecord mine = written.get(lock.name());
         if (mine != null && lock.storeState() != null && lock.storeState().equals(mine.storeState())) {
             return Optional.of(mine);
         }
-        return read(lock.name()).filter(current -> lock.owner().equals(current.owner()));
+        return read(lock.name(), deadline).filter(current -> lock.owner().equals(current.owner()));
     }
 
     /**
@@ -244,10 +269,15 @@ public final class S3LockStore implements LockStore {
      *
      * @return what was stored, with its ETag; empty when the condition failed
      */
-    private Optional<LockRecord> put(LockRecord next, @Nullable LockRecord base, String operation) {
+    private Optional<LockRecord> put(
+            LockRecord next, @Nullable LockRecord base, String operation, CallTimeouts deadline) {
         String key = key(next.name());
-        PutObjectRequest.Builder put =
-                PutObjectRequest.builder().bucket(bucket).key(key).contentType(JSON);
+        PutObjectRequest.Builder put = PutObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .contentType(JSON)
+                .overrideConfiguration(
+                        o -> o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()));
         if (base == null) {
             put.ifNoneMatch("*");
         } else {
@@ -261,7 +291,8 @@ public final class S3LockStore implements LockStore {
                     S3LockStore::isLostRace,
                     operation,
                     next.name(),
-                    key);
+                    key,
+                    deadline);
             LockRecord stored = new LockRecord(
                     next.name(),
                     next.lockUntil(),
@@ -314,7 +345,8 @@ public final class S3LockStore implements LockStore {
             Predicate<S3Exception> expected,
             String operation,
             String name,
-            String key) {
+            String key,
+            CallTimeouts deadline) {
         long sent = clockSkew.ticks();
         try {
             T response = request.get();
@@ -329,6 +361,9 @@ public final class S3LockStore implements LockStore {
             }
             throw translate(e, operation, name, key);
         } catch (SdkClientException e) {
+            if (StoreErrors.isTimeout(e)) {
+                throw deadline.timedOut("S3", operation, name, "S3LockProvider.builder()", e);
+            }
             throw StoreErrors.ofNoAnswer(
                     "S3 could not be reached for " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key
                             + "): " + e.getMessage(),

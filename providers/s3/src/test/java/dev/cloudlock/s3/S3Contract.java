@@ -1,7 +1,18 @@
 package dev.cloudlock.s3;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** The provider contract on one S3 backend: its lock bucket, a bucket it does not have, and a closed port. */
@@ -24,6 +35,33 @@ abstract class S3Contract extends LockProviderContract {
         return S3LockProvider.builder()
                 .client(S3Backends.deadClient())
                 .bucket(S3Backends.BUCKET)
+                .build();
+    }
+
+    private static final List<SilentEndpoint> SILENT = new CopyOnWriteArrayList<>();
+
+    @AfterAll
+    static void closeSilentEndpoints() {
+        SILENT.forEach(SilentEndpoint::close);
+    }
+
+    /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
+    @Override
+    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        SilentEndpoint endpoint = new SilentEndpoint();
+        SILENT.add(endpoint);
+        S3Client client = S3Client.builder()
+                .endpointOverride(URI.create(endpoint.url("http")))
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(Apache5HttpClient.create())
+                .build();
+        return S3LockProvider.builder()
+                .client(client)
+                .bucket(S3Backends.BUCKET)
+                .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
+                .attemptTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
     }
 
