@@ -106,8 +106,8 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
         return new LockStoreUnavailableException(
                 store + " " + operation + " of lock '" + name + "' got no answer within its deadline ("
                         + describe() + "): the store is unreachable or too slow; retry later. The deadline is set"
-                        + " with " + builder + ".callTimeout(...) and .attemptTimeout(...), and is never longer"
-                        + " than the lease it protects",
+                        + " with " + builder + ".callTimeout(...) and .attemptTimeout(...); an acquire or extend"
+                        + " is also capped at its lease (never below 1 s)",
                 cause);
     }
 
