@@ -57,6 +57,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     private static final Logger LOG = LoggerFactory.getLogger(CloudLockProvider.class);
 
     private final LockStore store;
+    private volatile boolean probedForServerTime;
     private volatile boolean warnedWithoutServerTime;
     private final String lockedBy;
 
@@ -251,7 +252,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             return new StoreTime(now, now);
         }
         Optional<ClockSkewMonitor.ServerTime> time = clock.get().serverTime();
-        if (time.isEmpty()) {
+        if (time.isEmpty() && !probedForServerTime) {
+            probedForServerTime = true; // a store whose answers carry no time is not asked again
             store.read(name);
             time = clock.get().serverTime();
         }

@@ -32,6 +32,18 @@ public final class SilentEndpoint implements AutoCloseable {
         this(-1);
     }
 
+    /**
+     * One silent endpoint for this test JVM, started on first use and left open until the JVM ends, as the emulator
+     * launchers share their processes: each client that connects waits on a connection of its own.
+     */
+    public static SilentEndpoint shared() {
+        return Shared.ENDPOINT;
+    }
+
+    private static final class Shared {
+        static final SilentEndpoint ENDPOINT = new SilentEndpoint();
+    }
+
     /** Starts forwarding to {@code 127.0.0.1:targetPort} until {@link #silence()}. */
     public static SilentEndpoint forwardingTo(int targetPort) {
         if (targetPort <= 0) {

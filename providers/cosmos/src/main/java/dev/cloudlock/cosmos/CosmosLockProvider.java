@@ -81,8 +81,9 @@ public final class CosmosLockProvider extends CloudLockProvider {
 
         /**
          * The deadline of each Cosmos DB call, all retries included; default 10 s. Set on every request as its
-         * end-to-end latency policy (so it also bounds a client you built) and never longer than the lease the call
-         * protects. A call that hits it throws {@link LockStoreUnavailableException}.
+         * end-to-end latency policy (so it also bounds a client you built); an acquire or extend is capped at its
+         * lease, never below 1 s ({@link dev.cloudlock.spi.CallTimeouts}). A call that hits it throws
+         * {@link LockStoreUnavailableException}.
          */
         public Builder callTimeout(Duration total) {
             this.timeouts = timeouts.withTotal(total);

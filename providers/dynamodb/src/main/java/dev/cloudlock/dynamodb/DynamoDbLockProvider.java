@@ -84,8 +84,8 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
 
         /**
          * The deadline of each DynamoDB call, all retries included; default 10 s. Set on every request (so it also
-         * bounds a client you built) and never longer than the lease the call protects. A call that hits it throws
-         * {@link LockStoreUnavailableException}.
+         * bounds a client you built); an acquire or extend is capped at its lease, never below 1 s
+         * ({@link dev.cloudlock.spi.CallTimeouts}). A call that hits it throws {@link LockStoreUnavailableException}.
          */
         public Builder callTimeout(Duration total) {
             this.timeouts = timeouts.withTotal(total);

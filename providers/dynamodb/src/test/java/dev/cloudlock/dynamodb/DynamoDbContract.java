@@ -5,10 +5,7 @@ import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -38,18 +35,10 @@ abstract class DynamoDbContract extends LockProviderContract {
                 .build();
     }
 
-    private static final List<SilentEndpoint> SILENT = new CopyOnWriteArrayList<>();
-
-    @AfterAll
-    static void closeSilentEndpoints() {
-        SILENT.forEach(SilentEndpoint::close);
-    }
-
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
     @Override
     protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
-        SilentEndpoint endpoint = new SilentEndpoint();
-        SILENT.add(endpoint);
+        SilentEndpoint endpoint = SilentEndpoint.shared();
         DynamoDbClient client = DynamoDbClient.builder()
                 .endpointOverride(URI.create(endpoint.url("http")))
                 .region(Region.US_EAST_1)

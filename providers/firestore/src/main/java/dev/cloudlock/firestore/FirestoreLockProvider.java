@@ -71,8 +71,8 @@ public final class FirestoreLockProvider extends CloudLockProvider {
 
         /**
          * The deadline of each Firestore operation; default 10 s. The wait for Firestore's answer is bounded by it
-         * whatever the client's own settings, the call is cancelled when it runs out, and it is never longer than
-         * the lease the call protects. A call that hits it throws
+         * whatever the client's own settings and the call is cancelled when it runs out; an acquire or extend is
+         * capped at its lease, never below 1 s ({@link dev.cloudlock.spi.CallTimeouts}). A call that hits it throws
          * {@link dev.cloudlock.core.LockStoreUnavailableException}.
          */
         public Builder callTimeout(Duration total) {

@@ -7,10 +7,7 @@ import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -48,18 +45,10 @@ class FirestoreContractTest extends LockProviderContract {
     // errors (permission denied, a missing database) are covered by FirestoreLockStoreTest and
     // FirestoreErrorMappingTest.
 
-    private static final List<SilentEndpoint> SILENT = new CopyOnWriteArrayList<>();
-
-    @AfterAll
-    static void closeSilentEndpoints() {
-        SILENT.forEach(SilentEndpoint::close);
-    }
-
     /** A client with the library's default retry settings on a never-answering emulator host. */
     @Override
     protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
-        SilentEndpoint endpoint = new SilentEndpoint();
-        SILENT.add(endpoint);
+        SilentEndpoint endpoint = SilentEndpoint.shared();
         Firestore client = FirestoreOptions.newBuilder()
                 .setProjectId(Emulators.FIRESTORE_PROJECT)
                 .setEmulatorHost(endpoint.hostAndPort())

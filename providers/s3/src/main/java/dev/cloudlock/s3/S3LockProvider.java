@@ -87,7 +87,8 @@ public final class S3LockProvider extends CloudLockProvider {
 
         /**
          * The deadline of each S3 call, all retries included; default 10 s. Set on every request (so it also bounds
-         * a client you built) and never longer than the lease the call protects. A call that hits it throws
+         * a client you built); an acquire or extend is capped at its lease, never below 1 s
+         * ({@link dev.cloudlock.spi.CallTimeouts}). A call that hits it throws
          * {@link dev.cloudlock.core.LockStoreUnavailableException}.
          */
         public Builder callTimeout(Duration total) {
