@@ -5,20 +5,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.LockHistory;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every store's CLI run shows, through the real process: setup run twice, a listing after real lock traffic,
- * show, a fenced release that works and one refused because a newer holder took the lock, a tick reset, and a store
- * outage as exit code 3.
+ * What every store shows through real processes. The CLI ({@code java -jar}): setup run twice, a listing after real
+ * lock traffic, show, a fenced release that works and one refused because a newer holder took the lock, a tick reset,
+ * and a store outage as exit code 3. Child JVMs ({@link Contender}): several processes contending for one name never
+ * overlap and their fences increase (with a negative control), and a holder killed with {@code kill -9} keeps the
+ * lock until its {@code lockUntil} and no longer.
  */
 abstract class CliContract {
 
@@ -173,5 +185,118 @@ abstract class CliContract {
         CliProcess.Run down = cli(unreachableStoreArgs(), "--call-timeout", "3s", "list");
         assertThat(down.exitCode()).as(down.toString()).isEqualTo(3);
         assertThat(down.err()).contains("store error");
+    }
+
+    // ---- processes, not threads -------------------------------------------------------------------------------
+
+    /** Child JVMs in the contention run. */
+    protected int processes() {
+        return 4;
+    }
+
+    /** Holdings each child takes. */
+    protected int holdingsPerProcess() {
+        return 100;
+    }
+
+    private Process contender(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:TieredStopAtLevel=1");
+        command.addAll(jvmOptions());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Contender.class.getName()));
+        command.addAll(storeArgs());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(environment());
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private LockHistory contend(String name, int processes, int holdings, String... extra) throws Exception {
+        List<Process> children = new ArrayList<>();
+        List<Path> outputs = new ArrayList<>();
+        for (int i = 0; i < processes; i++) {
+            Path out = Files.createTempFile("contender-" + i, ".txt");
+            outputs.add(out);
+            List<String> args = new ArrayList<>(
+                    List.of("contend", name, "--holdings", Integer.toString(holdings), "--out", out.toString()));
+            args.addAll(List.of(extra));
+            children.add(contender(args.toArray(String[]::new)));
+        }
+        LockHistory history = new LockHistory();
+        for (int i = 0; i < processes; i++) {
+            Process child = children.get(i);
+            if (!child.waitFor(5, TimeUnit.MINUTES)) {
+                children.forEach(Process::destroyForcibly);
+                throw new AssertionError("contender " + i + " did not finish within 5 minutes");
+            }
+            assertThat(child.exitValue()).as("contender " + i + " exit code").isZero();
+            for (String line : Files.readAllLines(outputs.get(i))) {
+                String[] fields = line.split(" ");
+                history.record(
+                        "process-" + i,
+                        Long.parseLong(fields[0]),
+                        Long.parseLong(fields[1]),
+                        Long.parseLong(fields[2]));
+            }
+            Files.delete(outputs.get(i));
+        }
+        return history;
+    }
+
+    @Test
+    void processesContendingForOneNameNeverOverlapAndTheirFencesIncrease() throws Exception {
+        cli("init");
+        LockHistory history = contend(unique("processes"), processes(), holdingsPerProcess());
+        assertThat(history.size()).isEqualTo(processes() * holdingsPerProcess());
+        history.assertConsistent();
+    }
+
+    @Test
+    void theMergedHistoryCatchesProcessesWhoseStoreIgnoresItsConditions() throws Exception {
+        cli("init");
+        LockHistory history = contend(unique("broken-processes"), 2, 50, "--ignore-conditions");
+        assertThat(history.violations())
+                .as("two processes that claim every lock they are refused must be caught")
+                .isNotEmpty();
+    }
+
+    @Test
+    void aHolderKilledWithSigkillKeepsTheLockUntilItsLeaseEndsAndNoLonger() throws Exception {
+        cli("init");
+        String name = unique("crashed-holder");
+        Process holder = contender("hold", name, "--lease", "PT3S");
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String held = lines.readLine();
+        assertThat(held).as("the holder's report").startsWith("HELD ");
+        long fence = Long.parseLong(held.split(" ")[1]);
+        Instant lockUntil = Instant.parse(held.split(" ")[2]);
+
+        Process kill = new ProcessBuilder("kill", "-9", Long.toString(holder.pid())).start();
+        assertThat(kill.waitFor()).as("kill -9 exit code").isZero();
+        assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        CloudLockProvider survivor = provider("survivor");
+        Optional<FencedLock> taken = Optional.empty();
+        Instant takenAt = null;
+        while (taken.isEmpty() && Instant.now().isBefore(lockUntil.plusSeconds(5))) {
+            taken = survivor.tryLock(config(name));
+            takenAt = Instant.now();
+            if (taken.isEmpty()) {
+                Thread.sleep(50);
+            }
+        }
+        assertThat(taken)
+                .as("the lock is taken once the dead holder's lease is over")
+                .isPresent();
+        assertThat(takenAt).as("nobody takes it before its lockUntil").isAfterOrEqualTo(lockUntil);
+        assertThat(takenAt).as("someone takes it within lockUntil + 1 s").isBefore(lockUntil.plusSeconds(1));
+        assertThat(taken.get().fencingToken()).isEqualTo(fence + 1);
+        taken.get().unlock();
     }
 }

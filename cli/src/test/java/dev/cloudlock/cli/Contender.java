@@ -1,0 +1,93 @@
+package dev.cloudlock.cli;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.testkit.FaultInjectingStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * A child JVM of the process tests, opening its store from the CLI's own options. {@code contend}: take the lock
+ * {@code --holdings} times, writing each holding as {@code fence startNanos endNanos} (times of
+ * {@link System#nanoTime()}, which on Linux is {@code CLOCK_MONOTONIC}: one clock for every process of the machine, so
+ * the parent can merge the histories). {@code hold}: take the lock once, print {@code HELD <fence> <lockUntil>} and
+ * wait to be killed.
+ */
+@Command(name = "contender")
+final class Contender implements Callable<Integer> {
+
+    @Mixin
+    StoreOptions store;
+
+    @Parameters(index = "0", description = "contend or hold")
+    String mode;
+
+    @Parameters(index = "1", description = "the lock name")
+    String name;
+
+    @Option(names = "--holdings", defaultValue = "100")
+    int holdings;
+
+    @Option(names = "--lease", defaultValue = "PT30S")
+    Duration lease;
+
+    @Option(names = "--out")
+    Path out;
+
+    @Option(names = "--ignore-conditions", description = "Break the lock on purpose: the negative control.")
+    boolean ignoreConditions;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Contender()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        CloudLockProvider provider = store.provider();
+        if (ignoreConditions) {
+            provider = new CloudLockProvider(
+                    new FaultInjectingStore(provider.store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
+                    provider.lockedBy());
+        }
+        if (mode.equals("hold")) {
+            FencedLock lock = provider.tryLock(config()).orElseThrow(() -> new IllegalStateException("held"));
+            Instant lockUntil = provider.store().read(name).orElseThrow().lockUntil();
+            System.out.println("HELD " + lock.fencingToken() + " " + lockUntil);
+            System.out.flush();
+            Thread.sleep(Duration.ofMinutes(5).toMillis());
+            return 0;
+        }
+        List<String> lines = new ArrayList<>();
+        while (lines.size() < holdings) {
+            Optional<FencedLock> lock = provider.tryLock(config());
+            if (lock.isEmpty()) {
+                Thread.sleep(1); // let the holder's release through rather than flood the store
+                continue;
+            }
+            long start = System.nanoTime();
+            Thread.onSpinWait();
+            long end = System.nanoTime();
+            lines.add(lock.get().fencingToken() + " " + start + " " + end);
+            lock.get().unlock();
+        }
+        Files.write(out, lines);
+        return 0;
+    }
+
+    private LockConfiguration config() {
+        return new LockConfiguration(Instant.now(), name, lease, Duration.ZERO);
+    }
+}
