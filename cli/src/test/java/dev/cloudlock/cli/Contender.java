@@ -6,12 +6,14 @@ import dev.cloudlock.testkit.FaultInjectingStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,12 +52,19 @@ final class Contender implements Callable<Integer> {
     @Option(names = "--ignore-conditions", description = "Break the lock on purpose: the negative control.")
     boolean ignoreConditions;
 
+    @Option(
+            names = "--clock-offset",
+            defaultValue = "PT0S",
+            description = "Run this process with ShedLock's clock off by this much (a skewed machine).")
+    Duration clockOffset;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new Contender()).execute(args));
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        ClockProvider.setClock(Clock.offset(Clock.systemUTC(), clockOffset));
         CloudLockProvider provider = store.provider();
         if (ignoreConditions) {
             provider = new CloudLockProvider(
@@ -88,6 +97,6 @@ final class Contender implements Callable<Integer> {
     }
 
     private LockConfiguration config() {
-        return new LockConfiguration(Instant.now(), name, lease, Duration.ZERO);
+        return new LockConfiguration(ClockProvider.now(), name, lease, Duration.ZERO);
     }
 }
