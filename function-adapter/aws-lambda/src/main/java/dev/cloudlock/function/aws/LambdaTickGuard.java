@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The decorator behind the guarded Lambda handlers, usable on its own: turns an EventBridge rule event or an
@@ -33,17 +31,22 @@ public final class LambdaTickGuard {
     /** The Scheduler payload field naming the job (optional). */
     public static final String JOB_NAME = "jobName";
 
+    /** The record {@link #prime()} reads when no job name is configured (it is never written). */
+    public static final String PRIMING_NAME = "cloudlock-priming";
+
     private final LambdaGuardSettings settings;
+    private final CloudLockProvider provider;
     private final TickGuard guard;
 
-    /** A guard on the DynamoDB table of {@code settings}, with a lean client (URL connection HTTP, SDK defaults). */
+    /**
+     * A guard on the DynamoDB table of {@code settings}, with a client configured from what Lambda sets
+     * ({@link LambdaDynamoDbClient}).
+     */
     public LambdaTickGuard(LambdaGuardSettings settings) {
         this(
                 settings,
                 DynamoDbLockProvider.builder()
-                        .client(DynamoDbClient.builder()
-                                .httpClient(UrlConnectionHttpClient.create())
-                                .build())
+                        .client(LambdaDynamoDbClient.create())
                         .tableName(settings.tableName())
                         .lockedBy(instanceIdentity())
                         .build());
@@ -52,7 +55,22 @@ public final class LambdaTickGuard {
     /** A guard on any cloudlock provider. */
     public LambdaTickGuard(LambdaGuardSettings settings, CloudLockProvider provider) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.provider = provider;
         this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
+    }
+
+    /**
+     * Makes one real request now (a read of the job's lock record, or of {@value #PRIMING_NAME} when the job is named
+     * by the event), so that the classes, the connection and the store's time are ready before the first
+     * invocation: call it in the init phase when that phase is off the request path (provisioned concurrency,
+     * SnapStart). Its answer gives the store's time, so the first invocation then makes two requests, not three.
+     *
+     * @throws dev.cloudlock.core.LockStoreException when the store cannot be read (missing table, permission,
+     *     unreachable): in the init phase that fails the deployment early, with the reason
+     */
+    public void prime() {
+        String jobName = settings.guard().jobName();
+        provider.store().read(jobName == null ? PRIMING_NAME : jobName);
     }
 
     public LambdaGuardSettings settings() {
