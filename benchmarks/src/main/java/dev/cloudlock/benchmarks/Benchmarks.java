@@ -94,6 +94,9 @@ public final class Benchmarks {
         report.put(
                 "lambdaGuard",
                 LambdaGuardBenchmark.run(coldStarts, 20, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+        report.put(
+                "gcpGuard",
+                GcpGuardBenchmark.run(coldStarts, 20, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
         return report;
     }
 

@@ -42,7 +42,10 @@ final class LambdaGuardBenchmark {
             new Variant(
                     "guarded, SDK default client (before issue 19)", BenchHandlers.GuardedSdkDefaults.class.getName()),
             new Variant("guarded", BenchHandlers.Guarded.class.getName()),
-            new Variant("guarded, primed in init", BenchHandlers.GuardedPrimed.class.getName()));
+            new Variant("guarded, primed in init", BenchHandlers.GuardedPrimed.class.getName()),
+            new Variant(
+                    "guarded, primed in the background during init",
+                    BenchHandlers.GuardedPrimedInBackground.class.getName()));
 
     /** The phases of a cold start, in order, as marks the handlers print (plus "answered", seen here). */
     private static final List<String> PHASES = List.of("loaded", "built", "primed", "answered");
@@ -294,6 +297,20 @@ final class LambdaGuardBenchmark {
      * runtime supplies.
      */
     private static String runtimeClassPath(Path deployment, Path repo) throws IOException {
+        return deploymentClassPath(
+                deployment,
+                repo,
+                List.of("core", "providers/dynamodb", "function-adapter/core", "function-adapter/aws-lambda"),
+                List.of("aws-lambda-java-runtime-interface-client", "aws-lambda-java-serialization"));
+    }
+
+    /**
+     * A deployment's class path as this JVM has it: the third-party jars a module's runtime class path file lists,
+     * {@code ourModules} (and the benchmark's own classes) from this build, and jars whose names start with one of
+     * {@code platformJars} (what the platform's runtime supplies).
+     */
+    static String deploymentClassPath(Path deployment, Path repo, List<String> ourModules, List<String> platformJars)
+            throws IOException {
         Set<String> thirdPartyJars = new HashSet<>();
         for (String entry : Files.readString(deployment).trim().split(File.pathSeparator)) {
             String name = Path.of(entry).getFileName().toString();
@@ -301,18 +318,17 @@ final class LambdaGuardBenchmark {
                 thirdPartyJars.add(name);
             }
         }
-        List<String> ourModules = List.of(
-                "core", "providers/dynamodb", "function-adapter/core", "function-adapter/aws-lambda", "benchmarks");
+        List<String> modules = new ArrayList<>(ourModules);
+        modules.add("benchmarks");
+        Path root = repo.toAbsolutePath().normalize();
         List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path path = Path.of(entry).toAbsolutePath().normalize();
             String name = path.getFileName().toString();
-            boolean ours = ourModules.stream()
-                    .anyMatch(module -> path.startsWith(
-                            repo.toAbsolutePath().normalize().resolve(module).resolve("target")));
-            boolean runtimeClient = name.startsWith("aws-lambda-java-runtime-interface-client")
-                    || name.startsWith("aws-lambda-java-serialization");
-            if (ours || runtimeClient || thirdPartyJars.contains(name)) {
+            boolean ours = modules.stream()
+                    .anyMatch(module -> path.startsWith(root.resolve(module).resolve("target")));
+            boolean platform = platformJars.stream().anyMatch(name::startsWith);
+            if (ours || platform || thirdPartyJars.contains(name)) {
                 entries.add(entry);
             }
         }

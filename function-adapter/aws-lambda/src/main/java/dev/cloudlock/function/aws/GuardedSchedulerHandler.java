@@ -10,10 +10,13 @@ import java.util.Map;
  * The schedule's target input must carry the scheduled time:
  * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "nightly-report"}}. Configuration comes
  * from the environment (see {@link LambdaGuardSettings}). Returns the outcome's name; a failing job is rethrown.
+ * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
+ * ({@link LambdaSnapStart}).
  */
 public abstract class GuardedSchedulerHandler implements RequestHandler<Map<String, Object>, String> {
 
     private final LambdaTickGuard guard;
+    private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
     /** Configured from the environment, on DynamoDB. */
     protected GuardedSchedulerHandler() {
@@ -23,6 +26,7 @@ public abstract class GuardedSchedulerHandler implements RequestHandler<Map<Stri
     /** Configured in code. */
     protected GuardedSchedulerHandler(LambdaTickGuard guard) {
         this.guard = guard;
+        this.snapStart = LambdaSnapStart.register(guard);
     }
 
     @Override

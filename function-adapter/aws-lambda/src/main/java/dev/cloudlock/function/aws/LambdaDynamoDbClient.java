@@ -3,9 +3,11 @@ package dev.cloudlock.function.aws;
 import java.net.URI;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
@@ -18,12 +20,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
  * does not set them, the container credentials endpoint), the endpoint from {@code AWS_ENDPOINT_URL_DYNAMODB} or
  * {@code AWS_ENDPOINT_URL} when set, and the JDK's URL-connection HTTP client. No profile file is read and no
  * provider chain is probed: each of those costs class loading and file look-ups on every cold start, and none of
- * them can apply inside Lambda.
+ * them can apply inside Lambda. After a SnapStart restore the credentials are looked up afresh
+ * ({@link LambdaCredentials}).
  */
 public final class LambdaDynamoDbClient {
 
     static final String REGION = "AWS_REGION";
     static final String ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
+    static final String SECRET_ACCESS_KEY = "AWS_SECRET_ACCESS_KEY";
+    static final String SESSION_TOKEN = "AWS_SESSION_TOKEN";
     static final String CONTAINER_CREDENTIALS = "AWS_CONTAINER_CREDENTIALS_FULL_URI";
     static final String ENDPOINT_DYNAMODB = "AWS_ENDPOINT_URL_DYNAMODB";
     static final String ENDPOINT = "AWS_ENDPOINT_URL";
@@ -49,7 +54,7 @@ public final class LambdaDynamoDbClient {
         }
         DynamoDbClientBuilder builder = DynamoDbClient.builder()
                 .region(Region.of(region))
-                .credentialsProvider(credentials(env))
+                .credentialsProvider(new LambdaCredentials(() -> credentials(env)))
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> o.defaultProfileFileSupplier(LambdaDynamoDbClient::noProfileFile));
         String endpoint = endpoint(env);
@@ -60,12 +65,18 @@ public final class LambdaDynamoDbClient {
     }
 
     /**
-     * Lambda's credentials: the access-key variables Lambda sets, or, under SnapStart (which sets no key variables
-     * so that a restored snapshot does not carry stale keys), the container credentials endpoint.
+     * Lambda's credentials: the access-key variables Lambda sets, or, under SnapStart (which sets no key variables,
+     * so that a restored snapshot carries no keys), the container credentials endpoint.
      */
     static AwsCredentialsProvider credentials(Map<String, String> env) {
-        if (env.containsKey(ACCESS_KEY_ID)) {
-            return EnvironmentVariableCredentialsProvider.create();
+        String keyId = env.get(ACCESS_KEY_ID);
+        if (keyId != null && !keyId.isBlank()) {
+            String secret = env.getOrDefault(SECRET_ACCESS_KEY, "");
+            String session = env.get(SESSION_TOKEN);
+            return StaticCredentialsProvider.create(
+                    session == null || session.isBlank()
+                            ? AwsBasicCredentials.create(keyId, secret)
+                            : AwsSessionCredentials.create(keyId, secret, session));
         }
         if (env.containsKey(CONTAINER_CREDENTIALS)) {
             return ContainerCredentialsProvider.builder().build();
