@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * One command for the whole report: {@code ./mvnw -q -pl benchmarks exec:exec} writes
- * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}. {@code --quick} runs every measurement with
+ * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}; {@code --cold-start} (with exec:exec,
+ * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start}. {@code --quick} runs every measurement with
  * few samples (seconds; the test command runs it so the harness cannot rot).
  */
 public final class Benchmarks {
@@ -20,12 +21,13 @@ public final class Benchmarks {
     public static void main(String[] args) throws Exception {
         boolean quick = false;
         boolean coldStart = false;
-        int coldStarts = 12;
+        int coldStarts = 10;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--lock-cycle" -> coldStart = false;
                 case "--cold-start" -> coldStart = true;
                 case "--cold-starts" -> coldStarts = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
@@ -93,10 +95,10 @@ public final class Benchmarks {
         report.put("machine", machine());
         report.put(
                 "lambdaGuard",
-                LambdaGuardBenchmark.run(coldStarts, 20, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+                LambdaGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
         report.put(
                 "gcpGuard",
-                GcpGuardBenchmark.run(coldStarts, 20, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+                GcpGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
         return report;
     }
 

@@ -1,6 +1,9 @@
 package dev.cloudlock.benchmarks;
 
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.firestore.FirestoreLockProvider;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 
 /**
  * The GCP guard's cost, side by side with the same function unguarded, both served by the real Functions Framework
@@ -74,56 +78,35 @@ final class GcpGuardBenchmark {
                     + Files.readString(work.resolve("namespace.log")));
         }
 
-        Map<String, Samples> cold = new LinkedHashMap<>();
-        Map<String, Samples> warm = new LinkedHashMap<>();
-        Map<String, Map<String, Samples>> phases = new LinkedHashMap<>();
-        for (String variant : VARIANTS) {
-            cold.put(variant, new Samples());
-            warm.put(variant, new Samples());
-            Map<String, Samples> byPhase = new LinkedHashMap<>();
-            PHASES.forEach(phase -> byPhase.put(phase, new Samples()));
-            phases.put(variant, byPhase);
-        }
+        ColdStartSamples measured = new ColdStartSamples(VARIANTS, PHASES);
         for (String line : Files.readAllLines(samples)) {
-            String[] parts = line.split(" "); // cold|warm|phase variant [phase] nanos
+            // "cold|warm variant nanos", or "marks variant startedMillis phase=millis..." (epoch milliseconds)
+            String[] parts = line.split(" ");
             switch (parts[0]) {
-                case "cold" -> cold.get(parts[1]).add(Long.parseLong(parts[2]));
-                case "warm" -> warm.get(parts[1]).add(Long.parseLong(parts[2]));
-                case "phase" -> phases.get(parts[1]).get(parts[2]).add(Long.parseLong(parts[3]));
+                case "cold" -> measured.cold(parts[1]).add(Long.parseLong(parts[2]));
+                case "warm" -> measured.warm(parts[1]).add(Long.parseLong(parts[2]));
+                case "marks" -> {
+                    Map<String, Long> marks = new LinkedHashMap<>();
+                    for (int i = 3; i < parts.length; i++) {
+                        String[] mark = parts[i].split("=");
+                        marks.put(mark[0], Long.parseLong(mark[1]));
+                    }
+                    measured.addMarks(parts[1], marks, Long.parseLong(parts[2]));
+                }
                 default -> throw new IllegalStateException("Unexpected sample line: " + line);
             }
         }
         List<List<String>> rows = new ArrayList<>();
-        List<List<String>> breakdown = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
-        double unguardedCold = cold.get("unguarded").percentileMillis(50);
         for (String variant : VARIANTS) {
-            Samples c = cold.get(variant);
-            Samples w = warm.get(variant);
+            Samples c = measured.cold(variant);
             rows.add(List.of(
                     variant,
                     ms(c.percentileMillis(50)),
                     ms(c.percentileMillis(90)),
-                    variant.equals("unguarded") ? "—" : ms(c.percentileMillis(50) - unguardedCold),
-                    ms(w.percentileMillis(50))));
-            List<String> split = new ArrayList<>(List.of(variant));
-            Map<String, Object> phaseJson = new LinkedHashMap<>();
-            for (String phase : PHASES) {
-                Samples s = phases.get(variant).get(phase);
-                split.add(s.size() == 0 ? "—" : ms(s.percentileMillis(50)));
-                if (s.size() > 0) {
-                    phaseJson.put(phase + "P50Ms", s.percentileMillis(50));
-                }
-            }
-            breakdown.add(split);
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("coldStartP50Ms", c.percentileMillis(50));
-            v.put("coldStartP90Ms", c.percentileMillis(90));
-            v.put("addedColdStartP50Ms", c.percentileMillis(50) - unguardedCold);
-            v.put("warmP50Ms", w.percentileMillis(50));
-            v.put("coldStarts", c.size());
-            v.put("phasesP50Ms", phaseJson);
-            json.put(variant, v);
+                    variant.equals("unguarded") ? "—" : ms(c.percentileMillis(50) - measured.baselineColdP50()),
+                    ms(measured.warm(variant).percentileMillis(50))));
+            json.put(variant, measured.json(variant));
         }
         long bytes = LambdaGuardBenchmark.classPathBytes(deployment);
         json.put("deploymentBytes", bytes);
@@ -147,7 +130,7 @@ final class GcpGuardBenchmark {
                 .paragraph("Where a cold start goes (p50 of each mark, ms after the invoker JVM was started):"
                         + " `loaded` = the invoker has loaded the function class, `built` = the function (and its"
                         + " guard and Firestore client) is constructed, `answered` = the first response arrived.")
-                .table(List.of("function", "loaded", "built", "answered"), breakdown)
+                .table(List.of("function", "loaded", "built", "answered"), measured.breakdownRows())
                 .paragraph(String.format(
                         "Deployment size (jars of cloudlock-function-gcp's runtime class path): **%.2f MiB**"
                                 + " (%d bytes).",
@@ -164,7 +147,7 @@ final class GcpGuardBenchmark {
         String functionClassPath = args[4];
         Path work = Path.of(args[5]);
         List<String> jvmOptions = List.of(args).subList(6, args.length);
-        Emulators.firestore();
+        warmUpEmulator();
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         StringBuilder out = new StringBuilder();
@@ -219,22 +202,12 @@ final class GcpGuardBenchmark {
                                 .append(System.nanoTime() - sent)
                                 .append('\n');
                     }
-                    Map<String, Long> marks = new LinkedHashMap<>();
-                    for (String line : Files.readAllLines(log)) {
-                        int at = line.indexOf(BenchHandlers.MARK + " ");
-                        if (at >= 0) {
-                            String[] parts = line.substring(at).trim().split(" ");
-                            marks.putIfAbsent(parts[1], Long.parseLong(parts[2]));
-                        }
-                    }
+                    Map<String, Long> marks = ColdStartSamples.marks(log);
                     marks.put("answered", answeredMillis);
-                    marks.forEach((phase, at) -> out.append("phase ")
-                            .append(variant)
-                            .append(' ')
-                            .append(phase)
-                            .append(' ')
-                            .append((at - startedMillis) * 1_000_000)
-                            .append('\n'));
+                    out.append("marks ").append(variant).append(' ').append(startedMillis);
+                    marks.forEach((phase, at) ->
+                            out.append(' ').append(phase).append('=').append(at));
+                    out.append('\n');
                 } finally {
                     invoker.destroyForcibly().waitFor();
                 }
@@ -242,6 +215,31 @@ final class GcpGuardBenchmark {
         }
         Files.writeString(samples, out);
         System.exit(0); // the emulator stops in its shutdown hook
+    }
+
+    /**
+     * The emulator is a JVM too, started here for this measurement: its first calls are slow (seconds) while it warms
+     * up, which a function's first calls to the real Firestore never meet. Lock cycles from this JVM warm it first.
+     */
+    private static void warmUpEmulator() throws Exception {
+        try (Firestore firestore = FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
+                .build()
+                .getService()) {
+            FirestoreLockProvider provider = FirestoreLockProvider.builder()
+                    .firestore(firestore)
+                    .lockedBy("warm-up")
+                    .callTimeout(Duration.ofSeconds(120))
+                    .attemptTimeout(Duration.ofSeconds(60))
+                    .build();
+            for (int i = 0; i < 50; i++) {
+                provider.tryLock(new LockConfiguration(
+                                Instant.now(), "warm-up-" + (i % 5), Duration.ofSeconds(30), Duration.ZERO))
+                        .orElseThrow()
+                        .unlock();
+            }
+        }
     }
 
     private static HttpResponse<String> firstResponse(HttpClient http, URI url, Instant tick, Process invoker, Path log)
@@ -304,6 +302,6 @@ final class GcpGuardBenchmark {
     }
 
     private static String ms(double millis) {
-        return String.format("%.1f", millis);
+        return ColdStartSamples.ms(millis);
     }
 }

@@ -12,11 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -63,71 +61,34 @@ final class LambdaGuardBenchmark {
         }
         Path deployment = repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt");
         String classPath = runtimeClassPath(deployment, repo);
-        Map<String, Samples> cold = new LinkedHashMap<>();
-        Map<String, Samples> warm = new LinkedHashMap<>();
-        Map<String, Map<String, Samples>> phases = new LinkedHashMap<>();
-        for (Variant variant : VARIANTS) {
-            cold.put(variant.name(), new Samples());
-            warm.put(variant.name(), new Samples());
-            Map<String, Samples> byPhase = new LinkedHashMap<>();
-            PHASES.forEach(phase -> byPhase.put(phase, new Samples()));
-            phases.put(variant.name(), byPhase);
-        }
+        List<String> names = VARIANTS.stream().map(Variant::name).toList();
+        ColdStartSamples samples = new ColdStartSamples(names, PHASES);
         // interleaved, so that a noisy moment of this shared machine hits every variant alike
         for (int round = 0; round < coldStarts; round++) {
             for (Variant variant : VARIANTS) {
-                measure(
-                        variant,
-                        classPath,
-                        jvmOptions,
-                        round,
-                        warmInvocations,
-                        work,
-                        cold.get(variant.name()),
-                        warm.get(variant.name()),
-                        phases.get(variant.name()));
+                measure(variant, classPath, jvmOptions, round, warmInvocations, work, samples);
             }
         }
         Samples bare = twoBareUpdateItems(warmInvocations * 4);
 
         List<List<String>> rows = new ArrayList<>();
-        List<List<String>> breakdown = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
-        double unguardedP50 = cold.get("unguarded").percentileMillis(50);
-        double unguardedWarm = warm.get("unguarded").percentileMillis(50);
+        double unguardedWarm = samples.warm("unguarded").percentileMillis(50);
         double bareP50 = bare.percentileMillis(50);
-        for (Variant variant : VARIANTS) {
-            Samples c = cold.get(variant.name());
-            Samples w = warm.get(variant.name());
-            double added = c.percentileMillis(50) - unguardedP50;
-            double warmAdded = w.percentileMillis(50) - unguardedWarm;
+        for (String variant : names) {
+            Samples c = samples.cold(variant);
+            double warmAdded = samples.warm(variant).percentileMillis(50) - unguardedWarm;
+            boolean unguarded = variant.equals("unguarded");
             rows.add(List.of(
-                    variant.name(),
+                    variant,
                     ms(c.percentileMillis(50)),
                     ms(c.percentileMillis(90)),
-                    variant.name().equals("unguarded") ? "—" : ms(added),
-                    ms(w.percentileMillis(50)),
-                    variant.name().equals("unguarded") ? "—" : String.format("%.2f", warmAdded / bareP50)));
-            List<String> split = new ArrayList<>(List.of(variant.name()));
-            Map<String, Object> phaseJson = new LinkedHashMap<>();
-            for (String phase : PHASES) {
-                Samples s = phases.get(variant.name()).get(phase);
-                split.add(s.size() == 0 ? "—" : ms(s.percentileMillis(50)));
-                if (s.size() > 0) {
-                    phaseJson.put(phase + "P50Ms", s.percentileMillis(50));
-                }
-            }
-            breakdown.add(split);
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("coldStartP50Ms", c.percentileMillis(50));
-            v.put("coldStartP90Ms", c.percentileMillis(90));
-            v.put("addedColdStartP50Ms", added);
-            v.put("warmP50Ms", w.percentileMillis(50));
+                    unguarded ? "—" : ms(c.percentileMillis(50) - samples.baselineColdP50()),
+                    ms(samples.warm(variant).percentileMillis(50)),
+                    unguarded ? "—" : String.format("%.2f", warmAdded / bareP50)));
+            Map<String, Object> v = samples.json(variant);
             v.put("warmAddedOverTwoBareUpdateItems", warmAdded / bareP50);
-            v.put("coldStarts", c.size());
-            v.put("warmInvocations", w.size());
-            v.put("phasesP50Ms", phaseJson);
-            json.put(variant.name(), v);
+            json.put(variant, v);
         }
         json.put("twoBareUpdateItemsP50Ms", bareP50);
         json.put("jvmOptions", jvmOptions);
@@ -162,7 +123,7 @@ final class LambdaGuardBenchmark {
                         + " `loaded` = the runtime client has loaded the handler class, `built` = the handler (and"
                         + " its guard and DynamoDB client) is constructed, `primed` = the init-phase request is"
                         + " answered, `answered` = the first invocation's response reached the Runtime API.")
-                .table(List.of("handler", "loaded", "built", "primed", "answered"), breakdown)
+                .table(List.of("handler", "loaded", "built", "primed", "answered"), samples.breakdownRows())
                 .paragraph(String.format(
                         "Deployment size (jars on the runtime class path): cloudlock-function-aws with its lean"
                                 + " HTTP client **%.2f MiB** (%d bytes); cloudlock-dynamodb with the SDK's default"
@@ -178,9 +139,7 @@ final class LambdaGuardBenchmark {
             int round,
             int warmInvocations,
             Path work,
-            Samples cold,
-            Samples warm,
-            Map<String, Samples> phases)
+            ColdStartSamples samples)
             throws Exception {
         String id = variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1) + "-" + round;
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
@@ -210,7 +169,7 @@ final class LambdaGuardBenchmark {
                     api.startRuntime(variant.handlerClass() + "::handleRequest", classPath, jvmOptions, env, log);
             try {
                 expectOk(first.result().get(60, TimeUnit.SECONDS), api, log);
-                cold.add(System.nanoTime() - start);
+                samples.cold(variant.name()).add(System.nanoTime() - start);
                 long answeredMillis = System.currentTimeMillis();
                 for (int i = 1; i <= warmInvocations; i++) {
                     long invoked = System.nanoTime();
@@ -220,15 +179,11 @@ final class LambdaGuardBenchmark {
                                     .get(60, TimeUnit.SECONDS),
                             api,
                             log);
-                    warm.add(System.nanoTime() - invoked);
+                    samples.warm(variant.name()).add(System.nanoTime() - invoked);
                 }
-                Map<String, Long> marks = marks(log);
+                Map<String, Long> marks = ColdStartSamples.marks(log);
                 marks.put("answered", answeredMillis);
-                marks.forEach((phase, at) -> {
-                    if (phases.containsKey(phase)) {
-                        phases.get(phase).add((at - startedMillis) * 1_000_000);
-                    }
-                });
+                samples.addMarks(variant.name(), marks, startedMillis);
             } finally {
                 runtime.destroyForcibly().waitFor();
             }
@@ -265,18 +220,6 @@ final class LambdaGuardBenchmark {
                 .build();
     }
 
-    private static Map<String, Long> marks(Path log) throws IOException {
-        Map<String, Long> marks = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(log)) {
-            int at = line.indexOf(BenchHandlers.MARK + " ");
-            if (at >= 0) {
-                String[] parts = line.substring(at).trim().split(" ");
-                marks.put(parts[1], Long.parseLong(parts[2]));
-            }
-        }
-        return marks;
-    }
-
     private static void expectOk(LambdaRuntimeApi.Result result, LambdaRuntimeApi api, Path log) throws IOException {
         if (result.error() || !result.body().equals("\"RAN\"")) {
             throw new IllegalStateException("Invocation answered " + result.body() + "; init error: " + api.initError()
@@ -305,30 +248,28 @@ final class LambdaGuardBenchmark {
     }
 
     /**
-     * A deployment's class path as this JVM has it: the third-party jars a module's runtime class path file lists,
-     * {@code ourModules} (and the benchmark's own classes) from this build, and jars whose names start with one of
-     * {@code platformJars} (what the platform's runtime supplies).
+     * A deployment's class path: the third-party jars a module's runtime class path file lists, {@code ourModules}
+     * (and the benchmark's own classes) as this build has them on this JVM's class path, and the jars of this JVM's
+     * class path whose names start with one of {@code platformJars} (what the platform's runtime supplies).
      */
     static String deploymentClassPath(Path deployment, Path repo, List<String> ourModules, List<String> platformJars)
             throws IOException {
-        Set<String> thirdPartyJars = new HashSet<>();
+        List<String> entries = new ArrayList<>();
         for (String entry : Files.readString(deployment).trim().split(File.pathSeparator)) {
-            String name = Path.of(entry).getFileName().toString();
-            if (!name.startsWith("cloudlock-")) {
-                thirdPartyJars.add(name);
+            if (!Path.of(entry).getFileName().toString().startsWith("cloudlock-")) {
+                entries.add(entry);
             }
         }
         List<String> modules = new ArrayList<>(ourModules);
         modules.add("benchmarks");
         Path root = repo.toAbsolutePath().normalize();
-        List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path path = Path.of(entry).toAbsolutePath().normalize();
             String name = path.getFileName().toString();
             boolean ours = modules.stream()
                     .anyMatch(module -> path.startsWith(root.resolve(module).resolve("target")));
             boolean platform = platformJars.stream().anyMatch(name::startsWith);
-            if (ours || platform || thirdPartyJars.contains(name)) {
+            if (ours || platform) {
                 entries.add(entry);
             }
         }
@@ -351,7 +292,7 @@ final class LambdaGuardBenchmark {
         }
     }
 
-    private static String ms(double nanosAsMillis) {
-        return String.format("%.1f", nanosAsMillis);
+    private static String ms(double millis) {
+        return ColdStartSamples.ms(millis);
     }
 }
