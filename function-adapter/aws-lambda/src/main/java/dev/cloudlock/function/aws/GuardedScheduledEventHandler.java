@@ -18,9 +18,9 @@ public abstract class GuardedScheduledEventHandler implements RequestHandler<Sch
     private final LambdaTickGuard guard;
     private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
-    /** Configured from the environment, on DynamoDB. */
+    /** Configured from the environment, on DynamoDB ({@link LambdaTickGuard#fromEnvironment()}). */
     protected GuardedScheduledEventHandler() {
-        this(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment()));
+        this(LambdaTickGuard.fromEnvironment());
     }
 
     /** Configured in code. */

@@ -18,9 +18,9 @@ public abstract class GuardedSchedulerHandler implements RequestHandler<Map<Stri
     private final LambdaTickGuard guard;
     private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
-    /** Configured from the environment, on DynamoDB. */
+    /** Configured from the environment, on DynamoDB ({@link LambdaTickGuard#fromEnvironment()}). */
     protected GuardedSchedulerHandler() {
-        this(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment()));
+        this(LambdaTickGuard.fromEnvironment());
     }
 
     /** Configured in code. */

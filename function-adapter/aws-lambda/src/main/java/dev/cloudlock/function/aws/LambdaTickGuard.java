@@ -33,6 +33,11 @@ public final class LambdaTickGuard {
     /** The Scheduler payload field naming the job (optional). */
     public static final String JOB_NAME = "jobName";
 
+    /** The variable in which Lambda names how it initialises an execution environment. */
+    static final String INITIALIZATION_TYPE = "AWS_LAMBDA_INITIALIZATION_TYPE";
+
+    private static final String PROVISIONED_CONCURRENCY = "provisioned-concurrency";
+
     /** The record {@link #prime()} reads when no job name is configured (it is never written). */
     public static final String PRIMING_NAME = "cloudlock-priming";
 
@@ -75,6 +80,25 @@ public final class LambdaTickGuard {
     public void prime() {
         String jobName = settings.guard().jobName();
         provider.store().read(jobName == null ? PRIMING_NAME : jobName);
+    }
+
+    /**
+     * A guard configured from this process's environment ({@link LambdaGuardSettings#fromEnvironment()}, the client
+     * of {@link LambdaDynamoDbClient}), primed at once when Lambda initialises it for provisioned concurrency
+     * ({@code AWS_LAMBDA_INITIALIZATION_TYPE=provisioned-concurrency}), whose init phase is off the request path. What
+     * the guarded handlers' default constructors use.
+     */
+    public static LambdaTickGuard fromEnvironment() {
+        LambdaTickGuard guard = new LambdaTickGuard(LambdaGuardSettings.fromEnvironment());
+        guard.primeIfInitialisedAhead(System.getenv());
+        return guard;
+    }
+
+    /** {@link #prime()} when {@code env} says Lambda initialises this environment ahead of its requests. */
+    void primeIfInitialisedAhead(Map<String, String> env) {
+        if (PROVISIONED_CONCURRENCY.equals(env.get(INITIALIZATION_TYPE))) {
+            prime();
+        }
     }
 
     /**

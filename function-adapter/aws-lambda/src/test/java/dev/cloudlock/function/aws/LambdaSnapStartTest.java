@@ -112,6 +112,27 @@ class LambdaSnapStartTest {
     }
 
     @Test
+    void underProvisionedConcurrencyTheGuardPrimesItselfInTheInitPhase() {
+        LambdaTickGuard guard = guard();
+
+        guard.primeIfInitialisedAhead(Map.of(LambdaTickGuard.INITIALIZATION_TYPE, "provisioned-concurrency"));
+
+        assertThat(REQUESTS).containsExactly("GetItem");
+    }
+
+    @Test
+    void onAnOnDemandColdStartTheGuardDoesNotPrimeItsInitPhaseIsPartOfTheColdStart() {
+        LambdaTickGuard guard = guard();
+
+        guard.primeIfInitialisedAhead(Map.of(LambdaTickGuard.INITIALIZATION_TYPE, "on-demand"));
+        guard.primeIfInitialisedAhead(Map.of(LambdaTickGuard.INITIALIZATION_TYPE, "snap-start"));
+
+        assertThat(REQUESTS)
+                .as("SnapStart primes in its beforeCheckpoint hook instead")
+                .isEmpty();
+    }
+
+    @Test
     void primingWithoutAConfiguredJobReadsThePrimingRecordAndWritesNothing() {
         LambdaTickGuard guard = guard("shedlock", GuardSettings.defaults());
 
