@@ -248,31 +248,30 @@ final class LambdaGuardBenchmark {
     }
 
     /**
-     * A deployment's class path: the third-party jars a module's runtime class path file lists, {@code ourModules}
-     * (and the benchmark's own classes) as this build has them on this JVM's class path, and the jars of this JVM's
-     * class path whose names start with one of {@code platformJars} (what the platform's runtime supplies).
+     * A deployment's class path: {@code ourModules} (and the benchmark's own classes) as this build has them on this
+     * JVM's class path, the jars of this JVM's class path whose names start with one of {@code platformJars} (what
+     * the platform's runtime supplies), then every jar a module's runtime class path file lists. The build's classes
+     * come first, so they win over cloudlock jars of the local repository; where this JVM runs on installed jars,
+     * those serve.
      */
     static String deploymentClassPath(Path deployment, Path repo, List<String> ourModules, List<String> platformJars)
             throws IOException {
-        List<String> entries = new ArrayList<>();
-        for (String entry : Files.readString(deployment).trim().split(File.pathSeparator)) {
-            if (!Path.of(entry).getFileName().toString().startsWith("cloudlock-")) {
-                entries.add(entry);
-            }
-        }
         List<String> modules = new ArrayList<>(ourModules);
         modules.add("benchmarks");
         Path root = repo.toAbsolutePath().normalize();
+        List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path path = Path.of(entry).toAbsolutePath().normalize();
             String name = path.getFileName().toString();
             boolean ours = modules.stream()
                     .anyMatch(module -> path.startsWith(root.resolve(module).resolve("target")));
             boolean platform = platformJars.stream().anyMatch(name::startsWith);
-            if (ours || platform) {
+            boolean benchmarkJar = name.startsWith("cloudlock-benchmarks");
+            if (ours || platform || benchmarkJar) {
                 entries.add(entry);
             }
         }
+        entries.addAll(List.of(Files.readString(deployment).trim().split(File.pathSeparator)));
         return String.join(File.pathSeparator, entries);
     }
 
