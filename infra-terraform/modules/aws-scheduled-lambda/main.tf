@@ -7,6 +7,13 @@ locals {
     scheduledTime = "<aws.scheduler.scheduled-time>"
     jobName       = local.job_name
   })
+
+  # With SnapStart, Lambda snapshots published versions only: the schedule invokes the alias of the latest one.
+  invoked_arn = var.snap_start ? aws_lambda_alias.live[0].arn : aws_lambda_function.this.arn
+
+  java_tool_options = var.java_tool_options == null || var.java_tool_options == "" ? {} : {
+    JAVA_TOOL_OPTIONS = var.java_tool_options
+  }
 }
 
 data "aws_caller_identity" "current" {}
@@ -77,10 +84,19 @@ resource "aws_lambda_function" "this" {
   runtime          = var.runtime
   memory_size      = var.memory_size
   timeout          = var.timeout_seconds
+  publish          = var.snap_start
   tags             = var.tags
 
+  dynamic "snap_start" {
+    for_each = var.snap_start ? [1] : []
+
+    content {
+      apply_on = "PublishedVersions"
+    }
+  }
+
   environment {
-    variables = merge(var.environment, {
+    variables = merge(var.environment, local.java_tool_options, {
       CLOUDLOCK_DYNAMODB_TABLE  = var.lock_table_name
       CLOUDLOCK_JOB_NAME        = local.job_name
       CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
@@ -95,9 +111,18 @@ resource "aws_lambda_function" "this" {
   depends_on = [aws_iam_role_policy.function, aws_iam_role_policy.lock_access]
 }
 
+# SnapStart: the alias follows the version published with each change; the snapshot is taken when it is published.
+resource "aws_lambda_alias" "live" {
+  count            = var.snap_start ? 1 : 0
+  name             = "live"
+  function_name    = aws_lambda_function.this.function_name
+  function_version = aws_lambda_function.this.version
+}
+
 # Scheduler invokes the function asynchronously: Lambda's own retries and failure destination apply.
 resource "aws_lambda_function_event_invoke_config" "this" {
   function_name                = aws_lambda_function.this.function_name
+  qualifier                    = var.snap_start ? aws_lambda_alias.live[0].name : null
   maximum_retry_attempts       = var.function_retry_attempts
   maximum_event_age_in_seconds = var.maximum_event_age_seconds
 
@@ -135,7 +160,7 @@ data "aws_iam_policy_document" "scheduler" {
   statement {
     sid       = "InvokeTheFunction"
     actions   = ["lambda:InvokeFunction"]
-    resources = [aws_lambda_function.this.arn]
+    resources = [local.invoked_arn]
   }
 
   statement {
@@ -161,7 +186,7 @@ resource "aws_scheduler_schedule" "this" {
   }
 
   target {
-    arn      = aws_lambda_function.this.arn
+    arn      = local.invoked_arn
     role_arn = aws_iam_role.scheduler.arn
     input    = local.schedule_input
 

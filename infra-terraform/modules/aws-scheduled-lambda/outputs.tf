@@ -8,6 +8,11 @@ output "function_arn" {
   value       = aws_lambda_function.this.arn
 }
 
+output "invoked_arn" {
+  description = "ARN the schedule invokes: the alias 'live' of the latest published version with snap_start, else the function."
+  value       = local.invoked_arn
+}
+
 output "job_name" {
   description = "The job's lock name (CLOUDLOCK_JOB_NAME): the key of its record in the lock table."
   value       = local.job_name

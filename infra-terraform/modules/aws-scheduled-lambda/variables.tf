@@ -62,6 +62,18 @@ variable "timeout_seconds" {
   }
 }
 
+variable "snap_start" {
+  description = "Lambda SnapStart: the module publishes a version on every change (Lambda runs its init phase, where the guard primes its DynamoDB client with one real request, and snapshots it) and the schedule invokes the alias 'live' of the latest version. A cold start then restores the snapshot instead of starting a JVM."
+  type        = bool
+  default     = false
+}
+
+variable "java_tool_options" {
+  description = "JAVA_TOOL_OPTIONS of the function. The default stops the JIT at its first tier, which shortens a JVM's start-up (the choice for a short scheduled job; a long CPU-bound job may do better with null, the JVM's default). Null or empty leaves the variable unset."
+  type        = string
+  default     = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"
+}
+
 variable "schedule_expression" {
   description = "EventBridge Scheduler expression: rate(...), cron(...) or at(...)."
   type        = string
@@ -144,13 +156,13 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME and CLOUDLOCK_TICK_RESOLUTION from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION"])) == 0
-    error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "JAVA_TOOL_OPTIONS"])) == 0
+    error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }
 

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * One command for the whole report: {@code ./mvnw -q -pl benchmarks exec:exec} writes
- * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}. {@code --quick} runs every measurement with
+ * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}; {@code --cold-start} (with exec:exec,
+ * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start}. {@code --quick} runs every measurement with
  * few samples (seconds; the test command runs it so the harness cannot rot).
  */
 public final class Benchmarks {
@@ -19,20 +20,26 @@ public final class Benchmarks {
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
+        boolean coldStart = false;
+        int coldStarts = 10;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--lock-cycle" -> coldStart = false;
+                case "--cold-start" -> coldStart = true;
+                case "--cold-starts" -> coldStarts = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
                 default ->
-                    throw new IllegalArgumentException(
-                            "Unknown option '" + args[i] + "'. Options: --quick, --out DIR, --repo DIR");
+                    throw new IllegalArgumentException("Unknown option '" + args[i]
+                            + "'. Options: --quick, --cold-start, --cold-starts N, --out DIR," + " --repo DIR");
             }
         }
-        Report report = run(quick, repo);
-        String name = LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : "") + "-lock-cycle";
+        Report report = coldStart ? runColdStart(quick ? 1 : coldStarts, repo) : run(quick, repo);
+        String name =
+                LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : "") + (coldStart ? "-cold-start" : "-lock-cycle");
         report.write(out, name, "cloudlock benchmarks " + LocalDate.now(ZoneOffset.UTC) + (quick ? " (quick)" : ""));
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");
@@ -72,7 +79,26 @@ public final class Benchmarks {
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("providers", providers);
-        report.put("lambdaGuard", LambdaGuardBenchmark.run(quick ? 1 : 5, quick ? 5 : 100, repo, report));
+        report.put("lambdaGuard", LambdaGuardBenchmark.run(quick ? 1 : 5, quick ? 5 : 100, List.of(), repo, report));
+        return report;
+    }
+
+    /**
+     * The cold-start report alone ({@code --cold-start}): the Lambda guard and the GCP guard, each against the same
+     * function unguarded, {@code coldStarts} fresh runtime JVMs per variant, with the JVM options the docs recommend.
+     */
+    public static Report runColdStart(int coldStarts, Path repo) throws Exception {
+        Report report = new Report();
+        report.paragraph(machine() + "\n\nEmulators run on the same machine: absolute latencies are the"
+                + " emulators', not the cloud's; the runtimes' start-up work (class loading, client set-up) is the same"
+                + " as in the cloud, on this machine's CPU.");
+        report.put("machine", machine());
+        report.put(
+                "lambdaGuard",
+                LambdaGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+        report.put(
+                "gcpGuard",
+                GcpGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
         return report;
     }
 

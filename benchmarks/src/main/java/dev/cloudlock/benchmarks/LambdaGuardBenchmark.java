@@ -1,7 +1,9 @@
 package dev.cloudlock.benchmarks;
 
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LambdaRuntimeApi;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,92 +16,132 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The Lambda guard's cost, side by side with the same handler unguarded, both run by the real runtime interface
- * client against a Runtime API served here and DynamoDB on moto: cold start (runtime JVM started → first response),
- * warm invocation latency, and the deployment's size (the runtime class path of each).
+ * The Lambda guard's cost, side by side with the same handler unguarded, all run by the real runtime interface
+ * client against a Runtime API served here and DynamoDB on moto, each runtime a fresh JVM on the deployment's class
+ * path (cloudlock-function-aws and its dependencies, plus the runtime client Lambda supplies): cold start (runtime
+ * JVM started → first response) split at the handler's marks, warm invocation latency next to two bare
+ * {@code UpdateItem} calls timed in the same run, and the deployment's size.
  */
 final class LambdaGuardBenchmark {
 
+    /** A way to run the job: its handler class and what it is called in the report. */
+    private record Variant(String name, String handlerClass) {}
+
+    private static final List<Variant> VARIANTS = List.of(
+            new Variant("unguarded", BenchHandlers.Plain.class.getName()),
+            new Variant(
+                    "guarded, SDK default client (before issue 19)", BenchHandlers.GuardedSdkDefaults.class.getName()),
+            new Variant("guarded", BenchHandlers.Guarded.class.getName()),
+            new Variant("guarded, primed in init", BenchHandlers.GuardedPrimed.class.getName()),
+            new Variant(
+                    "guarded, primed in the background during init",
+                    BenchHandlers.GuardedPrimedInBackground.class.getName()));
+
+    /** The phases of a cold start, in order, as marks the handlers print (plus "answered", seen here). */
+    private static final List<String> PHASES = List.of("loaded", "built", "primed", "answered");
+
+    /** The {@code JAVA_TOOL_OPTIONS} the Lambda page and the Terraform module recommend for fast start-up. */
+    static final List<String> RECOMMENDED_JVM_OPTIONS = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
+
     private LambdaGuardBenchmark() {}
 
-    static Map<String, Object> run(int coldStarts, int warmInvocations, Path repo, Report report) throws Exception {
+    static Map<String, Object> run(
+            int coldStarts, int warmInvocations, List<String> jvmOptions, Path repo, Report report) throws Exception {
         Path work = Files.createTempDirectory("cloudlock-bench-lambda");
-        Map<String, Samples> cold = new LinkedHashMap<>();
-        Map<String, Samples> warm = new LinkedHashMap<>();
-        Map<String, String> handlers = Map.of(
-                "unguarded", BenchHandlers.Plain.class.getName() + "::handleRequest",
-                "guarded", BenchHandlers.Guarded.class.getName() + "::handleRequest");
-        for (String kind : List.of("unguarded", "guarded")) {
-            cold.put(kind, new Samples());
-            warm.put(kind, new Samples());
+        try (DynamoDbClient client = bareClient()) {
+            DynamoDbLockTable.createIfAbsent(client, "shedlock");
         }
+        Path deployment = repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt");
+        String classPath = runtimeClassPath(deployment, repo);
+        List<String> names = VARIANTS.stream().map(Variant::name).toList();
+        ColdStartSamples samples = new ColdStartSamples(names, PHASES);
+        // interleaved, so that a noisy moment of this shared machine hits every variant alike
         for (int round = 0; round < coldStarts; round++) {
-            for (String kind : List.of("unguarded", "guarded")) {
-                measure(kind, handlers.get(kind), round, warmInvocations, work, cold.get(kind), warm.get(kind));
+            for (Variant variant : VARIANTS) {
+                measure(variant, classPath, jvmOptions, round, warmInvocations, work, samples);
             }
         }
+        Samples bare = twoBareUpdateItems(warmInvocations * 4);
+
         List<List<String>> rows = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
-        for (String kind : List.of("unguarded", "guarded")) {
+        double unguardedWarm = samples.warm("unguarded").percentileMillis(50);
+        double bareP50 = bare.percentileMillis(50);
+        for (String variant : names) {
+            Samples c = samples.cold(variant);
+            double warmAdded = samples.warm(variant).percentileMillis(50) - unguardedWarm;
+            boolean unguarded = variant.equals("unguarded");
             rows.add(List.of(
-                    kind,
-                    ms(cold.get(kind).percentileMillis(50)),
-                    ms(warm.get(kind).percentileMillis(50)),
-                    ms(warm.get(kind).percentileMillis(90)),
-                    ms(warm.get(kind).percentileMillis(99))));
-            json.put(
-                    kind,
-                    Map.of(
-                            "coldStartP50Ms",
-                            cold.get(kind).percentileMillis(50),
-                            "warmP50Ms",
-                            warm.get(kind).percentileMillis(50),
-                            "warmP90Ms",
-                            warm.get(kind).percentileMillis(90),
-                            "coldStarts",
-                            cold.get(kind).size(),
-                            "warmInvocations",
-                            warm.get(kind).size()));
+                    variant,
+                    ms(c.percentileMillis(50)),
+                    ms(c.percentileMillis(90)),
+                    unguarded ? "—" : ms(c.percentileMillis(50) - samples.baselineColdP50()),
+                    ms(samples.warm(variant).percentileMillis(50)),
+                    unguarded ? "—" : String.format("%.2f", warmAdded / bareP50)));
+            Map<String, Object> v = samples.json(variant);
+            v.put("warmAddedOverTwoBareUpdateItems", warmAdded / bareP50);
+            json.put(variant, v);
         }
-        double addedCold =
-                cold.get("guarded").percentileMillis(50) - cold.get("unguarded").percentileMillis(50);
-        double addedWarm =
-                warm.get("guarded").percentileMillis(50) - warm.get("unguarded").percentileMillis(50);
-        json.put("addedColdStartMs", addedCold);
-        json.put("addedWarmMs", addedWarm);
+        json.put("twoBareUpdateItemsP50Ms", bareP50);
+        json.put("jvmOptions", jvmOptions);
 
-        long lean = classPathBytes(repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt"));
+        long lean = classPathBytes(deployment);
         long withDefaults = classPathBytes(repo.resolve("providers/dynamodb/target/runtime-classpath.txt"));
         json.put(
                 "deploymentBytes",
                 Map.of("cloudlockFunctionAws", lean, "dynamodbWithSdkDefaultHttpClients", withDefaults));
 
-        report.heading("AWS Lambda guard: overhead against the same handler unguarded")
-                .paragraph("Both handlers run in the real runtime interface client (2.10.1) in a fresh JVM per cold"
-                        + " start, against a Runtime API served on 127.0.0.1 and DynamoDB on moto. Cold start ="
-                        + " runtime JVM started → first response; warm = one invocation of a new tick (the guarded"
-                        + " one acquires and completes the tick: 2 DynamoDB requests). " + coldStarts
-                        + " cold starts and " + warmInvocations + " warm invocations per handler.")
-                .table(List.of("handler", "cold start p50 ms", "warm p50 ms", "warm p90 ms", "warm p99 ms"), rows)
+        report.heading("AWS Lambda guard: cold start and warm overhead against the same handler unguarded")
+                .paragraph("Every handler runs in the real runtime interface client (2.10.1) in a fresh JVM per cold"
+                        + " start (`java " + String.join(" ", jvmOptions) + "`), on the deployment's class path"
+                        + " (cloudlock-function-aws and its dependencies plus the runtime client), against a Runtime"
+                        + " API served on 127.0.0.1 and DynamoDB on moto. Cold start = runtime JVM started → first"
+                        + " response; the invocation is queued before the JVM starts, as on a cold Lambda. Warm = one"
+                        + " invocation of a new tick (the guarded handler acquires and completes it: 2 DynamoDB"
+                        + " requests). " + coldStarts + " cold starts (interleaved) and " + warmInvocations
+                        + " warm invocations per handler. Warm overhead is the guarded p50 minus the unguarded"
+                        + " p50, as a ratio to two bare `UpdateItem` calls on the same table timed in the same run"
+                        + String.format(" (p50 %.2f ms).", bareP50))
+                .table(
+                        List.of(
+                                "handler",
+                                "cold start p50 ms",
+                                "cold start p90 ms",
+                                "added to cold start (p50) ms",
+                                "warm p50 ms",
+                                "warm overhead / two bare UpdateItems"),
+                        rows)
+                .paragraph("Where a cold start goes (p50 of each mark, ms after the runtime JVM was started):"
+                        + " `loaded` = the runtime client has loaded the handler class, `built` = the handler (and"
+                        + " its guard and DynamoDB client) is constructed, `primed` = the init-phase request is"
+                        + " answered, `answered` = the first invocation's response reached the Runtime API.")
+                .table(List.of("handler", "loaded", "built", "primed", "answered"), samples.breakdownRows())
                 .paragraph(String.format(
-                        "Added by the guard: **%.0f ms** per cold start (loading the SDK and"
-                                + " the first DynamoDB connection), **%.2f ms** per warm invocation (two DynamoDB round"
-                                + " trips on moto, which answers in ~2-5 ms; real DynamoDB in-region is typically under"
-                                + " 10 ms each).",
-                        addedCold, addedWarm))
-                .paragraph(String.format(
-                        "Deployment size (runtime class path, jars): cloudlock-function-aws"
-                                + " with its lean HTTP client **%.1f MiB**; cloudlock-dynamodb with the SDK's default Apache 5"
-                                + " and Netty clients %.1f MiB (plus the function's own code).",
-                        lean / 1048576.0, withDefaults / 1048576.0));
+                        "Deployment size (jars on the runtime class path): cloudlock-function-aws with its lean"
+                                + " HTTP client **%.2f MiB** (%d bytes); cloudlock-dynamodb with the SDK's default"
+                                + " Apache 5 and Netty clients %.2f MiB (plus the function's own code).",
+                        lean / 1048576.0, lean, withDefaults / 1048576.0));
         return json;
     }
 
     private static void measure(
-            String kind, String handler, int round, int warmInvocations, Path work, Samples cold, Samples warm)
+            Variant variant,
+            String classPath,
+            List<String> jvmOptions,
+            int round,
+            int warmInvocations,
+            Path work,
+            ColdStartSamples samples)
             throws Exception {
+        String id = variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1) + "-" + round;
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Map<String, String> env = new HashMap<>(Map.of(
                     "AWS_REGION",
@@ -113,37 +155,75 @@ final class LambdaGuardBenchmark {
                     "CLOUDLOCK_DYNAMODB_TABLE",
                     "shedlock",
                     "CLOUDLOCK_JOB_NAME",
-                    "bench-" + kind + "-" + round,
+                    "bench-" + id,
                     "AWS_LAMBDA_FUNCTION_NAME",
                     "bench",
                     "AWS_LAMBDA_LOG_STREAM_NAME",
-                    kind + "-" + round));
+                    id));
             Instant tick = Instant.parse("2026-11-30T00:00:00Z");
-            long start = System.nanoTime();
+            Path log = work.resolve(id + ".log");
             LambdaRuntimeApi.Pending first = api.invoke(event(tick), 60_000);
-            Process runtime = api.startRuntime(handler, env, work.resolve(kind + "-" + round + ".log"));
+            long startedMillis = System.currentTimeMillis();
+            long start = System.nanoTime();
+            Process runtime =
+                    api.startRuntime(variant.handlerClass() + "::handleRequest", classPath, jvmOptions, env, log);
             try {
-                expectOk(first.result().get(60, TimeUnit.SECONDS), api);
-                cold.add(System.nanoTime() - start);
+                expectOk(first.result().get(60, TimeUnit.SECONDS), api, log);
+                samples.cold(variant.name()).add(System.nanoTime() - start);
+                long answeredMillis = System.currentTimeMillis();
                 for (int i = 1; i <= warmInvocations; i++) {
                     long invoked = System.nanoTime();
                     expectOk(
                             api.invoke(event(tick.plus(Duration.ofMinutes(i))), 60_000)
                                     .result()
                                     .get(60, TimeUnit.SECONDS),
-                            api);
-                    warm.add(System.nanoTime() - invoked);
+                            api,
+                            log);
+                    samples.warm(variant.name()).add(System.nanoTime() - invoked);
                 }
+                Map<String, Long> marks = ColdStartSamples.marks(log);
+                marks.put("answered", answeredMillis);
+                samples.addMarks(variant.name(), marks, startedMillis);
             } finally {
                 runtime.destroyForcibly().waitFor();
             }
         }
     }
 
-    private static void expectOk(LambdaRuntimeApi.Result result, LambdaRuntimeApi api) {
+    /** Two bare {@code UpdateItem} calls (a counter on one item), as a user would make them, on a warm client. */
+    private static Samples twoBareUpdateItems(int samples) {
+        Samples twoCalls = new Samples();
+        try (DynamoDbClient client = bareClient()) {
+            for (int i = 0; i < samples + 20; i++) {
+                long start = System.nanoTime();
+                for (int call = 0; call < 2; call++) {
+                    client.updateItem(b -> b.tableName("shedlock")
+                            .key(Map.of("_id", AttributeValue.fromS("bench-bare-update")))
+                            .updateExpression("ADD #n :one")
+                            .expressionAttributeNames(Map.of("#n", "n"))
+                            .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))));
+                }
+                if (i >= 20) { // the first calls warm the client up, as the guarded runtimes' warm calls are
+                    twoCalls.add(System.nanoTime() - start);
+                }
+            }
+        }
+        return twoCalls;
+    }
+
+    private static DynamoDbClient bareClient() {
+        return DynamoDbClient.builder()
+                .endpointOverride(java.net.URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("b", "b")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+    }
+
+    private static void expectOk(LambdaRuntimeApi.Result result, LambdaRuntimeApi api, Path log) throws IOException {
         if (result.error() || !result.body().equals("\"RAN\"")) {
-            throw new IllegalStateException(
-                    "Invocation answered " + result.body() + "; init error: " + api.initError());
+            throw new IllegalStateException("Invocation answered " + result.body() + "; init error: " + api.initError()
+                    + "; runtime output:\n" + Files.readString(log));
         }
     }
 
@@ -153,11 +233,53 @@ final class LambdaGuardBenchmark {
                 + "\"resources\":[\"arn:aws:events:us-east-1:123456789012:rule/bench\"],\"detail\":{}}";
     }
 
+    /**
+     * What a Lambda deployment of the benchmark's handlers runs on: the jars of cloudlock-function-aws's runtime class
+     * path (as the build lists them), with cloudlock's own modules taken from this build rather than the local
+     * repository, the handlers' classes, and the runtime interface client with its dependencies, which Lambda's Java
+     * runtime supplies.
+     */
+    private static String runtimeClassPath(Path deployment, Path repo) throws IOException {
+        return deploymentClassPath(
+                deployment,
+                repo,
+                List.of("core", "providers/dynamodb", "function-adapter/core", "function-adapter/aws-lambda"),
+                List.of("aws-lambda-java-runtime-interface-client", "aws-lambda-java-serialization"));
+    }
+
+    /**
+     * A deployment's class path: {@code ourModules} (and the benchmark's own classes) as this build has them on this
+     * JVM's class path, the jars of this JVM's class path whose names start with one of {@code platformJars} (what
+     * the platform's runtime supplies), then every jar a module's runtime class path file lists. The build's classes
+     * come first, so they win over cloudlock jars of the local repository; where this JVM runs on installed jars,
+     * those serve.
+     */
+    static String deploymentClassPath(Path deployment, Path repo, List<String> ourModules, List<String> platformJars)
+            throws IOException {
+        List<String> modules = new ArrayList<>(ourModules);
+        modules.add("benchmarks");
+        Path root = repo.toAbsolutePath().normalize();
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path path = Path.of(entry).toAbsolutePath().normalize();
+            String name = path.getFileName().toString();
+            boolean ours = modules.stream()
+                    .anyMatch(module -> path.startsWith(root.resolve(module).resolve("target")));
+            boolean platform = platformJars.stream().anyMatch(name::startsWith);
+            boolean benchmarkJar = name.startsWith("cloudlock-benchmarks");
+            if (ours || platform || benchmarkJar) {
+                entries.add(entry);
+            }
+        }
+        entries.addAll(List.of(Files.readString(deployment).trim().split(File.pathSeparator)));
+        return String.join(File.pathSeparator, entries);
+    }
+
     /** The total size of the jars listed in a class path file written by the build. */
     static long classPathBytes(Path classPathFile) {
         try {
             long bytes = 0;
-            for (String entry : Files.readString(classPathFile).trim().split(java.io.File.pathSeparator)) {
+            for (String entry : Files.readString(classPathFile).trim().split(File.pathSeparator)) {
                 if (!entry.isBlank()) {
                     bytes += Files.size(Path.of(entry));
                 }
@@ -169,7 +291,7 @@ final class LambdaGuardBenchmark {
         }
     }
 
-    private static String ms(double nanosAsMillis) {
-        return String.format("%.1f", nanosAsMillis);
+    private static String ms(double millis) {
+        return ColdStartSamples.ms(millis);
     }
 }

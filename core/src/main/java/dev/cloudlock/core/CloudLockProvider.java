@@ -93,6 +93,17 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return new LockAdmin(this);
     }
 
+    /**
+     * Forgets what this provider learnt of the store's time, so that the next call reads it again (one extra read,
+     * as on a process's first call). Call it when this process resumes from a snapshot (Lambda SnapStart restores
+     * one, often hours after it was taken): the monotonic clock the estimate rests on need not have counted the time
+     * the snapshot was stored.
+     */
+    public void forgetStoreTime() {
+        store.clockSkewMonitor().ifPresent(ClockSkewMonitor::forget);
+        probedForServerTime = false;
+    }
+
     /** ShedLock's entry point. The lock returned, if any, is a {@link FencedLock}. */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration lockConfiguration) {

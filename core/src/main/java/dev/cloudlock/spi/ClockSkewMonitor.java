@@ -154,6 +154,15 @@ public final class ClockSkewMonitor {
         observe(serverTime, Duration.ofSeconds(1), sentTicks, receivedTicks);
     }
 
+    /**
+     * Drops every response seen so far: the estimate is empty until the next one. For a process that was frozen and
+     * thawed (a snapshot restored, as Lambda SnapStart does): its monotonic clock need not have counted the time it
+     * was frozen, so bounds learnt before would place the store's time in the past.
+     */
+    public synchronized void forget() {
+        recent.clear();
+    }
+
     /** The store's time now, within bounds; empty before the first response. */
     public Optional<ServerTime> serverTime() {
         long now = ticks();

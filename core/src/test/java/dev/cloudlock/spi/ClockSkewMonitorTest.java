@@ -63,6 +63,19 @@ class ClockSkewMonitorTest {
     }
 
     @Test
+    void afterForgettingTheEstimateIsEmptyUntilTheNextResponse() {
+        respond(Duration.ofMillis(4));
+        assertThat(monitor.serverTime()).isPresent();
+
+        monitor.forget();
+
+        assertThat(monitor.serverTime()).isEmpty();
+        assertThat(monitor.estimate()).isEmpty();
+        respond(Duration.ofMillis(4));
+        assertBoundsHoldTheStoreTime();
+    }
+
+    @Test
     void oneSampleIsAsUncertainAsItsResolutionPlusTheRoundTrip() {
         respond(Duration.ofMillis(10));
         ClockSkewMonitor.ServerTime time = monitor.serverTime().orElseThrow();

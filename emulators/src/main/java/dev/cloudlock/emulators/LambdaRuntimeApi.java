@@ -101,9 +101,20 @@ public final class LambdaRuntimeApi implements AutoCloseable {
      * ({@code package.Class::method}), with {@code environment} added and its output in {@code log}.
      */
     public Process startRuntime(String handler, Map<String, String> environment, Path log) throws IOException {
+        return startRuntime(handler, System.getProperty("java.class.path"), List.of(), environment, log);
+    }
+
+    /**
+     * As {@link #startRuntime(String, Map, Path)}, on {@code classPath} (a deployment's jars plus the runtime
+     * client) with {@code jvmOptions} (such as {@code JAVA_TOOL_OPTIONS} would add on Lambda).
+     */
+    public Process startRuntime(
+            String handler, String classPath, List<String> jvmOptions, Map<String, String> environment, Path log)
+            throws IOException {
         String javaBinary =
                 Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(javaBinary, "-cp", System.getProperty("java.class.path")));
+        List<String> command = new ArrayList<>(List.of(javaBinary, "-cp", classPath));
+        command.addAll(jvmOptions);
         nativeLibrary().ifPresent(library -> command.add("-D" + NATIVE_LIBRARY_PROPERTY + "=" + library));
         command.addAll(List.of("com.amazonaws.services.lambda.runtime.api.client.AWSLambda", handler));
         ProcessBuilder builder =

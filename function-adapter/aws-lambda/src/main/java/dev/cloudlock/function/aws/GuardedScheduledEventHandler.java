@@ -10,19 +10,23 @@ import dev.cloudlock.function.TickContext;
  * Extend it and implement {@code runTick}; configuration comes from the environment (see
  * {@link LambdaGuardSettings}). Returns the outcome's name ({@code RAN}, {@code SKIPPED_RUNNING},
  * {@code SKIPPED_DONE}); a failing job is rethrown so that Lambda's retry may run the tick again.
+ * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
+ * ({@link LambdaSnapStart}).
  */
 public abstract class GuardedScheduledEventHandler implements RequestHandler<ScheduledEvent, String> {
 
     private final LambdaTickGuard guard;
+    private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
-    /** Configured from the environment, on DynamoDB. */
+    /** Configured from the environment, on DynamoDB ({@link LambdaTickGuard#fromEnvironment()}). */
     protected GuardedScheduledEventHandler() {
-        this(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment()));
+        this(LambdaTickGuard.fromEnvironment());
     }
 
     /** Configured in code. */
     protected GuardedScheduledEventHandler(LambdaTickGuard guard) {
         this.guard = guard;
+        this.snapStart = LambdaSnapStart.register(guard);
     }
 
     @Override

@@ -10,19 +10,23 @@ import java.util.Map;
  * The schedule's target input must carry the scheduled time:
  * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "nightly-report"}}. Configuration comes
  * from the environment (see {@link LambdaGuardSettings}). Returns the outcome's name; a failing job is rethrown.
+ * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
+ * ({@link LambdaSnapStart}).
  */
 public abstract class GuardedSchedulerHandler implements RequestHandler<Map<String, Object>, String> {
 
     private final LambdaTickGuard guard;
+    private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
-    /** Configured from the environment, on DynamoDB. */
+    /** Configured from the environment, on DynamoDB ({@link LambdaTickGuard#fromEnvironment()}). */
     protected GuardedSchedulerHandler() {
-        this(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment()));
+        this(LambdaTickGuard.fromEnvironment());
     }
 
     /** Configured in code. */
     protected GuardedSchedulerHandler(LambdaTickGuard guard) {
         this.guard = guard;
+        this.snapStart = LambdaSnapStart.register(guard);
     }
 
     @Override

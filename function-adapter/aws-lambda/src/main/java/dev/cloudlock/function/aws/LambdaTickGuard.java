@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The decorator behind the guarded Lambda handlers, usable on its own: turns an EventBridge rule event or an
@@ -33,17 +33,29 @@ public final class LambdaTickGuard {
     /** The Scheduler payload field naming the job (optional). */
     public static final String JOB_NAME = "jobName";
 
+    /** The variable in which Lambda names how it initialises an execution environment. */
+    static final String INITIALIZATION_TYPE = "AWS_LAMBDA_INITIALIZATION_TYPE";
+
+    private static final String PROVISIONED_CONCURRENCY = "provisioned-concurrency";
+
+    /** The record {@link #prime()} reads when no job name is configured (it is never written). */
+    public static final String PRIMING_NAME = "cloudlock-priming";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LambdaTickGuard.class);
+
     private final LambdaGuardSettings settings;
+    private final CloudLockProvider provider;
     private final TickGuard guard;
 
-    /** A guard on the DynamoDB table of {@code settings}, with a lean client (URL connection HTTP, SDK defaults). */
+    /**
+     * A guard on the DynamoDB table of {@code settings}, with a client configured from what Lambda sets
+     * ({@link LambdaDynamoDbClient}).
+     */
     public LambdaTickGuard(LambdaGuardSettings settings) {
         this(
                 settings,
                 DynamoDbLockProvider.builder()
-                        .client(DynamoDbClient.builder()
-                                .httpClient(UrlConnectionHttpClient.create())
-                                .build())
+                        .client(LambdaDynamoDbClient.create())
                         .tableName(settings.tableName())
                         .lockedBy(instanceIdentity())
                         .build());
@@ -52,7 +64,65 @@ public final class LambdaTickGuard {
     /** A guard on any cloudlock provider. */
     public LambdaTickGuard(LambdaGuardSettings settings, CloudLockProvider provider) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.provider = provider;
         this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
+    }
+
+    /**
+     * Makes one real request now (a read of the job's lock record, or of {@value #PRIMING_NAME} when the job is named
+     * by the event), so that the classes, the connection and the store's time are ready before the first
+     * invocation: call it in the init phase when that phase is off the request path (provisioned concurrency,
+     * SnapStart). Its answer gives the store's time, so the first invocation then makes two requests, not three.
+     *
+     * @throws dev.cloudlock.core.LockStoreException when the store cannot be read (missing table, permission,
+     *     unreachable): in the init phase that fails the deployment early, with the reason
+     */
+    public void prime() {
+        String jobName = settings.guard().jobName();
+        provider.store().read(jobName == null ? PRIMING_NAME : jobName);
+    }
+
+    /**
+     * A guard configured from this process's environment ({@link LambdaGuardSettings#fromEnvironment()}, the client
+     * of {@link LambdaDynamoDbClient}), primed at once when Lambda initialises it for provisioned concurrency
+     * ({@code AWS_LAMBDA_INITIALIZATION_TYPE=provisioned-concurrency}), whose init phase is off the request path. What
+     * the guarded handlers' default constructors use.
+     */
+    public static LambdaTickGuard fromEnvironment() {
+        LambdaTickGuard guard = new LambdaTickGuard(LambdaGuardSettings.fromEnvironment());
+        guard.primeIfInitialisedAhead(System.getenv());
+        return guard;
+    }
+
+    /** {@link #prime()} when {@code env} says Lambda initialises this environment ahead of its requests. */
+    void primeIfInitialisedAhead(Map<String, String> env) {
+        if (PROVISIONED_CONCURRENCY.equals(env.get(INITIALIZATION_TYPE))) {
+            prime();
+        }
+    }
+
+    /**
+     * Starts {@link #prime()} on a daemon thread and returns at once, so that the SDK's set-up overlaps with what the
+     * runtime does until the first invocation reaches the handler (fetching and deserialising the event). A failure
+     * is left to the first invocation, which meets it again with its reason.
+     */
+    public void primeInBackground() {
+        Thread priming = new Thread(
+                () -> {
+                    try {
+                        prime();
+                    } catch (RuntimeException e) {
+                        LOG.debug("Priming failed; the first invocation will report it", e);
+                    }
+                },
+                "cloudlock-priming");
+        priming.setDaemon(true);
+        priming.start();
+    }
+
+    /** Forgets the store's time this guard's provider learnt: after a snapshot restore ({@link LambdaSnapStart}). */
+    void forgetStoreTime() {
+        provider.forgetStoreTime();
     }
 
     public LambdaGuardSettings settings() {
