@@ -278,6 +278,8 @@ abstract class CliContract {
     void aHolderKilledWithSigkillKeepsTheLockUntilItsLeaseEndsAndNoLonger() throws Exception {
         cli("init");
         String name = unique("crashed-holder");
+        CloudLockProvider survivor = provider("survivor");
+        survivor.store().read(name); // the survivor's client is connected before the clock starts
         Process holder = contender("hold", name, "--lease", "PT3S");
         BufferedReader lines =
                 new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
@@ -290,7 +292,6 @@ abstract class CliContract {
         assertThat(kill.waitFor()).as("kill -9 exit code").isZero();
         assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
-        CloudLockProvider survivor = provider("survivor");
         Optional<FencedLock> taken = Optional.empty();
         Instant takenAt = null;
         while (taken.isEmpty() && Instant.now().isBefore(lockUntil.plusSeconds(5))) {

@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The decorator behind the guarded Lambda handlers, usable on its own: turns an EventBridge rule event or an
@@ -40,8 +38,6 @@ public final class LambdaTickGuard {
 
     /** The record {@link #prime()} reads when no job name is configured (it is never written). */
     public static final String PRIMING_NAME = "cloudlock-priming";
-
-    private static final Logger LOG = LoggerFactory.getLogger(LambdaTickGuard.class);
 
     private final LambdaGuardSettings settings;
     private final CloudLockProvider provider;
@@ -99,25 +95,6 @@ public final class LambdaTickGuard {
         if (PROVISIONED_CONCURRENCY.equals(env.get(INITIALIZATION_TYPE))) {
             prime();
         }
-    }
-
-    /**
-     * Starts {@link #prime()} on a daemon thread and returns at once, so that the SDK's set-up overlaps with what the
-     * runtime does until the first invocation reaches the handler (fetching and deserialising the event). A failure
-     * is left to the first invocation, which meets it again with its reason.
-     */
-    public void primeInBackground() {
-        Thread priming = new Thread(
-                () -> {
-                    try {
-                        prime();
-                    } catch (RuntimeException e) {
-                        LOG.debug("Priming failed; the first invocation will report it", e);
-                    }
-                },
-                "cloudlock-priming");
-        priming.setDaemon(true);
-        priming.start();
     }
 
     /** Forgets the store's time this guard's provider learnt: after a snapshot restore ({@link LambdaSnapStart}). */
