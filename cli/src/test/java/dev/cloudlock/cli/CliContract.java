@@ -236,6 +236,15 @@ abstract class CliContract {
             }
             children.add(contender(args.toArray(String[]::new)));
         }
+        for (Process child : children) {
+            String ready = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
+                    .readLine();
+            assertThat(ready).as("a contender's start-up report").isEqualTo("READY");
+        }
+        for (Process child : children) {
+            child.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
+            child.getOutputStream().flush();
+        }
         LockHistory history = new LockHistory();
         for (int i = 0; i < processes; i++) {
             Process child = children.get(i);

@@ -3,7 +3,10 @@ package dev.cloudlock.cli;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.testkit.FaultInjectingStore;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -22,8 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * A child JVM of the process tests, opening its store from the CLI's own options. {@code contend}: take the lock
- * {@code --holdings} times, writing each holding as {@code fence startNanos endNanos} (times of
+ * A child JVM of the process tests, opening its store from the CLI's own options. {@code contend}: connect, print {@code READY}, wait
+ * for a line on standard input (so that all contenders start together), then take the lock {@code --holdings} times, writing each holding as {@code fence startNanos endNanos} (times of
  * {@link System#nanoTime()}, which on Linux is {@code CLOCK_MONOTONIC}: one clock for every process of the machine, so
  * the parent can merge the histories). {@code hold}: take the lock once, print {@code HELD <fence> <lockUntil>} and
  * wait to be killed.
@@ -79,6 +82,10 @@ final class Contender implements Callable<Integer> {
             Thread.sleep(Duration.ofMinutes(5).toMillis());
             return 0;
         }
+        provider.store().read(name); // connected, so that every contender starts at the parent's signal
+        System.out.println("READY");
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
         List<String> lines = new ArrayList<>();
         while (lines.size() < holdings) {
             Optional<FencedLock> lock = provider.tryLock(config());
