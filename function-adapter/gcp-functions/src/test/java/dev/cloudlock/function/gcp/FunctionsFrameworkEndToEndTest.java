@@ -358,11 +358,10 @@ class FunctionsFrameworkEndToEndTest {
         return duplicate;
     }
 
-    @Test
-    void withBusyRetryASchedulerTickWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
-        String job = "busy-retry-export";
-        HttpRequest attempt = schedulerRequest(
-                httpRetryUrl,
+    /** A Cloud Scheduler attempt whose body sleeps 2 s, failing the first time. */
+    private static HttpRequest slowFailingOnceSchedulerRequest(URI url, String job) {
+        return schedulerRequest(
+                url,
                 job,
                 "2026-11-30T05:00:00Z",
                 Map.of(
@@ -370,6 +369,26 @@ class FunctionsFrameworkEndToEndTest {
                         "2000",
                         "X-Test-Fail-Once-Marker",
                         workDir.resolve(job + "-failed-once").toString()));
+    }
+
+    /** A Pub/Sub delivery whose body sleeps 2 s, failing the first time. */
+    private static HttpRequest slowFailingOncePubSubEvent(URI url, String topic, String idPrefix) {
+        return pubSubEvent(
+                url,
+                topic,
+                idPrefix + System.nanoTime() % 100_000,
+                "2026-11-30T05:00:00.250Z",
+                Map.of(
+                        "sleepMs",
+                        "2000",
+                        "failOnceMarker",
+                        workDir.resolve(topic + "-failed-once").toString()));
+    }
+
+    @Test
+    void withBusyRetryASchedulerTickWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
+        String job = "busy-retry-export";
+        HttpRequest attempt = slowFailingOnceSchedulerRequest(httpRetryUrl, job);
         HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(attempt, job);
         assertThat(duplicate.statusCode())
                 .as("a non-2xx: Cloud Scheduler retries it")
@@ -389,14 +408,7 @@ class FunctionsFrameworkEndToEndTest {
     @Test
     void withBusySkipTheSameSchedulerTickIsLost() throws Exception {
         String job = "busy-skip-export";
-        HttpRequest attempt = schedulerRequest(
-                job,
-                "2026-11-30T05:00:00Z",
-                Map.of(
-                        "X-Test-Sleep-Ms",
-                        "2000",
-                        "X-Test-Fail-Once-Marker",
-                        workDir.resolve(job + "-failed-once").toString()));
+        HttpRequest attempt = slowFailingOnceSchedulerRequest(httpUrl, job);
         HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(attempt, job);
         assertThat(duplicate.statusCode())
                 .as("a 2xx: Cloud Scheduler does not retry it")
@@ -410,16 +422,7 @@ class FunctionsFrameworkEndToEndTest {
     @Test
     void withBusyRetryAPubSubTickWhoseFirstAttemptFailsWhileARedeliveryIsAnsweredStillRunsOnce() throws Exception {
         String topic = "busy-retry-topic";
-        HttpRequest delivery = pubSubEvent(
-                pubsubRetryUrl,
-                topic,
-                "5150" + System.nanoTime() % 100_000,
-                "2026-11-30T05:00:00.250Z",
-                Map.of(
-                        "sleepMs",
-                        "2000",
-                        "failOnceMarker",
-                        workDir.resolve(topic + "-failed-once").toString()));
+        HttpRequest delivery = slowFailingOncePubSubEvent(pubsubRetryUrl, topic, "5150");
         HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(delivery, topic);
         assertThat(duplicate.statusCode())
                 .as("not acknowledged: Pub/Sub redelivers it")
@@ -436,15 +439,7 @@ class FunctionsFrameworkEndToEndTest {
     @Test
     void withBusySkipTheSamePubSubTickIsLost() throws Exception {
         String topic = "busy-skip-topic";
-        HttpRequest delivery = pubSubEvent(
-                topic,
-                "5151" + System.nanoTime() % 100_000,
-                "2026-11-30T05:00:00.250Z",
-                Map.of(
-                        "sleepMs",
-                        "2000",
-                        "failOnceMarker",
-                        workDir.resolve(topic + "-failed-once").toString()));
+        HttpRequest delivery = slowFailingOncePubSubEvent(pubsubUrl, topic, "5151");
         HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(delivery, topic);
         assertThat(duplicate.statusCode())
                 .as("acknowledged: Pub/Sub will not redeliver it")
