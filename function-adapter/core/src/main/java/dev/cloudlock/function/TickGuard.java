@@ -56,6 +56,7 @@ public final class TickGuard {
      *
      * @param remainingTime how long the invocation may still run (Lambda {@code getRemainingTimeInMillis()})
      * @return {@link TickOutcome#RAN}, {@link TickOutcome#SKIPPED_RUNNING} or {@link TickOutcome#SKIPPED_DONE}
+     * @throws TickBusyException when the lock is held and the settings say {@link WhenBusy#RETRY}
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public TickOutcome run(Tick tick, Duration remainingTime, TickJob job) throws Exception {
