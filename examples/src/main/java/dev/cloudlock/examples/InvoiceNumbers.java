@@ -25,8 +25,8 @@ public final class InvoiceNumbers {
     /** The next invoice number, or empty when another instance held the lock for the whole 30 s. */
     public Optional<Long> next() throws InterruptedException {
         // snippet:wait
-        LockConfiguration config = new LockConfiguration(
-                ClockProvider.now(), "invoice-numbers", Duration.ofMinutes(1), Duration.ZERO);
+        LockConfiguration config =
+                new LockConfiguration(ClockProvider.now(), "invoice-numbers", Duration.ofMinutes(1), Duration.ZERO);
         LockedRun<Long> run = runner.run(config, Duration.ofSeconds(30), fencingToken -> last.incrementAndGet());
         if (run instanceof LockedRun.Ran<Long> ran) {
             return Optional.of(ran.value());
