@@ -100,6 +100,7 @@ resource "aws_lambda_function" "this" {
       CLOUDLOCK_DYNAMODB_TABLE  = var.lock_table_name
       CLOUDLOCK_JOB_NAME        = local.job_name
       CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
+      CLOUDLOCK_WHEN_BUSY       = var.when_busy
     })
   }
 
@@ -120,11 +121,20 @@ resource "aws_lambda_alias" "live" {
 }
 
 # Scheduler invokes the function asynchronously: Lambda's own retries and failure destination apply.
+# With when_busy = "retry", a delivery that finds the job running fails, and these retries (about 1 and 3 minutes
+# later) bring it back: it then finds the tick done, or runs it if the running attempt failed.
 resource "aws_lambda_function_event_invoke_config" "this" {
   function_name                = aws_lambda_function.this.function_name
   qualifier                    = var.snap_start ? aws_lambda_alias.live[0].name : null
   maximum_retry_attempts       = var.function_retry_attempts
   maximum_event_age_in_seconds = var.maximum_event_age_seconds
+
+  lifecycle {
+    precondition {
+      condition     = var.when_busy != "retry" || (var.function_retry_attempts >= 1 && var.maximum_event_age_seconds >= 300)
+      error_message = "when_busy = \"retry\" needs Lambda to retry a failed invocation: function_retry_attempts >= 1 and maximum_event_age_seconds >= 300 (Lambda's retries come about 1 and 2 minutes apart)."
+    }
+  }
 
   destination_config {
     on_failure {

@@ -156,12 +156,12 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION and JAVA_TOOL_OPTIONS from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "JAVA_TOOL_OPTIONS"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "JAVA_TOOL_OPTIONS"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }
@@ -170,4 +170,15 @@ variable "tags" {
   description = "Tags for every resource the module creates."
   type        = map(string)
   default     = {}
+}
+
+variable "when_busy" {
+  description = "How the guard answers a delivery that finds the job running (CLOUDLOCK_WHEN_BUSY): \"skip\" acknowledges it (quiet metrics; if the running attempt then fails and its own retries are used up, the tick is not run), \"retry\" fails the invocation so Lambda's retries (function_retry_attempts) deliver it again and it runs if the running attempt failed. Each busy delivery then counts in the function's Errors metric; a tick still running after the last retry goes to the dead-letter queue."
+  type        = string
+  default     = "skip"
+
+  validation {
+    condition     = contains(["skip", "retry"], var.when_busy)
+    error_message = "when_busy is \"skip\" or \"retry\"."
+  }
 }

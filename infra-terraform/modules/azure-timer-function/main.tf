@@ -70,5 +70,6 @@ resource "azurerm_linux_function_app" "this" {
     CLOUDLOCK_COSMOS_CONTAINER = var.cosmos_container
     CLOUDLOCK_JOB_NAME         = local.job_name
     CLOUDLOCK_TIMER_SCHEDULE   = var.timer_schedule
+    CLOUDLOCK_WHEN_BUSY        = var.when_busy
   })
 }

@@ -102,12 +102,12 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, CLOUDLOCK_JOB_NAME and CLOUDLOCK_TIMER_SCHEDULE from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE and CLOUDLOCK_WHEN_BUSY from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE"])) == 0
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_WHEN_BUSY"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
   }
 }
@@ -116,4 +116,15 @@ variable "tags" {
   description = "Tags for every resource the module creates."
   type        = map(string)
   default     = {}
+}
+
+variable "when_busy" {
+  description = "How the guard answers an invocation that finds the job running (CLOUDLOCK_WHEN_BUSY): \"skip\" returns normally, \"retry\" throws so the function's retry policy re-invokes it with the same timer data (the policy is part of the function's code: @FixedDelayRetry or @ExponentialBackoffRetry on the timer method; without one the invocation is not retried)."
+  type        = string
+  default     = "skip"
+
+  validation {
+    condition     = contains(["skip", "retry"], var.when_busy)
+    error_message = "when_busy is \"skip\" or \"retry\"."
+  }
 }

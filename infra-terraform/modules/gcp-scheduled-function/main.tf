@@ -66,6 +66,7 @@ resource "google_cloudfunctions2_function" "this" {
     environment_variables = merge(var.environment, {
       CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
       CLOUDLOCK_JOB_NAME             = local.job_name
+      CLOUDLOCK_WHEN_BUSY            = var.when_busy
     })
   }
 
@@ -75,6 +76,14 @@ resource "google_cloudfunctions2_function" "this" {
     pubsub_topic          = google_pubsub_topic.ticks.id
     retry_policy          = var.retry_failed_ticks ? "RETRY_POLICY_RETRY" : "RETRY_POLICY_DO_NOT_RETRY"
     service_account_email = google_service_account.trigger.email
+  }
+
+  lifecycle {
+    precondition {
+      # A busy delivery that fails without a redelivery would be lost: worse than skipping it.
+      condition     = var.when_busy != "retry" || var.retry_failed_ticks
+      error_message = "when_busy = \"retry\" needs retry_failed_ticks = true: Pub/Sub must redeliver the message the function did not acknowledge."
+    }
   }
 }
 

@@ -115,12 +115,23 @@ variable "firestore_collection" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION and CLOUDLOCK_JOB_NAME from its inputs."
+  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_JOB_NAME and CLOUDLOCK_WHEN_BUSY from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_JOB_NAME"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_WHEN_BUSY"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
+  }
+}
+
+variable "when_busy" {
+  description = "How the guard answers a delivery that finds the job running (CLOUDLOCK_WHEN_BUSY): \"skip\" acknowledges the message (quiet metrics; if the running attempt then fails, only its own redelivery can still run the tick), \"retry\" fails the invocation so Pub/Sub redelivers the message (with its backoff, while the subscription keeps it) and the tick runs if the running attempt failed. Needs retry_failed_ticks = true."
+  type        = string
+  default     = "skip"
+
+  validation {
+    condition     = contains(["skip", "retry"], var.when_busy)
+    error_message = "when_busy is \"skip\" or \"retry\"."
   }
 }

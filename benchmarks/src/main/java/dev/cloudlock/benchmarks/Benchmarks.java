@@ -22,24 +22,34 @@ public final class Benchmarks {
         boolean quick = false;
         boolean coldStart = false;
         int coldStarts = 10;
+        boolean waiting = false;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
-                case "--lock-cycle" -> coldStart = false;
+                case "--lock-cycle" -> {
+                    coldStart = false;
+                    waiting = false;
+                }
                 case "--cold-start" -> coldStart = true;
                 case "--cold-starts" -> coldStarts = Integer.parseInt(args[++i]);
+                case "--waiting" -> waiting = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i]
-                            + "'. Options: --quick, --cold-start, --cold-starts N, --out DIR," + " --repo DIR");
+                            + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --out DIR, --repo DIR");
             }
         }
-        Report report = coldStart ? runColdStart(quick ? 1 : coldStarts, repo) : run(quick, repo);
-        String name =
-                LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : "") + (coldStart ? "-cold-start" : "-lock-cycle");
+        if (coldStart && waiting) {
+            throw new IllegalArgumentException("--cold-start and --waiting are two reports: give one");
+        }
+        Report report =
+                coldStart ? runColdStart(quick ? 1 : coldStarts, repo) : waiting ? runWaiting(quick) : run(quick, repo);
+        String name = LocalDate.now(ZoneOffset.UTC)
+                + (quick ? "-quick" : "")
+                + (coldStart ? "-cold-start" : waiting ? "-waiting" : "-lock-cycle");
         report.write(out, name, "cloudlock benchmarks " + LocalDate.now(ZoneOffset.UTC) + (quick ? " (quick)" : ""));
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");
@@ -99,6 +109,42 @@ public final class Benchmarks {
         report.put(
                 "gcpGuard",
                 GcpGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+        return report;
+    }
+
+    /**
+     * What waiting for a lock costs, per store: {@code --waiting} writes {@code <date>-waiting.md} and {@code .json}.
+     */
+    public static Report runWaiting(boolean quick) throws Exception {
+        Emulators.cosmosTrustStore();
+        int holdings = quick ? 2 : 10;
+        List<WaitingBenchmark.Shape> shapes = List.of(
+                new WaitingBenchmark.Shape(2, java.time.Duration.ofMillis(50), holdings),
+                new WaitingBenchmark.Shape(4, java.time.Duration.ofMillis(50), holdings),
+                new WaitingBenchmark.Shape(2, java.time.Duration.ofMillis(1000), quick ? 1 : 3),
+                new WaitingBenchmark.Shape(4, java.time.Duration.ofMillis(1000), quick ? 1 : 3));
+        Report report = new Report();
+        report.paragraph(machine() + "\n\nPauses between attempts: jittered, from 12.5-25 ms doubling to 0.5-1 s"
+                + " (`LockWait`). Emulators run on the same machine: waits are the emulators'; requests per holding"
+                + " carry over to the cloud for the same hold times.");
+        Map<String, Object> stores = new LinkedHashMap<>();
+        try (DynamoDbTarget target = new DynamoDbTarget(
+                "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint())) {
+            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
+        }
+        try (S3Target target = new S3Target(
+                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
+            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
+        }
+        try (FirestoreTarget target = new FirestoreTarget()) {
+            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
+        }
+        try (CosmosTarget target = new CosmosTarget()) {
+            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
+        }
+        report.put("machine", machine());
+        report.put("quick", quick);
+        report.put("stores", stores);
         return report;
     }
 

@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees, given a store whose conditional writes are atomic per record:
  * <ul>
- *   <li>at most one holder per name while {@code now < lockUntil}; skip, never wait, when held;</li>
+ *   <li>at most one holder per name while {@code now < lockUntil}; {@link #lock(LockConfiguration)} skips a held
+ *       lock (ShedLock's semantics), {@link #lock(LockConfiguration, Duration)} waits for it, never past its
+ *       deadline;</li>
  *   <li>{@code lockAtMostFor} and {@code lockAtLeastFor} exactly as ShedLock defines them;</li>
  *   <li>release and extend are conditioned on this acquisition's owner token, so a holder whose lease ran out and
  *       was taken over cannot release or extend the new holder's lock;</li>
@@ -118,6 +120,37 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s tick reset. */
     Optional<StoreLock> tryLockForAdmin(LockConfiguration lockConfiguration) {
         return acquire(lockConfiguration, null, Duration.ZERO).lock().map(StoreLock.class::cast);
+    }
+
+    /**
+     * Takes the lock, waiting for it while another holder has it: retries with jittered, growing pauses (from 12.5 ms
+     * to at most 1 s each) until it holds the lock or {@code waitAtMost} is over. It never sleeps past
+     * {@code waitAtMost}: the last pause is cut so the last attempt is made at the deadline, and the call returns
+     * after that attempt's round trip. A store error ends the wait at once and is thrown: an outage is never turned
+     * into "not acquired".
+     *
+     * <p>For critical sections in applications; a scheduled job skips a held lock ({@link #lock(LockConfiguration)})
+     * instead, since the next occurrence will run anyway. {@link LockedTaskRunner} runs a task under such a lock.
+     *
+     * @param waitAtMost how long to keep trying; zero makes exactly one attempt, like {@link #tryLock}
+     * @return the lock, or empty when another holder still had it at the deadline
+     * @throws IllegalArgumentException when {@code waitAtMost} is negative or the configuration is invalid, before
+     *     any request
+     * @throws InterruptedException when the thread is interrupted while waiting (no lock is then held)
+     * @throws LockStoreException when the store fails
+     */
+    public Optional<FencedLock> lock(LockConfiguration lockConfiguration, Duration waitAtMost)
+            throws InterruptedException {
+        return lock(lockConfiguration, waitAtMost, LockWait.SYSTEM);
+    }
+
+    Optional<FencedLock> lock(LockConfiguration lockConfiguration, Duration waitAtMost, LockWait wait)
+            throws InterruptedException {
+        Objects.requireNonNull(waitAtMost, "waitAtMost");
+        if (waitAtMost.isNegative()) {
+            throw new IllegalArgumentException("waitAtMost must not be negative, was " + waitAtMost);
+        }
+        return wait.until(waitAtMost, () -> tryLock(lockConfiguration));
     }
 
     /**

@@ -2,9 +2,12 @@ package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
+import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.function.WhenBusy;
 import dev.cloudlock.testkit.LockHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,17 +36,20 @@ import java.util.function.Function;
  * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed
  * pattern so that every run shows every case: twice at once (tick 3, 6, ...), once more late (tick 1, 5, ...); the
  * job fails on its first attempt for some ticks (2, 7, ...) and runs longer than the interval for others (3, 10,
- * ...). Like a platform retrying an invocation error, it redelivers a delivery that failed or found the job busy
- * (SKIPPED_RUNNING) after 0.3 intervals. With the guard every tick runs successfully exactly once; with
- * {@code --no-guard} every delivery runs the job.
+ * ...). Like a platform retrying an invocation error, it redelivers a delivery that failed after 0.3 intervals. With
+ * {@code --busy retry} (the default here) the guard fails a delivery that finds the job busy
+ * ({@link dev.cloudlock.function.TickBusyException}, counted as {@code BUSY_RETRY}), so it is redelivered too, and
+ * every tick runs successfully exactly once; with {@code --busy skip} such a delivery is acknowledged as
+ * {@code SKIPPED_RUNNING} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
+ * every delivery runs the job.
  *
  * <p>One property of the guard shows here if retries come too late: a tick completes a watermark ({@code lastTick}),
  * so a retry of an older tick that arrives after a newer tick completed is skipped as done. The summary counts
  * such superseded ticks rather than hiding them.
  *
  * <p>Options: {@code --instances N} (5), {@code --seconds N} (20),
- * {@code --store in-memory|dynamodb|s3|firestore|cosmos} (in-memory), {@code --no-guard}, {@code --timeline FILE}
- * (fleet-timeline.svg).
+ * {@code --store in-memory|dynamodb|s3|firestore|cosmos} (in-memory), {@code --busy retry|skip} (retry),
+ * {@code --no-guard}, {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
 
@@ -64,13 +70,15 @@ public final class FleetDemo {
     public record Skip(String instance, int tick, DeliveryOutcome outcome, long atNanos) {}
 
     /**
-     * What one delivery came to, as the demo counts them: the guard's outcomes, and {@link #FAILED} for a delivery
-     * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery).
+     * What one delivery came to, as the demo counts them: the guard's outcomes, {@link #FAILED} for a delivery
+     * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery), and
+     * {@link #BUSY_RETRY} for a delivery the guard failed because the job was busy (retried the same way).
      */
     public enum DeliveryOutcome {
         RAN,
         SKIPPED_RUNNING,
         SKIPPED_DONE,
+        BUSY_RETRY,
         FAILED;
 
         static DeliveryOutcome of(TickOutcome outcome) {
@@ -90,6 +98,7 @@ public final class FleetDemo {
             Map<Integer, Integer> successesPerTick,
             List<String> violations,
             boolean guarded,
+            WhenBusy whenBusy,
             long originNanos) {
 
         /** True when every scheduled tick ran successfully exactly once. */
@@ -100,6 +109,16 @@ public final class FleetDemo {
 
         public long failures() {
             return executions.stream().filter(Execution::failed).count();
+        }
+
+        /** Scheduled ticks that never ran successfully. */
+        public int ticksLost() {
+            return ticks - successesPerTick.size();
+        }
+
+        /** Ticks that ran successfully more than once (with the guard: must be 0). */
+        public long ticksRunTwice() {
+            return successesPerTick.values().stream().filter(n -> n > 1).count();
         }
     }
 
@@ -114,6 +133,7 @@ public final class FleetDemo {
         int seconds = 20;
         boolean guard = true;
         String store = "in-memory";
+        WhenBusy whenBusy = WhenBusy.RETRY;
         Path timeline = Path.of("fleet-timeline.svg");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -122,35 +142,38 @@ public final class FleetDemo {
                 case "--no-guard" -> guard = false;
                 case "--timeline" -> timeline = Path.of(value(args, ++i));
                 case "--store" -> store = value(args, ++i);
+                case "--busy" -> whenBusy = WhenBusy.parse(value(args, ++i), "--busy");
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i] + "'. Options:"
                             + " --instances N, --seconds N, --store " + String.join("|", DemoStore.NAMES)
-                            + ", --no-guard, --timeline FILE");
+                            + ", --busy retry|skip, --no-guard, --timeline FILE");
             }
         }
         DemoStore demoStore = DemoStore.start(store);
         demoStore.emulator().ifPresent(emulator -> System.out.println("Emulator started: " + emulator));
         int exit;
         try (demoStore) {
-            Summary summary = run(demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard);
+            Summary summary = run(demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard, whenBusy);
             System.out.println(
                     (guard
-                            ? "With the cloudlock guard (" + demoStore.description() + "):"
+                            ? "With the cloudlock guard (" + demoStore.description() + ", --busy "
+                                    + whenBusy.name().toLowerCase(java.util.Locale.ROOT) + "):"
                             : "Without a guard (--no-guard):"));
             print(summary);
             Files.writeString(timeline, Timeline.svg(summary));
             System.out.println("Timeline: " + timeline.toAbsolutePath());
-            exit = guard && !(summary.eachTickRanOnce() && summary.violations().isEmpty()) ? 1 : 0;
+            // --busy skip loses ticks by design (that is what it shows); it must still never run one twice.
+            boolean expected = whenBusy == WhenBusy.SKIP
+                    ? summary.ticksRunTwice() == 0 && summary.violations().isEmpty()
+                    : summary.eachTickRanOnce() && summary.violations().isEmpty();
+            exit = guard && !expected ? 1 : 0;
         } finally {
             demoStore.emulator().ifPresent(EmulatorProcess::close);
         }
         System.exit(exit);
     }
 
-    /**
-     * Runs the fleet for about {@code seconds}, instance {@code i} guarded through
-     * {@code providers.apply("instance-" + i)}.
-     */
+    /** {@link #run(Function, int, int, Duration, boolean, WhenBusy)} with busy deliveries retried. */
     public static Summary run(
             Function<String, CloudLockProvider> providers,
             int instances,
@@ -158,11 +181,28 @@ public final class FleetDemo {
             Duration interval,
             boolean guarded)
             throws InterruptedException {
+        return run(providers, instances, seconds, interval, guarded, WhenBusy.RETRY);
+    }
+
+    /**
+     * Runs the fleet for about {@code seconds}, instance {@code i} guarded through
+     * {@code providers.apply("instance-" + i)}, busy deliveries answered as {@code whenBusy} says.
+     */
+    public static Summary run(
+            Function<String, CloudLockProvider> providers,
+            int instances,
+            int seconds,
+            Duration interval,
+            boolean guarded,
+            WhenBusy whenBusy)
+            throws InterruptedException {
         List<TickGuard> guards = new ArrayList<>();
         List<ExecutorService> fleet = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             guards.add(TickGuard.builder(providers.apply("instance-" + i))
-                    .leaseMargin(Duration.ofSeconds(1))
+                    .settings(GuardSettings.defaults()
+                            .withLeaseMargin(Duration.ofSeconds(1))
+                            .withWhenBusy(whenBusy))
                     .build());
             fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }
@@ -207,14 +247,19 @@ public final class FleetDemo {
                         body(name, 0);
                         outcome = DeliveryOutcome.RAN;
                     }
+                } catch (TickBusyException busy) {
+                    outcome = DeliveryOutcome.BUSY_RETRY;
                 } catch (Exception failed) {
                     outcome = DeliveryOutcome.FAILED;
                 }
                 outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
-                if (outcome == DeliveryOutcome.SKIPPED_RUNNING || outcome == DeliveryOutcome.SKIPPED_DONE) {
+                if (outcome == DeliveryOutcome.SKIPPED_RUNNING
+                        || outcome == DeliveryOutcome.SKIPPED_DONE
+                        || outcome == DeliveryOutcome.BUSY_RETRY) {
                     skips.add(new Skip(name, tick, outcome, System.nanoTime() - origin));
                 }
-                boolean retry = outcome == DeliveryOutcome.FAILED || outcome == DeliveryOutcome.SKIPPED_RUNNING;
+                // A platform retries a failed invocation only: an acknowledged skip never comes back.
+                boolean retry = outcome == DeliveryOutcome.FAILED || outcome == DeliveryOutcome.BUSY_RETRY;
                 if (retry && attempt + 1 < MAX_ATTEMPTS) {
                     retries.incrementAndGet();
                     pending.incrementAndGet();
@@ -291,13 +336,15 @@ public final class FleetDemo {
                 successes,
                 history.violations(),
                 guarded,
+                whenBusy,
                 origin);
     }
 
     private static void print(Summary s) {
         System.out.printf("  instances                 %d%n", s.instances());
         System.out.printf("  ticks scheduled           %d%n", s.ticks());
-        System.out.printf("  deliveries                %d (%d of them retries)%n", s.deliveries(), s.retries());
+        System.out.printf("  deliveries                %d%n", s.deliveries());
+        System.out.printf("  retries                   %d%n", s.retries());
         System.out.printf(
                 "  executions                %d (%d failed and were retried)%n",
                 s.executions().size(), s.failures());
@@ -306,15 +353,19 @@ public final class FleetDemo {
                 "  skipped as running        %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_RUNNING, 0));
         System.out.printf(
                 "  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_DONE, 0));
+        System.out.printf("  busy, asked for a retry   %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY_RETRY, 0));
         System.out.printf(
                 "  every tick ran once       %s%n",
                 s.eachTickRanOnce() ? "yes" : "NO: successful runs per tick " + s.successesPerTick());
         System.out.printf(
-                "  ticks never run           %d%s%n",
-                s.ticks() - s.successesPerTick().size(),
-                s.guarded() && s.successesPerTick().size() < s.ticks()
-                        ? " (a retry came after a newer tick completed: skipped as done)"
-                        : "");
+                "  ticks lost                %d%s%n",
+                s.ticksLost(),
+                !s.guarded() || s.ticksLost() == 0
+                        ? ""
+                        : s.whenBusy() == WhenBusy.SKIP
+                                ? " (a delivery found the job busy and was acknowledged; use --busy retry)"
+                                : " (a retry came after a newer tick completed: skipped as done)");
+        System.out.printf("  ticks run twice           %d%n", s.ticksRunTwice());
         System.out.printf(
                 "  overlaps detected         %s%n",
                 s.violations().stream().filter(v -> v.startsWith("overlap")).count());

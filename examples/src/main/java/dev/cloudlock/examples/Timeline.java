@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * Draws a demo run as a self-contained SVG: one row per instance, one bar per execution of the job, labelled with
  * its tick and coloured by it; a failed run is red, a run started by a retry delivery has a dashed outline, and a
- * delivery the guard skipped is a mark in its instance's row (a triangle: the tick was running; a circle: it was
- * done). With the guard, bars never overlap in time and each tick has one full-colour bar; without it, every
+ * delivery the guard skipped or sent back for a retry is a mark in its instance's row (a triangle: the tick was
+ * running; a circle: it was done). With the guard, bars never overlap in time and each tick has one full-colour bar; without it, every
  * instance runs every tick it receives. A legend under the rows says all of this.
  */
 final class Timeline {
@@ -106,7 +106,7 @@ final class Timeline {
             double x = LEFT + skip.atNanos() / 1e9 * PX_PER_SECOND;
             int y = TOP + row(skip.instance()) * ROW + ROW - 8;
             svg.append(mark(
-                    skip.outcome() == FleetDemo.DeliveryOutcome.SKIPPED_RUNNING,
+                    skip.outcome() != FleetDemo.DeliveryOutcome.SKIPPED_DONE,
                     x,
                     y,
                     skip.instance() + " tick " + skip.tick() + ": " + skip.outcome()));
@@ -148,7 +148,7 @@ final class Timeline {
         svg.append(mark(true, x + 332, y + 34, "skipped"));
         svg.append(String.format(
                 Locale.ROOT,
-                "<text x=\"%d\" y=\"%d\">a delivery skipped: the tick was running</text>%n",
+                "<text x=\"%d\" y=\"%d\">a delivery skipped or sent back (busy): the tick was running</text>%n",
                 x + 350,
                 y + 35));
         svg.append(mark(false, x + 12, y + 58, "skipped"));

@@ -58,7 +58,11 @@ class TerraformModulesAgreeWithProvidersTest {
                         lambda,
                         "aws_lambda_function",
                         "environment.variables",
-                        Set.of(LambdaGuardSettings.TABLE, GuardEnvironment.JOB_NAME, GuardEnvironment.TICK_RESOLUTION)))
+                        Set.of(
+                                LambdaGuardSettings.TABLE,
+                                GuardEnvironment.JOB_NAME,
+                                GuardEnvironment.TICK_RESOLUTION,
+                                GuardEnvironment.WHEN_BUSY)))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
@@ -69,7 +73,7 @@ class TerraformModulesAgreeWithProvidersTest {
                         module("gcp-scheduled-function"),
                         "google_cloudfunctions2_function",
                         "service_config.environment_variables",
-                        Set.of(GcpGuardSettings.COLLECTION, GuardEnvironment.JOB_NAME)))
+                        Set.of(GcpGuardSettings.COLLECTION, GuardEnvironment.JOB_NAME, GuardEnvironment.WHEN_BUSY)))
                 .isEmpty();
     }
 
@@ -84,7 +88,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 AzureGuardSettings.COSMOS_DATABASE,
                                 AzureGuardSettings.COSMOS_CONTAINER,
                                 GuardEnvironment.JOB_NAME,
-                                AzureGuardSettings.TIMER_SCHEDULE)))
+                                AzureGuardSettings.TIMER_SCHEDULE,
+                                GuardEnvironment.WHEN_BUSY)))
                 .isEmpty();
     }
 }

@@ -12,6 +12,8 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.LockedRun;
+import dev.cloudlock.core.LockedTaskRunner;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.StoreSetup;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,8 +44,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend:
  * ShedLock's expectations of a lock provider plus ours (owner-checked release and extend, fencing tokens, tick
- * dedupe, name checks, store errors never reported as "held", ambiguity resolved by owner) and a contended history
- * with its negative control.
+ * dedupe, name checks, store errors never reported as "held", ambiguity resolved by owner), waiting for a lock
+ * (taken after a release, given up at the deadline, ended by an interrupt, each with its negative control) and a
+ * contended history with its negative control.
  *
  * <p>Extend it in a JUnit 5 test class, implement {@link #provider(String)} and {@link #unreachableProvider()},
  * and reset the backend in a {@code @BeforeEach} if you like (every test also uses fresh lock names).
@@ -867,6 +871,206 @@ public abstract class LockProviderContract {
         assertThatThrownBy(() -> admin.list(null, 10)).isInstanceOf(LockStoreUnavailableException.class);
         assertThatThrownBy(() -> admin.show(name)).isInstanceOf(LockStoreUnavailableException.class);
         assertThatThrownBy(() -> admin.releaseIfFence(name, 1)).isInstanceOf(LockStoreUnavailableException.class);
+    }
+
+    // ---- waiting for a lock -----------------------------------------------------------------------------------
+
+    /** A thread waiting for a lock with {@link CloudLockProvider#lock(LockConfiguration, Duration)}. */
+    private static final class Waiter {
+        private final Thread thread;
+        private volatile @Nullable Optional<FencedLock> result;
+        private volatile @Nullable Throwable failure;
+        private volatile long returnedNanos;
+
+        Waiter(CloudLockProvider provider, LockConfiguration config, Duration waitAtMost) {
+            thread = new Thread(
+                    () -> {
+                        try {
+                            result = provider.lock(config, waitAtMost);
+                        } catch (Throwable t) {
+                            failure = t;
+                        }
+                        returnedNanos = System.nanoTime();
+                    },
+                    "waiter-" + config.getName());
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Blocks until the waiter has been refused at least {@code pauses} times and is pausing before asking again. */
+        void awaitPause(int pauses) throws InterruptedException {
+            int seen = 0;
+            boolean inPause = false;
+            while (seen < pauses) {
+                if (!thread.isAlive()) {
+                    throw new AssertionError("the waiter returned while the lock was held: " + result + ", " + failure);
+                }
+                boolean pausing = thread.getState() == Thread.State.TIMED_WAITING
+                        && java.util.Arrays.stream(thread.getStackTrace())
+                                .anyMatch(f -> f.getClassName().endsWith("LockWait")
+                                        && f.getMethodName().equals("pause"));
+                if (pausing && !inPause) {
+                    seen++;
+                }
+                inPause = pausing;
+                Thread.sleep(1);
+            }
+        }
+
+        Optional<FencedLock> result() throws Throwable {
+            thread.join(Duration.ofMinutes(2).toMillis());
+            if (thread.isAlive()) {
+                throw new AssertionError("the waiter is still waiting");
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return Objects.requireNonNull(result);
+        }
+    }
+
+    @Test
+    void aWaiterTakesTheLockOnceTheHolderReleasesIt() throws Throwable {
+        String name = uniqueName("wait");
+        FencedLock holder = provider("holder").tryLock(config(name)).orElseThrow();
+        Waiter waiter = new Waiter(provider("waiter"), config(name), Duration.ofSeconds(60));
+        waiter.awaitPause(2);
+        assertThat(provider("skipper").lock(config(name)))
+                .as("negative control: without waiting, a held lock is skipped")
+                .isEmpty();
+        long releasedNanos = System.nanoTime();
+        holder.unlock();
+
+        FencedLock taken = waiter.result().orElseThrow(() -> new AssertionError("the waiter gave up within its wait"));
+        assertThat(waiter.returnedNanos).as("taken only after the release").isGreaterThan(releasedNanos);
+        assertThat(taken.fencingToken()).isGreaterThan(holder.fencingToken());
+        assertThat(record(name).lockedBy()).isEqualTo("waiter");
+        taken.unlock();
+    }
+
+    @Test
+    void aWaiterGivesUpAtWaitAtMostWhileTheLockStaysHeld() throws Throwable {
+        String name = uniqueName("give-up");
+        FencedLock holder = provider("holder").tryLock(config(name)).orElseThrow();
+        Duration waitAtMost = Duration.ofMillis(400);
+        long start = System.nanoTime();
+
+        assertThat(provider("waiter").lock(config(name), waitAtMost)).isEmpty();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("it kept asking for the whole wait, not less")
+                .isGreaterThanOrEqualTo(waitAtMost);
+        assertThat(record(name).lockedBy()).as("the holder still has the lock").isEqualTo("holder");
+        holder.unlock();
+        assertThat(provider("waiter").lock(config(name), waitAtMost))
+                .as("negative control: a free lock is taken at once")
+                .isPresent();
+    }
+
+    @Test
+    void anInterruptEndsTheWaitAndLeavesNothingHeld() throws Throwable {
+        String name = uniqueName("interrupt");
+        FencedLock holder = provider("holder").tryLock(config(name)).orElseThrow();
+        Waiter interrupted = new Waiter(provider("interrupted"), config(name), Duration.ofSeconds(60));
+        Waiter patient = new Waiter(provider("patient"), config(name), Duration.ofSeconds(60));
+        interrupted.awaitPause(2);
+        interrupted.thread.interrupt();
+
+        assertThatThrownBy(interrupted::result).isInstanceOf(InterruptedException.class);
+        assertThat(patient.thread.isAlive())
+                .as("negative control: the waiter nobody interrupted is still waiting")
+                .isTrue();
+        holder.unlock();
+        FencedLock taken = patient.result().orElseThrow(() -> new AssertionError("the patient waiter gave up"));
+        assertThat(record(name).lockedBy()).isEqualTo("patient");
+        taken.unlock();
+    }
+
+    @Test
+    void anOutageWhileWaitingIsThrownNeverNotAcquired() {
+        CloudLockProvider down = unreachableProvider();
+        assertThatThrownBy(() -> down.lock(config(uniqueName("wait-outage")), Duration.ofSeconds(30)))
+                .isInstanceOf(LockStoreException.class);
+    }
+
+    @Test
+    void aNegativeWaitIsRejectedBeforeAnyRequest() {
+        assertThatThrownBy(() -> unreachableProvider().lock(config(uniqueName("negative-wait")), Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("waitAtMost");
+    }
+
+    @Test
+    void aLockedTaskRunsUnderTheLockOrSaysItDidNot() throws Throwable {
+        String name = uniqueName("runner");
+        LockedTaskRunner runner = new LockedTaskRunner(provider("runner"));
+        LockedRun<String> ran = runner.run(config(name), Duration.ofSeconds(5), fence -> {
+            assertThat(provider("other").lock(config(name)))
+                    .as("held while the task runs")
+                    .isEmpty();
+            return "done under " + fence;
+        });
+        assertThat(ran).isInstanceOf(LockedRun.Ran.class);
+        assertThat(((LockedRun.Ran<String>) ran).value())
+                .isEqualTo("done under " + record(name).fence());
+        assertThat(provider("after").lock(config(name)))
+                .as("released after the task")
+                .isPresent()
+                .get()
+                .satisfies(SimpleLock::unlock);
+
+        FencedLock holder = provider("holder").tryLock(config(name)).orElseThrow();
+        AtomicBoolean ranWhileHeld = new AtomicBoolean();
+        LockedRun<Boolean> notRun =
+                runner.run(config(name), Duration.ofMillis(100), fence -> ranWhileHeld.getAndSet(true));
+        assertThat(notRun).isInstanceOf(LockedRun.NotAcquired.class);
+        assertThat(notRun.ran()).isFalse();
+        assertThat(ranWhileHeld).isFalse();
+        holder.unlock();
+
+        assertThatThrownBy(() -> runner.run(config(name), Duration.ZERO, fence -> {
+                    throw new java.io.IOException("task failed");
+                }))
+                .isInstanceOf(java.io.IOException.class);
+        assertThat(provider("after-failure").lock(config(name)))
+                .as("released after a failed task")
+                .isPresent();
+    }
+
+    @Test
+    void waitersTakeTurnsWithoutOverlapAndWithIncreasingTokens() throws Throwable {
+        String name = uniqueName("waiting-turns");
+        LockHistory history = new LockHistory();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 4; t++) {
+            String holder = "waiter-" + t;
+            CloudLockProvider provider = provider(holder);
+            Thread thread = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 5; i++) {
+                        FencedLock lock = provider.lock(config(name), Duration.ofSeconds(60))
+                                .orElseThrow(() -> new AssertionError(holder + " waited 60 s in vain"));
+                        long start = System.nanoTime();
+                        Thread.sleep(5);
+                        history.record(holder, lock.fencingToken(), start, System.nanoTime());
+                        lock.unlock();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(history.size())
+                .as("every waiter got the lock every time it asked")
+                .isEqualTo(20);
+        history.assertConsistent();
     }
 
     // ---- concurrency ---------------------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ public final class GuardEnvironment {
     public static final String LEASE_MARGIN = "CLOUDLOCK_LEASE_MARGIN";
     /** The minimum time the job stays locked after it started. */
     public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
+    /** How a delivery that finds the lock held is answered: {@code skip} or {@code retry} ({@link WhenBusy}). */
+    public static final String WHEN_BUSY = "CLOUDLOCK_WHEN_BUSY";
 
     private GuardEnvironment() {}
 

@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code CLOUDLOCK_FUNCTION_TIMEOUT}</td><td>the function's timeout, the lease base where the platform
  *       does not report the remaining time (GCP, Azure)</td><td>none here; each cloud's guard fills in its
  *       platform's default (GCP 9 min, Azure 30 min)</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_WHEN_BUSY}</td><td>a delivery that finds the lock held: {@code skip} (acknowledge it)
+ *       or {@code retry} (fail it so the platform delivers it again; see {@link WhenBusy})</td><td>{@code
+ * skip}</td></tr>
  * </table>
  *
  * @param jobName the job's lock name, or {@code null} to take it from the event or the function
@@ -36,18 +39,25 @@ import org.jspecify.annotations.Nullable;
  * @param lockAtLeastFor the minimum time the job stays locked after it started; not negative
  * @param functionTimeout the function's timeout, the lease base where the platform gives no remaining time, or
  *     {@code null} when the platform gives it (Lambda) or the cloud's default applies; positive when set
+ * @param whenBusy how a delivery that finds the lock held is answered
  */
 public record GuardSettings(
         @Nullable String jobName,
         Duration tickResolution,
         Duration leaseMargin,
         Duration lockAtLeastFor,
-        @Nullable Duration functionTimeout) {
+        @Nullable Duration functionTimeout,
+        WhenBusy whenBusy) {
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
     /** The default grain of scheduled times. */
     public static final Duration DEFAULT_TICK_RESOLUTION = Duration.ofSeconds(1);
+    /**
+     * The default answer to a delivery that finds the lock held: acknowledge it ({@link WhenBusy#SKIP}); see the
+     * design's "Busy deliveries" for why.
+     */
+    public static final WhenBusy DEFAULT_WHEN_BUSY = WhenBusy.SKIP;
 
     public GuardSettings {
         if (jobName != null && jobName.isBlank()) {
@@ -77,6 +87,7 @@ public record GuardSettings(
                 GuardEnvironment.FUNCTION_TIMEOUT,
                 "be positive",
                 functionTimeout);
+        check(whenBusy != null, "whenBusy", GuardEnvironment.WHEN_BUSY, "be skip or retry", whenBusy);
     }
 
     private static void check(boolean valid, String field, String variable, String rule, @Nullable Object value) {
@@ -85,9 +96,10 @@ public record GuardSettings(
         }
     }
 
-    /** No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout. */
+    /** No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout, skip when busy. */
     public static GuardSettings defaults() {
-        return new GuardSettings(null, DEFAULT_TICK_RESOLUTION, DEFAULT_LEASE_MARGIN, Duration.ZERO, null);
+        return new GuardSettings(
+                null, DEFAULT_TICK_RESOLUTION, DEFAULT_LEASE_MARGIN, Duration.ZERO, null, DEFAULT_WHEN_BUSY);
     }
 
     /** Settings from this process's environment variables. */
@@ -107,27 +119,37 @@ public record GuardSettings(
                 GuardEnvironment.duration(env, GuardEnvironment.TICK_RESOLUTION, defaults.tickResolution()),
                 GuardEnvironment.duration(env, GuardEnvironment.LEASE_MARGIN, defaults.leaseMargin()),
                 GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),
-                GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT));
+                GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT),
+                whenBusy(env, defaults.whenBusy()));
+    }
+
+    private static WhenBusy whenBusy(Map<String, String> env, WhenBusy fallback) {
+        String text = GuardEnvironment.text(env, GuardEnvironment.WHEN_BUSY);
+        return text == null ? fallback : WhenBusy.parse(text, GuardEnvironment.WHEN_BUSY);
     }
 
     public GuardSettings withJobName(@Nullable String jobName) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
     }
 
     public GuardSettings withTickResolution(Duration tickResolution) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
     }
 
     public GuardSettings withLeaseMargin(Duration leaseMargin) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
     }
 
     public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
     }
 
     public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout);
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+    }
+
+    public GuardSettings withWhenBusy(WhenBusy whenBusy) {
+        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
     }
 
     /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Runs each scheduled occurrence ({@link Tick}) of a job at most once, however often and however concurrently the
  * scheduler delivers it, on any cloudlock provider:
  * <ul>
- *   <li>a delivery while another runs the job is {@link TickOutcome#SKIPPED_RUNNING};</li>
+ *   <li>a delivery while another runs the job is {@link TickOutcome#SKIPPED_RUNNING}, or, with
+ *       {@link WhenBusy#RETRY}, a {@link TickBusyException} so the platform delivers it again;</li>
  *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickOutcome#SKIPPED_DONE};</li>
  *   <li>a job that throws releases the lock without recording the tick and its exception is rethrown, so the
  *       platform's retry may run it again;</li>
@@ -55,6 +56,7 @@ public final class TickGuard {
      *
      * @param remainingTime how long the invocation may still run (Lambda {@code getRemainingTimeInMillis()})
      * @return {@link TickOutcome#RAN}, {@link TickOutcome#SKIPPED_RUNNING} or {@link TickOutcome#SKIPPED_DONE}
+     * @throws TickBusyException when the lock is held and the settings say {@link WhenBusy#RETRY}
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public TickOutcome run(Tick tick, Duration remainingTime, TickJob job) throws Exception {
@@ -78,6 +80,7 @@ public final class TickGuard {
      *
      * @param remainingTime how long the invocation may still run
      * @return {@link TickResult#ran(Object)} with the job's value, or a skip without a value
+     * @throws TickBusyException when the lock is held and the settings say {@link WhenBusy#RETRY}
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public <T extends @Nullable Object> TickResult<T> call(Tick tick, Duration remainingTime, TickCallable<T> job)
@@ -97,6 +100,13 @@ public final class TickGuard {
                 tick.scheduledTime(),
                 maxLead);
         if (attempt.status() == TickAttempt.Status.RUNNING) {
+            if (settings.whenBusy() == WhenBusy.RETRY) {
+                LOG.info(
+                        "{} at {}: BUSY_RETRY: the lock is held; failing this delivery so the platform retries it",
+                        tick.jobName(),
+                        tick.scheduledTime());
+                throw new TickBusyException(tick);
+            }
             return skipped(tick, TickOutcome.SKIPPED_RUNNING);
         }
         if (attempt.status() == TickAttempt.Status.DONE) {

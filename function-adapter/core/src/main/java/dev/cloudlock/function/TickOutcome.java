@@ -9,7 +9,10 @@ package dev.cloudlock.function;
 public enum TickOutcome {
     /** The job ran and succeeded; the tick is recorded as done. */
     RAN,
-    /** Another invocation holds the job's lock: this occurrence (or a previous one) is running right now. */
+    /**
+     * Another invocation holds the job's lock: this occurrence (or a previous one) is running right now. Returned
+     * with {@link WhenBusy#SKIP}; with {@link WhenBusy#RETRY} the guard throws {@link TickBusyException} instead.
+     */
     SKIPPED_RUNNING,
     /** This occurrence, or a newer one, already completed: a duplicate delivery. */
     SKIPPED_DONE

@@ -31,14 +31,16 @@ class GuardSettingsTest {
                 GuardEnvironment.TICK_RESOLUTION, "PT1M",
                 GuardEnvironment.LEASE_MARGIN, "PT2S",
                 GuardEnvironment.LOCK_AT_LEAST_FOR, "PT30S",
-                GuardEnvironment.FUNCTION_TIMEOUT, " PT10M "));
+                GuardEnvironment.FUNCTION_TIMEOUT, " PT10M ",
+                GuardEnvironment.WHEN_BUSY, "Retry"));
         assertThat(settings)
                 .isEqualTo(new GuardSettings(
                         "nightly-report",
                         Duration.ofMinutes(1),
                         Duration.ofSeconds(2),
                         Duration.ofSeconds(30),
-                        Duration.ofMinutes(10)));
+                        Duration.ofMinutes(10),
+                        WhenBusy.RETRY));
     }
 
     @Test
@@ -65,6 +67,14 @@ class GuardSettingsTest {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(variable, "10 minutes")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(variable + " must be an ISO-8601 duration such as PT1M, was '10 minutes'");
+    }
+
+    @Test
+    void anUnknownWhenBusyNamesItsVariableAndTheChoices() {
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.WHEN_BUSY, "wait")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("CLOUDLOCK_WHEN_BUSY must be 'skip' or 'retry', was 'wait'");
+        assertThat(GuardSettings.fromEnvironment(Map.of()).whenBusy()).isEqualTo(WhenBusy.SKIP);
     }
 
     @Test
@@ -98,7 +108,8 @@ class GuardSettingsTest {
         assertThat(defaults.withFunctionTimeout(Duration.ofMinutes(9)).functionTimeout())
                 .isEqualTo(Duration.ofMinutes(9));
         assertThat(defaults.withLeaseMargin(Duration.ZERO).withJobName("j"))
-                .isEqualTo(new GuardSettings("j", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, null));
+                .isEqualTo(new GuardSettings(
+                        "j", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, null, WhenBusy.SKIP));
     }
 
     @Test

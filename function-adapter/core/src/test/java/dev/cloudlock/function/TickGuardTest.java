@@ -113,6 +113,74 @@ class TickGuardTest {
         assertThat(runs).hasValue(3);
     }
 
+    private static TickGuard guard(String instance, WhenBusy whenBusy) {
+        return TickGuard.builder(provider(instance))
+                .settings(GuardSettings.defaults().withWhenBusy(whenBusy))
+                .build();
+    }
+
+    /**
+     * The first attempt of a tick runs and then fails while a duplicate delivery arrives; the platform retries only
+     * deliveries that failed. Returns how many times the job succeeded for the tick, and what the duplicate got.
+     */
+    private static List<Object> firstAttemptFailsWhileADuplicateIsAnswered(WhenBusy whenBusy) throws Exception {
+        String job = "busy-" + whenBusy + "-" + UUID.randomUUID();
+        Tick tick = tick(job, "2026-11-30T04:00:00Z");
+        AtomicInteger succeeded = new AtomicInteger();
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch duplicateAnswered = new java.util.concurrent.CountDownLatch(1);
+        Future<TickOutcome> first = POOL.submit(() -> guard("first", whenBusy).run(tick, REMAINING, context -> {
+            running.countDown();
+            duplicateAnswered.await();
+            throw new IllegalStateException("downstream unavailable");
+        }));
+        running.await();
+        Object duplicate;
+        try {
+            duplicate = guard("duplicate", whenBusy).run(tick, REMAINING, context -> succeeded.incrementAndGet());
+        } catch (TickBusyException busy) {
+            duplicate = busy;
+        } finally {
+            duplicateAnswered.countDown();
+        }
+        assertThatThrownBy(first::get).hasRootCauseMessage("downstream unavailable");
+        // The platform: the first attempt's own failure is not retried here (its retries are used up, or the
+        // platform has none), so only a failed duplicate comes back.
+        if (duplicate instanceof TickBusyException) {
+            assertThat(guard("duplicate-retry", whenBusy).run(tick, REMAINING, context -> succeeded.incrementAndGet()))
+                    .isEqualTo(TickOutcome.RAN);
+            assertThat(guard("another-retry", whenBusy).run(tick, REMAINING, context -> succeeded.incrementAndGet()))
+                    .as("a retry after the tick completed")
+                    .isEqualTo(TickOutcome.SKIPPED_DONE);
+        }
+        return List.of(succeeded.get(), duplicate);
+    }
+
+    @Test
+    void withBusyRetryATickWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
+        List<Object> result = firstAttemptFailsWhileADuplicateIsAnswered(WhenBusy.RETRY);
+        assertThat(result.get(1)).isInstanceOf(TickBusyException.class);
+        assertThat(((TickBusyException) result.get(1)).getMessage()).contains("CLOUDLOCK_WHEN_BUSY=retry");
+        assertThat(result.get(0)).as("successful runs of the tick").isEqualTo(1);
+    }
+
+    @Test
+    void withBusySkipTheSameTickIsLost() throws Exception {
+        List<Object> result = firstAttemptFailsWhileADuplicateIsAnswered(WhenBusy.SKIP);
+        assertThat(result.get(1)).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(result.get(0)).as("successful runs of the tick").isEqualTo(0);
+    }
+
+    @Test
+    void withBusyRetryADuplicateOfACompletedTickIsStillAcknowledgedAsDone() throws Exception {
+        String job = "busy-done-" + UUID.randomUUID();
+        Tick tick = tick(job, "2026-11-30T04:00:00Z");
+        assertThat(guard("a", WhenBusy.RETRY).run(tick, REMAINING, context -> {}))
+                .isEqualTo(TickOutcome.RAN);
+        assertThat(guard("b", WhenBusy.RETRY).run(tick, REMAINING, context -> {}))
+                .isEqualTo(TickOutcome.SKIPPED_DONE);
+    }
+
     @Test
     void fencingTokensIncreaseAcrossRuns() throws Exception {
         String job = "fenced-" + UUID.randomUUID();

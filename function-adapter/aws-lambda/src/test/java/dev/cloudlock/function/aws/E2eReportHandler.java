@@ -10,7 +10,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * The handler the end-to-end test deploys to the real runtime client, configured from the environment only. Each
  * run appends a line to {@code E2E_RUNS_FILE}; the event's {@code detail} may ask it to sleep ({@code sleepMs}) or
- * to fail the first time ({@code failOnceMarker}: a file it creates before failing).
+ * to fail the first time ({@code failOnceMarker}: a file it creates when it starts the attempt that fails, after
+ * its sleep).
  */
 public class E2eReportHandler extends GuardedScheduledEventHandler {
 
@@ -24,13 +25,16 @@ public class E2eReportHandler extends GuardedScheduledEventHandler {
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
         Object marker = event.getDetail() == null ? null : event.getDetail().get("failOnceMarker");
-        if (marker != null && !Files.exists(Path.of(marker.toString()))) {
+        boolean fail = marker != null && !Files.exists(Path.of(marker.toString()));
+        if (fail) {
             Files.createFile(Path.of(marker.toString()));
-            throw new IllegalStateException("first attempt fails on purpose");
         }
         Object sleep = event.getDetail() == null ? null : event.getDetail().get("sleepMs");
         if (sleep != null) {
             Thread.sleep(Long.parseLong(sleep.toString()));
+        }
+        if (fail) {
+            throw new IllegalStateException("first attempt fails on purpose");
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickContext;
+import dev.cloudlock.function.WhenBusy;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -162,6 +163,12 @@ class GuardedHandlersTest {
         assertThat(settings)
                 .isEqualTo(new LambdaGuardSettings(
                         "t",
-                        new GuardSettings("j", Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ZERO, null)));
+                        new GuardSettings(
+                                "j",
+                                Duration.ofMinutes(1),
+                                Duration.ofSeconds(2),
+                                Duration.ZERO,
+                                null,
+                                WhenBusy.SKIP)));
     }
 }

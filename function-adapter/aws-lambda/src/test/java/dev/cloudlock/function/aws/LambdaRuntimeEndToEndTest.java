@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,11 @@ class LambdaRuntimeEndToEndTest {
     }
 
     private static Process startRuntime(LambdaRuntimeApi api, String instance) throws IOException {
+        return startRuntime(api, instance, null);
+    }
+
+    private static Process startRuntime(LambdaRuntimeApi api, String instance, @Nullable String whenBusy)
+            throws IOException {
         Map<String, String> env = new java.util.HashMap<>(Map.of(
                 "AWS_REGION", "us-east-1",
                 "AWS_ACCESS_KEY_ID", "test",
@@ -70,6 +76,9 @@ class LambdaRuntimeEndToEndTest {
                 "AWS_LAMBDA_LOG_STREAM_NAME", instance));
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        if (whenBusy != null) {
+            env.put("CLOUDLOCK_WHEN_BUSY", whenBusy);
+        }
         Process process = api.startRuntime(HANDLER, env, workDir.resolve(instance + ".log"));
         RUNTIMES.add(process);
         return process;
@@ -132,6 +141,72 @@ class LambdaRuntimeEndToEndTest {
             assertThat(runsOf("flaky-import"))
                     .as("runs of the flaky job: failed once, succeeded once")
                     .isEqualTo(2);
+        }
+    }
+
+    /**
+     * The first attempt of a tick runs and fails while a duplicate delivery of it arrives. The platform retries a
+     * failed delivery; the first attempt's own retries are used up (or the platform has none), so only the duplicate
+     * can still bring the tick back. Returns the duplicate's answer.
+     */
+    private static LambdaRuntimeApi.Result firstAttemptFailsWhileADuplicateIsAnswered(LambdaRuntimeApi api, String job)
+            throws Exception {
+        String marker = workDir.resolve(job + "-failed-once").toString();
+        String tick = event(job, TIME, "{\"sleepMs\":\"2000\",\"failOnceMarker\":\"" + marker + "\"}");
+        LambdaRuntimeApi.Pending first = api.invoke(tick, 30_000);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (runsOf(job) == 0) {
+            assertThat(System.nanoTime()).as("the first attempt never started").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        LambdaRuntimeApi.Result duplicate = await(api.invoke(tick, 30_000));
+        LambdaRuntimeApi.Result failed = await(first);
+        assertThat(failed.error()).isTrue();
+        assertThat(failed.body()).contains("first attempt fails on purpose");
+        return duplicate;
+    }
+
+    @Test
+    void withBusyRetryATickWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
+        try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+            startRuntime(api, "retry-0", "retry");
+            startRuntime(api, "retry-1", "retry");
+            api.awaitPolling(2, Duration.ofSeconds(60));
+            String job = "busy-retry-report";
+
+            LambdaRuntimeApi.Result duplicate = firstAttemptFailsWhileADuplicateIsAnswered(api, job);
+            assertThat(duplicate.error())
+                    .as("the duplicate is failed, so the platform retries it: %s", duplicate.body())
+                    .isTrue();
+            assertThat(duplicate.body()).contains("TickBusyException").contains("CLOUDLOCK_WHEN_BUSY=retry");
+
+            String tick = event(job, TIME, "{}");
+            assertThat(await(api.invoke(tick, 30_000)).body())
+                    .as("the platform's retry of the duplicate")
+                    .isEqualTo("\"RAN\"");
+            assertThat(await(api.invoke(tick, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
+            assertThat(runsOf(job))
+                    .as("runs: the failed first attempt and one success")
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void withBusySkipTheSameTickIsLost() throws Exception {
+        try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+            startRuntime(api, "skip-0");
+            startRuntime(api, "skip-1");
+            api.awaitPolling(2, Duration.ofSeconds(60));
+            String job = "busy-skip-report";
+
+            LambdaRuntimeApi.Result duplicate = firstAttemptFailsWhileADuplicateIsAnswered(api, job);
+            assertThat(duplicate.error())
+                    .as("the duplicate succeeded, so the platform will not deliver it again")
+                    .isFalse();
+            assertThat(duplicate.body()).isEqualTo("\"SKIPPED_RUNNING\"");
+            assertThat(runsOf(job))
+                    .as("runs: only the failed first attempt; the tick is lost")
+                    .isEqualTo(1);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickOutcome;
 import java.net.URI;
 import java.time.Clock;
@@ -200,6 +201,59 @@ class AzureTimerGuardTest {
                 .isEqualTo(TickOutcome.RAN);
         assertThat(invoke(app, AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
         assertThat(app.runs).hasSize(2);
+    }
+
+    /**
+     * The first attempt of the 02:00 occurrence runs on one app and fails while the host fires the same occurrence on
+     * a second app. The host retries a failed invocation (a retry policy re-invokes with the same JSON); the first
+     * attempt's own retries are taken as used up, so only the second app's invocation can still bring the tick back.
+     * Returns the second app and what its invocation came to.
+     */
+    private Object firstAttemptFailsWhileADuplicateIsAnswered(NightlyReportTimerFunction duplicate) throws Exception {
+        NightlyReportTimerFunction first = app("first", "2026-11-30T02:00:00.100Z");
+        first.fail = true;
+        first.block = new CountDownLatch(1);
+        Future<TickOutcome> firstRun = pool.submit(() -> invoke(first, AT_0200));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (first.runs.isEmpty()) {
+            assertThat(System.nanoTime()).as("the first attempt never started").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+        Object answer;
+        try {
+            answer = invoke(duplicate, AT_0200);
+        } catch (TickBusyException busy) {
+            answer = busy;
+        } finally {
+            first.block.countDown();
+        }
+        assertThatThrownBy(() -> firstRun.get(30, TimeUnit.SECONDS)).hasRootCauseMessage("the report store is down");
+        return answer;
+    }
+
+    @Test
+    void withBusyRetryAnOccurrenceWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
+        NightlyReportTimerFunction duplicate = app(
+                "duplicate",
+                "2026-11-30T02:00:00.200Z",
+                AzureGuardSettings.fromEnvironment(java.util.Map.of("CLOUDLOCK_WHEN_BUSY", "retry")));
+        Object answer = firstAttemptFailsWhileADuplicateIsAnswered(duplicate);
+        assertThat(answer)
+                .as("an exception: the invocation fails and the retry policy re-invokes it")
+                .isInstanceOf(TickBusyException.class);
+        assertThat(invoke(duplicate, AT_0200)).as("the retry").isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(duplicate, AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(duplicate.runs).as("successful runs of the occurrence").hasSize(1);
+    }
+
+    @Test
+    void withBusySkipTheSameOccurrenceIsLost() throws Exception {
+        NightlyReportTimerFunction duplicate = app("duplicate", "2026-11-30T02:00:00.200Z");
+        Object answer = firstAttemptFailsWhileADuplicateIsAnswered(duplicate);
+        assertThat(answer)
+                .as("a normal return: the host will not invoke it again")
+                .isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(duplicate.runs).as("successful runs of the occurrence").isEmpty();
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A timer function written the way an app would write it (one per app instance in the test), whose body records
- * each run and can be told to sleep, to hang until released, or to fail.
+ * each run and can be told to sleep, to hang until released, and then to fail.
  */
 class NightlyReportTimerFunction {
 
@@ -30,12 +30,12 @@ class NightlyReportTimerFunction {
             throws Exception {
         return guard.run(timer, context, run -> {
             runs.add(run.scheduledTime() + " fence=" + run.fencingToken());
-            if (fail) {
-                throw new IllegalStateException("the report store is down");
-            }
             Thread.sleep(sleepMillis);
             if (block != null) {
                 block.await();
+            }
+            if (fail) {
+                throw new IllegalStateException("the report store is down");
             }
         });
     }

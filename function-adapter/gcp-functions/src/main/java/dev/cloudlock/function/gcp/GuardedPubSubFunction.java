@@ -11,7 +11,10 @@ import java.util.logging.Logger;
  * occurrence, however often Pub/Sub redelivers the message (see {@link GcpTickGuard} for what identifies an
  * occurrence). Extend it and implement {@code runTick}; configuration comes from the environment (see
  * {@link GcpGuardSettings}). A delivery that ran, or was skipped as running or done, returns normally, so Pub/Sub
- * acknowledges it; a failing job's exception propagates, so Pub/Sub redelivers the message and the retry may run it.
+ * acknowledges it; a failing job's exception propagates, so Pub/Sub redelivers the message and the retry may run it
+ * (with retries on failure enabled on the function). With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds
+ * the lock held throws {@link dev.cloudlock.function.TickBusyException} instead of returning, so the message is not
+ * acknowledged and Pub/Sub redelivers it.
  */
 public abstract class GuardedPubSubFunction implements CloudEventsFunction {
 

@@ -4,6 +4,7 @@ import com.google.cloud.functions.HttpFunction;
 import com.google.cloud.functions.HttpRequest;
 import com.google.cloud.functions.HttpResponse;
 import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickOutcome;
 
@@ -13,6 +14,8 @@ import dev.cloudlock.function.TickOutcome;
  * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the outcome's name ({@code RAN},
  * {@code SKIPPED_RUNNING}, {@code SKIPPED_DONE}), 400 to a request without Cloud Scheduler's headers; a failing
  * job's exception propagates (the framework answers 500), so Cloud Scheduler's retry may run the occurrence again.
+ * With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds the lock held is answered 409 ({@code BUSY_RETRY})
+ * instead of 200 {@code SKIPPED_RUNNING}, so Cloud Scheduler retries it (set the job's {@code retry_config}).
  */
 public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
 
@@ -39,7 +42,17 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
             response.getWriter().write(notAnOccurrence.getMessage());
             return;
         }
-        TickOutcome outcome = guard.run(tick, run -> runTick(request, run));
+        TickOutcome outcome;
+        try {
+            outcome = guard.run(tick, run -> runTick(request, run));
+        } catch (TickBusyException busy) {
+            // Cloud Scheduler retries a non-2xx answer by the job's retry config; a 4xx is not a server error in
+            // the function's metrics.
+            response.setStatusCode(409);
+            response.setContentType("text/plain; charset=utf-8");
+            response.getWriter().write("BUSY_RETRY: " + busy.getMessage());
+            return;
+        }
         response.setStatusCode(200);
         response.setContentType("text/plain; charset=utf-8");
         response.getWriter().write(outcome.name());

@@ -8,7 +8,7 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The body of the end-to-end test functions: appends a line per run to {@code E2E_RUNS_FILE}, may sleep, and may
- * fail the first time (it creates the marker file, then throws).
+ * fail the first time (it creates the marker file when it starts, and throws after its sleep).
  */
 final class E2eRuns {
 
@@ -16,12 +16,15 @@ final class E2eRuns {
 
     static void run(TickContext run, String sleepMs, String failOnceMarker) throws Exception {
         record(run);
-        if (failOnceMarker != null && !Files.exists(Path.of(failOnceMarker))) {
+        boolean fail = failOnceMarker != null && !Files.exists(Path.of(failOnceMarker));
+        if (fail) {
             Files.createFile(Path.of(failOnceMarker));
-            throw new IllegalStateException("first attempt fails on purpose");
         }
         if (sleepMs != null) {
             Thread.sleep(Long.parseLong(sleepMs));
+        }
+        if (fail) {
+            throw new IllegalStateException("first attempt fails on purpose");
         }
     }
 

@@ -45,6 +45,8 @@ class FunctionsFrameworkEndToEndTest {
     private static final int PUBSUB_PORT = 8081;
     private static final int HTTP_PORT = 8082;
     private static final int FIRESTORE_PORT = 8085;
+    private static final int PUBSUB_RETRY_PORT = 8083;
+    private static final int HTTP_RETRY_PORT = 8084;
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -54,6 +56,8 @@ class FunctionsFrameworkEndToEndTest {
     private static Path runsFile;
     private static URI pubsubUrl;
     private static URI httpUrl;
+    private static URI pubsubRetryUrl;
+    private static URI httpRetryUrl;
 
     @BeforeAll
     static void serveFunctions() throws Exception {
@@ -78,6 +82,13 @@ class FunctionsFrameworkEndToEndTest {
         RELAYS.add(http);
         pubsubUrl = URI.create("http://127.0.0.1:" + pubsub.port() + "/");
         httpUrl = URI.create("http://127.0.0.1:" + http.port() + "/");
+        // The same functions with CLOUDLOCK_WHEN_BUSY=retry.
+        SocketRelay pubsubRetry = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("pubsub-retry.sock"));
+        SocketRelay httpRetry = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("http-retry.sock"));
+        RELAYS.add(pubsubRetry);
+        RELAYS.add(httpRetry);
+        pubsubRetryUrl = URI.create("http://127.0.0.1:" + pubsubRetry.port() + "/");
+        httpRetryUrl = URI.create("http://127.0.0.1:" + httpRetry.port() + "/");
 
         String testClassPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         // What GCP deploys: the function and its dependencies, without the API jars the runtime supplies.
@@ -95,12 +106,20 @@ class FunctionsFrameworkEndToEndTest {
                                 + " tcp:127.0.0.1:" + FIRESTORE_PORT + "=unix:\"$DIR\"/firestore.sock"
                                 + " unix:\"$DIR\"/pubsub.sock=tcp:127.0.0.1:" + PUBSUB_PORT
                                 + " unix:\"$DIR\"/http.sock=tcp:127.0.0.1:" + HTTP_PORT
+                                + " unix:\"$DIR\"/pubsub-retry.sock=tcp:127.0.0.1:" + PUBSUB_RETRY_PORT
+                                + " unix:\"$DIR\"/http-retry.sock=tcp:127.0.0.1:" + HTTP_RETRY_PORT
                                 + " > \"$DIR\"/relay.log 2>&1 &",
                         "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2ePubSubFunction.class.getName()
                                 + " --port " + PUBSUB_PORT
                                 + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/pubsub.log 2>&1 &",
                         "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2eSchedulerHttpFunction.class.getName()
                                 + " --port " + HTTP_PORT + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/http.log 2>&1 &",
+                        "CLOUDLOCK_WHEN_BUSY=retry \"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target "
+                                + E2ePubSubFunction.class.getName() + " --port " + PUBSUB_RETRY_PORT
+                                + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/pubsub-retry.log 2>&1 &",
+                        "CLOUDLOCK_WHEN_BUSY=retry \"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target "
+                                + E2eSchedulerHttpFunction.class.getName() + " --port " + HTTP_RETRY_PORT
+                                + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/http-retry.log 2>&1 &",
                         "wait",
                         ""));
         ProcessBuilder builder = new ProcessBuilder("unshare", "-n", "sh", script.toString())
@@ -124,6 +143,8 @@ class FunctionsFrameworkEndToEndTest {
 
         awaitServing(pubsubUrl, "pubsub.log");
         awaitServing(httpUrl, "http.log");
+        awaitServing(pubsubRetryUrl, "pubsub-retry.log");
+        awaitServing(httpRetryUrl, "http-retry.log");
     }
 
     @AfterAll
@@ -179,6 +200,11 @@ class FunctionsFrameworkEndToEndTest {
     /** A Pub/Sub messagePublished CloudEvent in binary content mode, as Eventarc pushes it. */
     private static HttpRequest pubSubEvent(
             String topic, String messageId, String publishTime, Map<String, String> attributes) {
+        return pubSubEvent(pubsubUrl, topic, messageId, publishTime, attributes);
+    }
+
+    private static HttpRequest pubSubEvent(
+            URI url, String topic, String messageId, String publishTime, Map<String, String> attributes) {
         String attrs = attributes.entrySet().stream()
                 .map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"")
                 .collect(Collectors.joining(","));
@@ -187,7 +213,7 @@ class FunctionsFrameworkEndToEndTest {
                 + messageId + "\",\"message_id\":\"" + messageId + "\",\"publishTime\":\"" + publishTime
                 + "\",\"publish_time\":\"" + publishTime + "\"},\"subscription\":\"projects/demo-test/subscriptions/"
                 + "eventarc-europe-west1-guarded-123-sub-456\"}";
-        return HttpRequest.newBuilder(pubsubUrl)
+        return HttpRequest.newBuilder(url)
                 .timeout(Duration.ofSeconds(60))
                 .header("ce-specversion", "1.0")
                 .header("ce-id", messageId)
@@ -200,7 +226,12 @@ class FunctionsFrameworkEndToEndTest {
     }
 
     private static HttpRequest schedulerRequest(String jobName, String scheduleTime, Map<String, String> headers) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(httpUrl)
+        return schedulerRequest(httpUrl, jobName, scheduleTime, headers);
+    }
+
+    private static HttpRequest schedulerRequest(
+            URI url, String jobName, String scheduleTime, Map<String, String> headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url)
                 .timeout(Duration.ofSeconds(60))
                 .header("X-CloudScheduler", "true")
                 .header("X-CloudScheduler-JobName", jobName)
@@ -306,6 +337,116 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(runsOf("flaky-export"))
                 .as("the job name is the last segment of the header")
                 .isEqualTo(2);
+    }
+
+    /**
+     * Sends {@code delivery} as the first attempt of a tick, which runs and fails after 2 s (its steering says so),
+     * and, while it runs, once more as a duplicate. The platform retries a failed delivery; the first attempt's own
+     * retries are taken as used up, so only the duplicate can still bring the tick back. Returns the duplicate's
+     * answer.
+     */
+    private static HttpResponse<String> firstAttemptFailsWhileADuplicateIsAnswered(HttpRequest delivery, String job)
+            throws Exception {
+        CompletableFuture<HttpResponse<String>> first = HTTP.sendAsync(delivery, HttpResponse.BodyHandlers.ofString());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (runsOf(job) == 0) {
+            assertThat(System.nanoTime()).as("the first attempt never started").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        HttpResponse<String> duplicate = HTTP.send(delivery, HttpResponse.BodyHandlers.ofString());
+        assertThat(first.join().statusCode()).as("the first attempt failed").isEqualTo(500);
+        return duplicate;
+    }
+
+    /** A Cloud Scheduler attempt whose body sleeps 2 s, failing the first time. */
+    private static HttpRequest slowFailingOnceSchedulerRequest(URI url, String job) {
+        return schedulerRequest(
+                url,
+                job,
+                "2026-11-30T05:00:00Z",
+                Map.of(
+                        "X-Test-Sleep-Ms",
+                        "2000",
+                        "X-Test-Fail-Once-Marker",
+                        workDir.resolve(job + "-failed-once").toString()));
+    }
+
+    /** A Pub/Sub delivery whose body sleeps 2 s, failing the first time. */
+    private static HttpRequest slowFailingOncePubSubEvent(URI url, String topic, String idPrefix) {
+        return pubSubEvent(
+                url,
+                topic,
+                idPrefix + System.nanoTime() % 100_000,
+                "2026-11-30T05:00:00.250Z",
+                Map.of(
+                        "sleepMs",
+                        "2000",
+                        "failOnceMarker",
+                        workDir.resolve(topic + "-failed-once").toString()));
+    }
+
+    @Test
+    void withBusyRetryASchedulerTickWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
+        String job = "busy-retry-export";
+        HttpRequest attempt = slowFailingOnceSchedulerRequest(httpRetryUrl, job);
+        HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(attempt, job);
+        assertThat(duplicate.statusCode())
+                .as("a non-2xx: Cloud Scheduler retries it")
+                .isEqualTo(409);
+        assertThat(duplicate.body()).startsWith("BUSY_RETRY");
+
+        HttpResponse<String> retry = HTTP.send(attempt, HttpResponse.BodyHandlers.ofString());
+        assertThat(retry.body()).as("Cloud Scheduler's retry of the duplicate").isEqualTo("RAN");
+        assertThat(HTTP.send(attempt, HttpResponse.BodyHandlers.ofString()).body())
+                .isEqualTo("SKIPPED_DONE");
+        assertThat(runsOf(job))
+                .as("runs: the failed first attempt and one success")
+                .isEqualTo(2);
+        assertThat(Files.readString(workDir.resolve("http-retry.log"))).contains("BUSY_RETRY");
+    }
+
+    @Test
+    void withBusySkipTheSameSchedulerTickIsLost() throws Exception {
+        String job = "busy-skip-export";
+        HttpRequest attempt = slowFailingOnceSchedulerRequest(httpUrl, job);
+        HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(attempt, job);
+        assertThat(duplicate.statusCode())
+                .as("a 2xx: Cloud Scheduler does not retry it")
+                .isEqualTo(200);
+        assertThat(duplicate.body()).isEqualTo("SKIPPED_RUNNING");
+        assertThat(runsOf(job))
+                .as("runs: only the failed first attempt; the tick is lost")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void withBusyRetryAPubSubTickWhoseFirstAttemptFailsWhileARedeliveryIsAnsweredStillRunsOnce() throws Exception {
+        String topic = "busy-retry-topic";
+        HttpRequest delivery = slowFailingOncePubSubEvent(pubsubRetryUrl, topic, "5150");
+        HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(delivery, topic);
+        assertThat(duplicate.statusCode())
+                .as("not acknowledged: Pub/Sub redelivers it")
+                .isEqualTo(500);
+        assertThat(status(delivery)).as("Pub/Sub's redelivery").isEqualTo(200);
+        assertThat(status(delivery)).isEqualTo(200);
+        assertThat(runsOf(topic))
+                .as("runs: the failed first attempt and one success")
+                .isEqualTo(2);
+        String log = Files.readString(workDir.resolve("pubsub-retry.log"));
+        assertThat(log).contains("BUSY_RETRY").contains(": RAN").contains(": SKIPPED_DONE");
+    }
+
+    @Test
+    void withBusySkipTheSamePubSubTickIsLost() throws Exception {
+        String topic = "busy-skip-topic";
+        HttpRequest delivery = slowFailingOncePubSubEvent(pubsubUrl, topic, "5151");
+        HttpResponse<String> duplicate = firstAttemptFailsWhileADuplicateIsAnswered(delivery, topic);
+        assertThat(duplicate.statusCode())
+                .as("acknowledged: Pub/Sub will not redeliver it")
+                .isEqualTo(200);
+        assertThat(runsOf(topic))
+                .as("runs: only the failed first attempt; the tick is lost")
+                .isEqualTo(1);
     }
 
     @Test

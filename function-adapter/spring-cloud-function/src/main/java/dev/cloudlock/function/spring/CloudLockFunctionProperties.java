@@ -1,5 +1,7 @@
 package dev.cloudlock.function.spring;
 
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.WhenBusy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,6 +21,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *   <tr><td>{@code lease}</td><td>how long a run holds the job at most: the function's timeout plus a margin</td>
  *       <td>15 min</td></tr>
  *   <tr><td>{@code lock-at-least-for}</td><td>minimum time the job stays locked after it started</td><td>0</td></tr>
+ *   <tr><td>{@code when-busy}</td><td>a delivery that finds the lock held: {@code skip} (return
+ *       {@code SKIPPED_RUNNING}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
+ *       platform delivers it again; see {@link WhenBusy})</td><td>{@code skip}</td></tr>
  * </table>
  *
  * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
@@ -40,6 +45,7 @@ public class CloudLockFunctionProperties {
         private Duration tickResolution = Duration.ofSeconds(1);
         private Duration lease = Duration.ofMinutes(15);
         private Duration lockAtLeastFor = Duration.ZERO;
+        private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
 
         public @Nullable String getJobName() {
             return jobName;
@@ -79,6 +85,14 @@ public class CloudLockFunctionProperties {
 
         public void setLockAtLeastFor(Duration lockAtLeastFor) {
             this.lockAtLeastFor = lockAtLeastFor;
+        }
+
+        public WhenBusy getWhenBusy() {
+            return whenBusy;
+        }
+
+        public void setWhenBusy(WhenBusy whenBusy) {
+            this.whenBusy = whenBusy;
         }
     }
 }

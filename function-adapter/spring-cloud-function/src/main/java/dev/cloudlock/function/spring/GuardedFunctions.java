@@ -26,7 +26,8 @@ import org.springframework.util.FileCopyUtils;
 /**
  * Runs each scheduled occurrence of a configured function at most once, on the application's
  * {@link CloudLockProvider}, with the outcomes of {@link TickGuard}: a duplicate of a running or completed
- * occurrence skips the body; a body that throws releases the lock without recording the occurrence and the
+ * occurrence skips the body (or, with {@code when-busy=retry}, a duplicate of a running one throws
+ * {@link dev.cloudlock.function.TickBusyException} so the platform delivers it again); a body that throws releases the lock without recording the occurrence and the
  * exception propagates, so the platform's retry may run it again.
  *
  * <p>{@link #guard(String, Function)} is the explicit decorator: the function it returns is guarded however it is
@@ -179,7 +180,8 @@ public final class GuardedFunctions {
                 .withTickResolution(properties.getTickResolution())
                 .withLeaseMargin(Duration.ZERO)
                 .withLockAtLeastFor(lockAtLeastFor)
-                .withFunctionTimeout(properties.getLease());
+                .withFunctionTimeout(properties.getLease())
+                .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"));
         return new Settings(
                 jobName, source, TickGuard.builder(provider).settings(guard).build());
     }

@@ -120,4 +120,66 @@ class AwsFunctionInvokerTest {
                 .as("within the one-minute resolution: the same tick")
                 .isEqualTo(1);
     }
+
+    /**
+     * The first attempt of a tick runs in one execution environment and fails while the same event reaches another.
+     * Lambda retries a failed invocation; the first attempt's own retries are taken as used up, so only the
+     * duplicate can still bring the tick back. Returns the duplicate's response, or what it threw.
+     */
+    private static Object firstAttemptFailsWhileADuplicateIsAnswered(String function, String event) throws Exception {
+        List<FunctionInvoker> invokers = environments(function);
+        ScheduledFunctionsApp.failingStarted = new java.util.concurrent.CountDownLatch(1);
+        ScheduledFunctionsApp.failingRelease = new java.util.concurrent.CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> first = pool.submit(() -> invoke(invokers.get(0), event));
+            assertThat(ScheduledFunctionsApp.failingStarted.await(30, TimeUnit.SECONDS))
+                    .as("the first attempt started")
+                    .isTrue();
+            Object duplicate;
+            try {
+                duplicate = invoke(invokers.get(1), event);
+            } catch (RuntimeException e) {
+                duplicate = e;
+            } finally {
+                ScheduledFunctionsApp.failingRelease.countDown();
+            }
+            Object firstOutcome;
+            try {
+                firstOutcome = first.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                firstOutcome = e.getCause();
+            }
+            assertThat(firstOutcome).as("the first attempt failed").isInstanceOf(Throwable.class);
+            return duplicate;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void withBusyRetryATickWhoseFirstAttemptFailsWhileADuplicateIsAnsweredStillRunsOnce() throws Exception {
+        String event = Events.eventBridge("2026-11-30T05:00:00Z");
+        Object duplicate = firstAttemptFailsWhileADuplicateIsAnswered("busyRetryReport", event);
+        assertThat(duplicate).as("the invocation fails, so Lambda retries it").isInstanceOf(Throwable.class);
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = (Throwable) duplicate; t != null; t = t.getCause()) {
+            chain.add(t);
+        }
+        assertThat(chain).hasAtLeastOneElementOfType(dev.cloudlock.function.TickBusyException.class);
+        FunctionInvoker retry = new FunctionInvoker("busyRetryReport");
+        assertThat(invoke(retry, event)).as("Lambda's retry").isEqualTo("\"report built by busyRetryReport\"");
+        assertThat(invoke(retry, event)).isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(runs("busyRetryReport")).as("successful runs of the tick").isEqualTo(1);
+    }
+
+    @Test
+    void withBusySkipTheSameTickIsLost() throws Exception {
+        String event = Events.eventBridge("2026-11-30T05:00:00Z");
+        Object duplicate = firstAttemptFailsWhileADuplicateIsAnswered("busySkipReport", event);
+        assertThat(duplicate)
+                .as("a normal return: Lambda will not deliver it again")
+                .isEqualTo("\"SKIPPED_RUNNING\"");
+        assertThat(runs("busySkipReport")).as("successful runs of the tick").isEqualTo(0);
+    }
 }

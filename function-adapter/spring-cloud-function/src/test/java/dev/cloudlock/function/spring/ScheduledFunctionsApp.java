@@ -37,11 +37,18 @@ public class ScheduledFunctionsApp {
 
     static volatile CountDownLatch slowRelease = new CountDownLatch(0);
 
+    static volatile CountDownLatch failingStarted = new CountDownLatch(1);
+
+    static volatile CountDownLatch failingRelease = new CountDownLatch(0);
+
+    private static final java.util.Set<String> FAILED_ONCE = ConcurrentHashMap.newKeySet();
+
     static int runs(String function) {
         return RUNS.getOrDefault(function, new AtomicInteger()).get();
     }
 
     static void reset() {
+        FAILED_ONCE.clear();
         RUNS.clear();
         FENCING_TOKENS.clear();
     }
@@ -61,6 +68,23 @@ public class ScheduledFunctionsApp {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+        return ran(function);
+    }
+
+    /** The first call blocks until released, then fails; later calls run. */
+    private static String failsFirst(String function) {
+        if (FAILED_ONCE.add(function)) {
+            failingStarted.countDown();
+            try {
+                if (!failingRelease.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never released the failing body");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            throw new IllegalStateException("first attempt fails on purpose");
         }
         return ran(function);
     }
@@ -110,6 +134,18 @@ public class ScheduledFunctionsApp {
     @Bean
     public Function<Map<String, Object>, String> guardedSlowReport(GuardedFunctions guards) {
         return guards.guard("guardedSlowReport", event -> slow("guardedSlowReport"));
+    }
+
+    /** Decorated, {@code when-busy=retry}; the first call fails after the test releases it. */
+    @Bean
+    public Function<Map<String, Object>, String> busyRetryReport(GuardedFunctions guards) {
+        return guards.guard("busyRetryReport", event -> failsFirst("busyRetryReport"));
+    }
+
+    /** Decorated, {@code when-busy} left at skip; the first call fails after the test releases it. */
+    @Bean
+    public Function<Map<String, Object>, String> busySkipReport(GuardedFunctions guards) {
+        return guards.guard("busySkipReport", event -> failsFirst("busySkipReport"));
     }
 
     /**
