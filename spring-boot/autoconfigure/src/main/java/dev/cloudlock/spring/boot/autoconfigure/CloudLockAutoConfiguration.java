@@ -7,6 +7,10 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.micrometer.CloudLockMeters;
+import dev.cloudlock.micrometer.TickMeters;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +43,10 @@ import software.amazon.awssdk.services.s3.S3Client;
         afterName = {
             "io.awspring.cloud.autoconfigure.dynamodb.DynamoDbAutoConfiguration",
             "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration",
-            "com.azure.spring.cloud.autoconfigure.implementation.cosmos.AzureCosmosAutoConfiguration"
+            "com.azure.spring.cloud.autoconfigure.implementation.cosmos.AzureCosmosAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+            "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
         })
 @ConditionalOnClass(CloudLockProvider.class)
 @ConditionalOnProperty(prefix = "cloudlock", name = "store")
@@ -98,6 +105,50 @@ public class CloudLockAutoConfiguration {
                 "See the store's page under docs/stores/ for the setup and the permissions it needs. Set"
                         + " cloudlock.check-on-startup=false to start without checking.";
         };
+    }
+
+    /** The meters and observations of {@code cloudlock-micrometer}, when the application has a {@code MeterRegistry}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {"dev.cloudlock.micrometer.CloudLockMeters", "io.micrometer.core.instrument.MeterRegistry"})
+    static class MetricsConfiguration {
+        @Bean
+        ProviderDecorator cloudLockMeters(
+                ObjectProvider<MeterRegistry> meters, ObjectProvider<ObservationRegistry> observations) {
+            return (provider, store) -> {
+                MeterRegistry registry = meters.getIfUnique();
+                return registry == null
+                        ? provider
+                        : CloudLockMeters.instrument(
+                                provider, store, registry, observations.getIfUnique(() -> ObservationRegistry.NOOP));
+            };
+        }
+    }
+
+    /**
+     * Counts and observes the function guards' ticks, when the application has a guard and a {@code MeterRegistry}:
+     * pass the {@link TickMeters} bean to {@code TickGuard.builder(...).listener(...)}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {
+                "dev.cloudlock.micrometer.CloudLockMeters",
+                "io.micrometer.core.instrument.MeterRegistry",
+                "dev.cloudlock.function.TickListener"
+            })
+    static class TickMetricsConfiguration {
+        @Bean
+        @ConditionalOnBean(MeterRegistry.class)
+        @ConditionalOnMissingBean
+        TickMeters cloudLockTickMeters(
+                MeterRegistry meters,
+                ObjectProvider<ObservationRegistry> observations,
+                CloudLockProperties properties) {
+            return new TickMeters(
+                    StoreProviders.name(properties.getStore()),
+                    meters,
+                    observations.getIfUnique(() -> ObservationRegistry.NOOP));
+        }
     }
 
     /** The SDK's default DynamoDB client, when the application has none. */

@@ -1,0 +1,32 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import dev.cloudlock.core.CloudLockProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Actuator parts, when the application has Actuator: the {@code cloudlock} health indicator
+ * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}).
+ */
+@AutoConfiguration(after = CloudLockAutoConfiguration.class)
+@ConditionalOnBean(CloudLockProvider.class)
+public class CloudLockActuatorAutoConfiguration {
+
+    /** The health indicator, when Boot's health support is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("cloudlock")
+    static class HealthConfiguration {
+        @Bean
+        @ConditionalOnMissingBean(name = "cloudlockHealthIndicator")
+        CloudLockHealthIndicator cloudlockHealthIndicator(CloudLockProvider provider, CloudLockProperties properties) {
+            return new CloudLockHealthIndicator(provider, StoreProviders.name(properties.getStore()));
+        }
+    }
+}
