@@ -18,9 +18,11 @@ import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -35,16 +37,23 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
@@ -86,6 +95,13 @@ public final class DynamoDbLockStore implements LockStore {
             "MissingAuthenticationTokenException",
             "IncompleteSignatureException",
             "ExpiredTokenException");
+
+    /** What locking needs; listing and setup, done by operators, need more. */
+    private static final String LOCKING = "dynamodb:GetItem and dynamodb:UpdateItem (and dynamodb:DescribeTable to"
+            + " diagnose a key schema that does not match)";
+
+    private static final Map<String, String> PERMISSIONS =
+            Map.of("list", "dynamodb:Scan", "setup", "dynamodb:DescribeTable and dynamodb:CreateTable");
 
     private static final String TICK_OPEN = " AND (attribute_not_exists(#lastTick) OR #lastTick < :tick)";
 
@@ -216,6 +232,94 @@ public final class DynamoDbLockStore implements LockStore {
                 : Optional.empty();
     }
 
+    /**
+     * A strongly consistent {@code Scan} of the table, {@code pageSize} items at most; the page token is the last
+     * item's partition key value. Items whose partition key is not a string are no lock records and are skipped.
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        ScanResponse response = call(
+                () -> client.scan(b -> b.tableName(tableName)
+                        .consistentRead(true)
+                        .limit(pageSize)
+                        .exclusiveStartKey(pageToken == null ? null : key(pageToken))
+                        .overrideConfiguration(override(deadline))),
+                "list",
+                "",
+                deadline);
+        List<LockRecord> records = response.items().stream()
+                .filter(item ->
+                        item.get(partitionKey) != null && item.get(partitionKey).s() != null)
+                .map(item -> toRecord(item.get(partitionKey).s(), item))
+                .toList();
+        String next =
+                response.hasLastEvaluatedKey() && response.lastEvaluatedKey().get(partitionKey) != null
+                        ? response.lastEvaluatedKey().get(partitionKey).s()
+                        : null;
+        return new LockRecordPage(records, next);
+    }
+
+    /**
+     * Creates the table (on-demand billing, a string partition key, no sort key, no TTL) unless it exists, and waits
+     * until it is active; an existing table must have that key schema.
+     */
+    @Override
+    public StoreSetup init() {
+        CallTimeouts deadline = timeouts.forRead();
+        boolean created = false;
+        TableDescription table;
+        try {
+            table = call(
+                            () -> client.describeTable(
+                                    b -> b.tableName(tableName).overrideConfiguration(override(deadline))),
+                            "setup",
+                            "",
+                            deadline)
+                    .table();
+        } catch (LockStoreConfigurationException missing) {
+            if (!(missing.getCause() instanceof DynamoDbException cause
+                    && (cause instanceof ResourceNotFoundException
+                            || "ResourceNotFoundException".equals(errorCode(cause))))) {
+                throw missing;
+            }
+            try {
+                call(
+                        () -> client.createTable(b -> b.tableName(tableName)
+                                .billingMode(BillingMode.PAY_PER_REQUEST)
+                                .attributeDefinitions(AttributeDefinition.builder()
+                                        .attributeName(partitionKey)
+                                        .attributeType(ScalarAttributeType.S)
+                                        .build())
+                                .keySchema(KeySchemaElement.builder()
+                                        .attributeName(partitionKey)
+                                        .keyType(KeyType.HASH)
+                                        .build())
+                                .overrideConfiguration(override(deadline))),
+                        "setup",
+                        "",
+                        deadline);
+                created = true;
+            } catch (LockStoreException raced) {
+                if (!(raced.getCause() instanceof ResourceInUseException)) {
+                    throw raced;
+                }
+            }
+            table = null;
+        }
+        if (table == null || table.tableStatus() != TableStatus.ACTIVE) {
+            table = DynamoDbLockTable.waitUntilActive(client, tableName);
+        }
+        keySchemaProblem(table.keySchema()).ifPresent(problem -> {
+            throw new LockStoreConfigurationException(
+                    problem + "Use another table, or create this one with the lock" + " layout.");
+        });
+        return new StoreSetup(
+                created,
+                (created ? "Created table '" : "Table '") + tableName + "' " + (created ? "" : "exists, ")
+                        + "keyed by the string partition key '" + partitionKey + "'");
+    }
+
     private boolean conditionalUpdate(
             String name,
             String update,
@@ -285,7 +389,8 @@ public final class DynamoDbLockStore implements LockStore {
      * rest goes by HTTP status ({@link StoreErrors#ofHttpStatus}: 5xx is unavailable).
      */
     LockStoreException translate(DynamoDbException e, String operation, String name) {
-        String what = operation + " of lock '" + name + "' in table '" + tableName + "'";
+        String what =
+                (name.isEmpty() ? operation : operation + " of lock '" + name + "'") + " in table '" + tableName + "'";
         String code = errorCode(e);
         if (e instanceof ResourceNotFoundException || "ResourceNotFoundException".equals(code)) {
             return new LockStoreConfigurationException(
@@ -310,9 +415,8 @@ public final class DynamoDbLockStore implements LockStore {
         }
         if ("AccessDeniedException".equals(code)) {
             return new LockStoreConfigurationException(
-                    "DynamoDB denied " + what + ". The credentials need"
-                            + " dynamodb:GetItem and dynamodb:UpdateItem on the table (and dynamodb:DescribeTable to diagnose a"
-                            + " key schema that does not match). " + e.getMessage(),
+                    "DynamoDB denied " + what + ". The credentials need " + PERMISSIONS.getOrDefault(operation, LOCKING)
+                            + " on the table. " + e.getMessage(),
                     e);
         }
         if (CREDENTIALS_REJECTED.contains(code)) {
@@ -364,7 +468,6 @@ public final class DynamoDbLockStore implements LockStore {
      * only after such an error, so the happy path needs no DescribeTable permission or round trip.
      */
     private Optional<String> keySchemaProblem() {
-        String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
         List<KeySchemaElement> keys;
         try {
             keys = client.describeTable(b -> b.tableName(tableName).overrideConfiguration(override(timeouts)))
@@ -373,6 +476,12 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (SdkException describeFailed) {
             return Optional.empty();
         }
+        return keySchemaProblem(keys);
+    }
+
+    /** Why a table with {@code keys} cannot hold lock records, if it cannot. */
+    private Optional<String> keySchemaProblem(List<KeySchemaElement> keys) {
+        String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
         String hash = keys.stream()
                 .filter(k -> k.keyType() == KeyType.HASH)
                 .map(KeySchemaElement::attributeName)

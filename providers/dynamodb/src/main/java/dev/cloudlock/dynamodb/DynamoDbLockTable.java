@@ -1,21 +1,18 @@
 package dev.cloudlock.dynamodb;
 
+import dev.cloudlock.core.LockStoreUnavailableException;
 import java.time.Duration;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
- * Creates (and deletes) a lock table for tests and demos: on-demand billing, one string partition key, no sort key, no
- * TTL (a TTL
- * would delete records and reset fencing tokens). In production, create it with the Terraform module instead.
+ * Creates (and deletes) a lock table: on-demand billing, one string partition key, no sort key, no TTL (a TTL would
+ * delete records and reset fencing tokens). In production, create it with the Terraform module or {@code cloudlock
+ * init}.
  */
 public final class DynamoDbLockTable {
 
@@ -26,29 +23,23 @@ public final class DynamoDbLockTable {
         createIfAbsent(client, tableName, DynamoDbLockProvider.DEFAULT_PARTITION_KEY);
     }
 
-    /** Creates {@code tableName} keyed by {@code partitionKey} unless it exists, and waits until it is active. */
+    /**
+     * Creates {@code tableName} keyed by {@code partitionKey} unless it exists, and waits until it is active: the
+     * lock store's own setup ({@link DynamoDbLockStore#init()}).
+     */
     public static void createIfAbsent(DynamoDbClient client, String tableName, String partitionKey) {
-        try {
-            client.createTable(b -> b.tableName(tableName)
-                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(AttributeDefinition.builder()
-                            .attributeName(partitionKey)
-                            .attributeType(ScalarAttributeType.S)
-                            .build())
-                    .keySchema(KeySchemaElement.builder()
-                            .attributeName(partitionKey)
-                            .keyType(KeyType.HASH)
-                            .build()));
-        } catch (ResourceInUseException exists) {
-            // already there
-        }
+        new DynamoDbLockStore(client, tableName, partitionKey).init();
+    }
+
+    /** Waits until {@code tableName} is active, polling every 250 ms for up to a minute. */
+    static TableDescription waitUntilActive(DynamoDbClient client, String tableName) {
         try (DynamoDbWaiter waiter = quickWaiter(client)) {
-            waiter.waitUntilTableExists(b -> b.tableName(tableName))
+            return waiter.waitUntilTableExists(b -> b.tableName(tableName))
                     .matched()
-                    .exception()
-                    .ifPresent(e -> {
-                        throw new IllegalStateException("Table " + tableName + " did not become active", e);
-                    });
+                    .response()
+                    .map(DescribeTableResponse::table)
+                    .orElseThrow(() -> new LockStoreUnavailableException(
+                            "DynamoDB table '" + tableName + "' did not become active within a minute"));
         }
     }
 

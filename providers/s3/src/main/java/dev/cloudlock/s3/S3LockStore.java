@@ -10,11 +10,16 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
+import dev.cloudlock.spi.StoredNames;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +28,8 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -30,11 +37,14 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadBucketResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A {@link LockStore} on S3 conditional writes: one object per lock, {@code <prefix><encoded name>} in one bucket.
@@ -69,6 +79,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public final class S3LockStore implements LockStore {
 
     private static final String JSON = "application/json";
+    private static final Logger LOG = LoggerFactory.getLogger(S3LockStore.class);
 
     private final S3Client client;
     private final String bucket;
@@ -209,6 +220,71 @@ public final class S3LockStore implements LockStore {
         } catch (S3Exception missing) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * {@code ListObjectsV2} under the prefix (with {@code /} as delimiter: lock keys never contain one), then a
+     * {@code GET} of each lock object, since its state is in its body: 1 + n requests for a page of n. The page
+     * token is S3's continuation token. Objects whose key is no encoded lock name are not lock records and are
+     * skipped (and logged); an object deleted between the listing and its read is left out.
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        ListObjectsV2Response listing = call(
+                () -> client.listObjectsV2(b -> b.bucket(bucket)
+                        .prefix(prefix)
+                        .delimiter("/")
+                        .maxKeys(pageSize)
+                        .continuationToken(pageToken)
+                        .overrideConfiguration(
+                                o -> o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()))),
+                ListObjectsV2Response::sdkHttpResponse,
+                e -> false,
+                "list",
+                "",
+                prefix + "*",
+                deadline);
+        List<LockRecord> records = new ArrayList<>();
+        for (S3Object object : listing.contents()) {
+            Optional<String> name = StoredNames.decode(object.key().substring(prefix.length()), S3Keys::encode);
+            if (name.isEmpty()) {
+                LOG.warn("s3://{}/{} is under the lock prefix but is no lock object; not listed", bucket, object.key());
+                continue;
+            }
+            read(name.get(), deadline).ifPresent(records::add);
+        }
+        return new LockRecordPage(
+                records, Boolean.TRUE.equals(listing.isTruncated()) ? listing.nextContinuationToken() : null);
+    }
+
+    /**
+     * Checks that the bucket exists and answers ({@code HeadBucket}). cloudlock does not create buckets: a bucket's
+     * region, policy, encryption and lifecycle are the owner's choice.
+     */
+    @Override
+    public StoreSetup init() {
+        CallTimeouts deadline = timeouts.forRead();
+        try {
+            call(
+                    () -> client.headBucket(b -> b.bucket(bucket)
+                            .overrideConfiguration(o ->
+                                    o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()))),
+                    HeadBucketResponse::sdkHttpResponse,
+                    e -> e.statusCode() == 404,
+                    "setup",
+                    "",
+                    "",
+                    deadline);
+        } catch (S3Exception missing) {
+            throw new LockStoreConfigurationException(
+                    "S3 bucket '" + bucket + "' does not exist (or is in another"
+                            + " account or partition). cloudlock does not create buckets: create it (for example"
+                            + " `aws s3 mb s3://" + bucket + "` or the Terraform module), or fix the configured bucket",
+                    missing);
+        }
+        return new StoreSetup(
+                false, "Bucket '" + bucket + "' exists; lock objects go under the prefix '" + prefix + "'");
     }
 
     @Override
@@ -383,7 +459,8 @@ public final class S3LockStore implements LockStore {
      * errors, 503 SlowDown and the other 5xx are a {@link LockStoreUnavailableException}, the rest plain.
      */
     LockStoreException translate(S3Exception e, String operation, String name, String key) {
-        String what = operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ")";
+        String what = (name.isEmpty() ? operation : operation + " of lock '" + name + "'") + " (s3://" + bucket + "/"
+                + key + ")";
         String code = code(e);
         if (e instanceof NoSuchBucketException || "NoSuchBucket".equals(code)) {
             return new LockStoreConfigurationException(

@@ -1,0 +1,64 @@
+package dev.cloudlock.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the built CLI as its own process, {@code java -jar cloudlock-cli.jar ...}, the way an operator does. */
+final class CliProcess {
+
+    /** What one run printed and returned. */
+    record Run(int exitCode, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    private CliProcess() {}
+
+    static Run run(Map<String, String> environment, List<String> jvmOptions, List<String> args) {
+        Path jar = Path.of(System.getProperty("cloudlock.cli.jar", "target/cloudlock-cli.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(
+                    jar + " is missing: the tests run after `package` builds it (./mvnw -pl cli" + " verify)");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:TieredStopAtLevel=1");
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        try {
+            Path out = Files.createTempFile("cloudlock-cli", ".out");
+            Path err = Files.createTempFile("cloudlock-cli", ".err");
+            Process process = builder.redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("cloudlock " + args + " did not end within 90 s");
+            }
+            Run run = new Run(
+                    process.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+            Files.delete(out);
+            Files.delete(err);
+            return run;
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

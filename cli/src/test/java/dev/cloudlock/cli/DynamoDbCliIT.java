@@ -1,0 +1,59 @@
+package dev.cloudlock.cli;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.emulators.EmulatorProcess;
+import dev.cloudlock.emulators.Emulators;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** The CLI on DynamoDB (moto), credentials and region from the environment as the SDK's chain reads them. */
+class DynamoDbCliIT extends CliContract {
+
+    @Override
+    protected List<String> storeArgs(String table) {
+        return List.of("--store", "dynamodb", "--endpoint", Emulators.moto().endpoint(), "--table", table);
+    }
+
+    @Override
+    protected List<String> unreachableStoreArgs() {
+        return List.of(
+                "--store",
+                "dynamodb",
+                "--endpoint",
+                "http://127.0.0.1:" + EmulatorProcess.freePort(),
+                "--table",
+                "shedlock");
+    }
+
+    @Override
+    protected Map<String, String> environment() {
+        return Map.of("AWS_ACCESS_KEY_ID", "test", "AWS_SECRET_ACCESS_KEY", "test", "AWS_REGION", "us-east-1");
+    }
+
+    @Override
+    protected boolean initCreates() {
+        return true;
+    }
+
+    @Override
+    protected CloudLockProvider provider(String table, String lockedBy) {
+        DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+        return DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(table)
+                .lockedBy(lockedBy)
+                .build();
+    }
+}
