@@ -6,8 +6,10 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} that measures the store under it and changes nothing it does: every request is timed
@@ -32,6 +35,9 @@ import java.util.function.Supplier;
  * and visible as an {@value CloudLockMeters#LOCK_HELD} sample without an {@code acquired}.
  */
 public final class MeteredLockStore implements LockStore {
+
+    /** The {@value CloudLockMeters#TAG_LOCK} tag of the requests that concern no one lock (list, init). */
+    static final String NO_LOCK = "";
 
     private final LockStore store;
     private final String storeName;
@@ -105,6 +111,16 @@ public final class MeteredLockStore implements LockStore {
     @Override
     public Optional<LockRecord> read(String name) {
         return timed("read", name, () -> store.read(name), r -> true);
+    }
+
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        return timed("list", NO_LOCK, () -> store.list(pageToken, pageSize), r -> true);
+    }
+
+    @Override
+    public StoreSetup init() {
+        return timed("init", NO_LOCK, store::init, r -> true);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.core.CloudLockProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,7 +13,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The Actuator parts, when the application has Actuator: the {@code cloudlock} health indicator
- * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}).
+ * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}) and the
+ * {@code cloudlocks} endpoint ({@link CloudLocksEndpoint}), when exposure and access allow it.
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnBean(CloudLockProvider.class)
@@ -27,6 +29,18 @@ public class CloudLockActuatorAutoConfiguration {
         @ConditionalOnMissingBean(name = "cloudlockHealthIndicator")
         CloudLockHealthIndicator cloudlockHealthIndicator(CloudLockProvider provider, CloudLockProperties properties) {
             return new CloudLockHealthIndicator(provider, StoreProviders.name(properties.getStore()));
+        }
+    }
+
+    /** The {@code cloudlocks} endpoint, when Actuator's endpoint support is present and access allows it. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    @ConditionalOnAvailableEndpoint(CloudLocksEndpoint.class)
+    static class EndpointConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        CloudLocksEndpoint cloudLocksEndpoint(CloudLockProvider provider) {
+            return new CloudLocksEndpoint(provider);
         }
     }
 }

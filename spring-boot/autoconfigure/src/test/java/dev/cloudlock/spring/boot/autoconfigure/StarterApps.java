@@ -37,6 +37,7 @@ final class StarterApps {
         properties.put("server.address", "127.0.0.1");
         properties.put("management.endpoints.web.exposure.include", "health,cloudlocks");
         properties.put("management.endpoint.health.show-details", "always");
+        properties.put("management.endpoint.cloudlocks.access", "unrestricted");
         properties.put("spring.cloud.aws.region.static", "us-east-1");
         properties.put("spring.cloud.aws.credentials.access-key", "test");
         properties.put("spring.cloud.aws.credentials.secret-key", "test");

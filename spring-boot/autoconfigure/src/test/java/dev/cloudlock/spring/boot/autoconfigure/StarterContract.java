@@ -10,17 +10,24 @@ import dev.cloudlock.micrometer.MeteredLockStore;
 import dev.cloudlock.spi.LockStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What the starter must do on every store, each on one real Boot application (started once per store, on a random
@@ -52,6 +59,8 @@ abstract class StarterContract {
 
     /** Checks that the provider uses the application's client bean, not one of the starter's. */
     abstract void assertUsesTheApplicationsClient(ConfigurableApplicationContext context);
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     ConfigurableApplicationContext app;
     LockingApp.ReportJob job;
@@ -150,6 +159,91 @@ abstract class StarterContract {
                     assertThat(analysis.getDescription()).contains("The " + store() + " lock store is not usable");
                     assertThat(analysis.getAction()).startsWith("Create the");
                 });
+    }
+
+    @Test
+    void theEndpointListsTheLocksAndShowsOneByNameOverHttp() {
+        runJob();
+
+        HttpResponse<String> list = StarterApps.get(app, "/actuator/cloudlocks");
+        assertThat(list.statusCode()).isEqualTo(200);
+        JsonNode report = null;
+        for (JsonNode lock : JSON.readTree(list.body()).get("locks")) {
+            if (lock.get("name").asString().equals("report")) {
+                report = lock;
+            }
+        }
+        assertThat(report).as(list.body()).isNotNull();
+        assertThat(report.get("lockedBy").asString()).isEqualTo("starter-test");
+        assertThat(report.get("fence").asLong()).isPositive();
+        assertThat(report.get("held").asBoolean()).isFalse();
+        for (String field : List.of("lockedAt", "lockUntil")) {
+            assertThat(report.has(field)).as(field).isTrue();
+        }
+
+        HttpResponse<String> one = StarterApps.get(app, "/actuator/cloudlocks/report");
+        assertThat(one.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(one.body()).get("fence").asLong())
+                .isEqualTo(report.get("fence").asLong());
+        assertThat(StarterApps.get(app, "/actuator/cloudlocks/no-such-lock").statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void theEndpointShowsTheLastTickALockCompleted() {
+        Instant tick = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        app.getBean(CloudLockProvider.class)
+                .lockTick(new LockConfiguration(Instant.now(), "ticked", Duration.ofMinutes(1), Duration.ZERO), tick)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+
+        JsonNode ticked = JSON.readTree(
+                StarterApps.get(app, "/actuator/cloudlocks/ticked").body());
+
+        assertThat(Instant.parse(ticked.get("lastTick").asString())).isEqualTo(tick);
+        assertThat(ticked.get("held").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aFencedReleaseOverHttpRefusesAStaleFenceAndEndsTheHoldingWhoseFenceItNames() throws Exception {
+        runJob(); // so that the holding below is not the lock's first: a stale fence exists
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        job.blockOnce(started, release);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(this::runJob);
+        try {
+            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            JsonNode held = JSON.readTree(
+                    StarterApps.get(app, "/actuator/cloudlocks/report").body());
+            assertThat(held.get("held").asBoolean()).isTrue();
+            long fence = held.get("fence").asLong();
+
+            JsonNode stale = JSON.readTree(
+                    StarterApps.postJson(app, "/actuator/cloudlocks/report", "{\"fence\":" + (fence - 1) + "}")
+                            .body());
+            assertThat(stale.get("outcome").asString()).isEqualTo("FENCE_MOVED");
+            assertThat(stale.get("refused").asBoolean()).isTrue();
+            assertThat(lockHeld()).isTrue();
+
+            HttpResponse<String> current =
+                    StarterApps.postJson(app, "/actuator/cloudlocks/report", "{\"fence\":" + fence + "}");
+            assertThat(current.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(current.body()).get("outcome").asString()).isEqualTo("RELEASED");
+            assertThat(lockHeld()).isFalse();
+            int runs = job.runs();
+            runJob(); // the lock is free again while the first run still blocks: this one runs
+            assertThat(job.runs()).isEqualTo(runs + 1);
+        } finally {
+            release.countDown();
+            holder.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private boolean lockHeld() {
+        return JSON.readTree(StarterApps.get(app, "/actuator/cloudlocks/report").body())
+                .get("held")
+                .asBoolean();
     }
 
     private void runJob() {
