@@ -1,6 +1,7 @@
 package dev.cloudlock.micrometer;
 
 import dev.cloudlock.core.CloudLockProvider;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -47,6 +48,16 @@ public final class CloudLockMeters {
     public static final String TAG_OPERATION = "operation";
 
     private CloudLockMeters() {}
+
+    /** Adds one to the counter {@code name} tagged with the lock, the store and an outcome. */
+    static void count(
+            MeterRegistry registry, String name, String description, String lock, String store, String outcome) {
+        Counter.builder(name)
+                .description(description)
+                .tags(TAG_LOCK, lock, TAG_STORE, store, TAG_OUTCOME, outcome)
+                .register(registry)
+                .increment();
+    }
 
     /**
      * The provider with its store requests timed and its lock attempts counted ({@link MeteredLockStore}), and each

@@ -10,7 +10,6 @@ import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreSetup;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -158,17 +157,13 @@ public final class MeteredLockStore implements LockStore {
     }
 
     private void attempt(String lock, String outcome) {
-        Counter.builder(CloudLockMeters.LOCK_ATTEMPTS)
-                .description("Attempts to take a lock, by outcome")
-                .tags(
-                        CloudLockMeters.TAG_LOCK,
-                        lock,
-                        CloudLockMeters.TAG_STORE,
-                        storeName,
-                        CloudLockMeters.TAG_OUTCOME,
-                        outcome)
-                .register(registry)
-                .increment();
+        CloudLockMeters.count(
+                registry,
+                CloudLockMeters.LOCK_ATTEMPTS,
+                "Attempts to take a lock, by outcome",
+                lock,
+                storeName,
+                outcome);
     }
 
     private static double skewSeconds(ClockSkewMonitor monitor) {

@@ -3,7 +3,6 @@ package dev.cloudlock.micrometer;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickListener;
 import dev.cloudlock.function.TickOutcome;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -58,17 +57,13 @@ public final class TickMeters implements TickListener {
                 observation.lowCardinalityKeyValue(CloudLockMeters.TAG_OUTCOME, outcome);
                 scope.close();
                 observation.stop();
-                Counter.builder(CloudLockMeters.GUARD_TICKS)
-                        .description("Deliveries to a function guard, by outcome")
-                        .tags(
-                                CloudLockMeters.TAG_LOCK,
-                                tick.jobName(),
-                                CloudLockMeters.TAG_STORE,
-                                storeName,
-                                CloudLockMeters.TAG_OUTCOME,
-                                outcome)
-                        .register(registry)
-                        .increment();
+                CloudLockMeters.count(
+                        registry,
+                        CloudLockMeters.GUARD_TICKS,
+                        "Deliveries to a function guard, by outcome",
+                        tick.jobName(),
+                        storeName,
+                        outcome);
             }
         };
     }
