@@ -36,10 +36,12 @@ public final class TickGuard {
 
     private final CloudLockProvider provider;
     private final GuardSettings settings;
+    private final TickListener listener;
 
     private TickGuard(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider is required");
         this.settings = builder.settings;
+        this.listener = builder.listener;
     }
 
     public static Builder builder(CloudLockProvider provider) {
@@ -90,6 +92,20 @@ public final class TickGuard {
         if (remainingTime == null || remainingTime.isNegative() || remainingTime.isZero()) {
             throw new IllegalArgumentException("remainingTime must be positive, was " + remainingTime);
         }
+        TickListener.Delivery delivery = listener.delivered(tick);
+        TickResult<T> result;
+        try {
+            result = guarded(tick, remainingTime, job);
+        } catch (Exception | Error failure) {
+            delivery.failed(failure);
+            throw failure;
+        }
+        delivery.answered(result.outcome());
+        return result;
+    }
+
+    private <T extends @Nullable Object> TickResult<T> guarded(Tick tick, Duration remainingTime, TickCallable<T> job)
+            throws Exception {
         Duration lease = remainingTime.plus(settings.leaseMargin());
         Duration atLeast = settings.lockAtLeastFor().compareTo(lease) > 0 ? lease : settings.lockAtLeastFor();
         // A tick truncated to the resolution may lie up to one resolution step before the firing; a scheduler may
@@ -185,6 +201,7 @@ public final class TickGuard {
     public static final class Builder {
         private final CloudLockProvider provider;
         private GuardSettings settings = GuardSettings.defaults();
+        private TickListener listener = TickListener.NONE;
 
         private Builder(CloudLockProvider provider) {
             this.provider = provider;
@@ -205,6 +222,12 @@ public final class TickGuard {
         /** Keeps the job locked at least this long after it started, as ShedLock's lockAtLeastFor; default 0. */
         public Builder lockAtLeastFor(Duration lockAtLeastFor) {
             this.settings = settings.withLockAtLeastFor(lockAtLeastFor);
+            return this;
+        }
+
+        /** Hears every delivery, e.g. cloudlock-micrometer's {@code TickMeters}; default none. */
+        public Builder listener(TickListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

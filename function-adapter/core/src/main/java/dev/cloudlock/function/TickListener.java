@@ -1,0 +1,35 @@
+package dev.cloudlock.function;
+
+/**
+ * Hears each delivery a {@link TickGuard} answers, around it: for meters and traces (cloudlock-micrometer's
+ * {@code TickMeters}). A listener observes; it cannot change what the guard does. Its methods run on the delivering
+ * thread and must not throw.
+ */
+@FunctionalInterface
+public interface TickListener {
+
+    /** A listener that does nothing: the guard's default. */
+    TickListener NONE = tick -> Delivery.NONE;
+
+    /** Called when a delivery of {@code tick} reaches the guard, before the lock is taken. */
+    Delivery delivered(Tick tick);
+
+    /** One delivery in progress: exactly one of its methods is called, when the guard is done with it. */
+    interface Delivery {
+
+        /** A delivery that does nothing when it ends. */
+        Delivery NONE = new Delivery() {
+            @Override
+            public void answered(TickOutcome outcome) {}
+
+            @Override
+            public void failed(Throwable failure) {}
+        };
+
+        /** The guard returned {@code outcome}. */
+        void answered(TickOutcome outcome);
+
+        /** The job threw (the tick stays open) or the store could not be asked: the guard rethrows {@code failure}. */
+        void failed(Throwable failure);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.cloudlock.micrometer;
+
+import dev.cloudlock.core.CloudLockProvider;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * The names of cloudlock's meters and observations, and the one call that instruments a provider. Names follow
+ * Micrometer's convention (lowercase, dot-separated, base unit seconds); every meter carries the tags
+ * {@value #TAG_STORE} and, except the clock-skew gauge, {@value #TAG_LOCK}.
+ */
+public final class CloudLockMeters {
+
+    /** Counter of lock attempts, tagged {@value #TAG_OUTCOME}: {@code acquired}, {@code held} or {@code error}. */
+    public static final String LOCK_ATTEMPTS = "cloudlock.lock.attempts";
+
+    /** Timer of how long each lock was held: from the acquiring write to the release. */
+    public static final String LOCK_HELD = "cloudlock.lock.held";
+
+    /**
+     * Timer of store requests, tagged {@value #TAG_OPERATION} ({@code acquire}, {@code release}, {@code extend},
+     * {@code read}, and {@code list} and {@code init} with an empty {@value #TAG_LOCK}) and {@value #TAG_OUTCOME} ({@code success}, {@code refused}: a condition failed, {@code error}).
+     */
+    public static final String STORE_REQUESTS = "cloudlock.store.requests";
+
+    /**
+     * Gauge of the store's clock minus this machine's, in seconds, as {@code ClockSkewMonitor} estimates it; NaN
+     * before the first response, and absent for stores on server time.
+     */
+    public static final String CLOCK_SKEW = "cloudlock.clock.skew";
+
+    /**
+     * Counter of the function guards' deliveries, tagged {@value #TAG_OUTCOME}: {@code ran}, {@code skipped_running},
+     * {@code skipped_done} or {@code failed} (the job or the store threw).
+     */
+    public static final String GUARD_TICKS = "cloudlock.guard.ticks";
+
+    /** Observation of a held lock (a {@code @SchedulerLock} execution): from acquisition to release. */
+    public static final String LOCK_OBSERVATION = "cloudlock.lock";
+
+    /** Observation of one delivery to a function guard: from taking the lock to the job's end. */
+    public static final String GUARD_OBSERVATION = "cloudlock.guard.tick";
+
+    public static final String TAG_LOCK = "lock";
+    public static final String TAG_STORE = "store";
+    public static final String TAG_OUTCOME = "outcome";
+    public static final String TAG_OPERATION = "operation";
+
+    private CloudLockMeters() {}
+
+    /** Adds one to the counter {@code name} tagged with the lock, the store and an outcome. */
+    static void count(
+            MeterRegistry registry, String name, String description, String lock, String store, String outcome) {
+        Counter.builder(name)
+                .description(description)
+                .tags(TAG_LOCK, lock, TAG_STORE, store, TAG_OUTCOME, outcome)
+                .register(registry)
+                .increment();
+    }
+
+    /**
+     * The provider with its store requests timed and its lock attempts counted ({@link MeteredLockStore}), and each
+     * held lock observed ({@link ObservedLockProvider}).
+     *
+     * @param store the store's name for the {@value #TAG_STORE} tag, e.g. {@code dynamodb}
+     */
+    public static CloudLockProvider instrument(
+            CloudLockProvider provider, String store, MeterRegistry meters, ObservationRegistry observations) {
+        return new ObservedLockProvider(
+                new MeteredLockStore(provider.store(), store, meters), provider.lockedBy(), store, observations);
+    }
+}

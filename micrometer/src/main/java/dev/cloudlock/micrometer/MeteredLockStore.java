@@ -1,0 +1,172 @@
+package dev.cloudlock.micrometer;
+
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link LockStore} that measures the store under it and changes nothing it does: every request is timed
+ * ({@value CloudLockMeters#STORE_REQUESTS}), every acquisition attempt counted by outcome
+ * ({@value CloudLockMeters#LOCK_ATTEMPTS}), each lock's time from its acquiring write to its release timed
+ * ({@value CloudLockMeters#LOCK_HELD}), and the store's clock skew exposed as a gauge
+ * ({@value CloudLockMeters#CLOCK_SKEW}). Results and exceptions pass through unchanged.
+ *
+ * <p>An attempt is {@code held} when the store's condition failed; core may still find such an attempt to be ours (a
+ * retried write whose first response was lost) and hold the lock, which the meters then count as {@code held}: rare,
+ * and visible as an {@value CloudLockMeters#LOCK_HELD} sample without an {@code acquired}.
+ */
+public final class MeteredLockStore implements LockStore {
+
+    /** The {@value CloudLockMeters#TAG_LOCK} tag of the requests that concern no one lock (list, init). */
+    static final String NO_LOCK = "";
+
+    private final LockStore store;
+    private final String storeName;
+    private final MeterRegistry registry;
+    /** When each holding (by owner token) was taken, in the registry's monotonic time. */
+    private final Map<String, Long> takenAt = new ConcurrentHashMap<>();
+
+    /**
+     * @param store the store to measure
+     * @param storeName the {@value CloudLockMeters#TAG_STORE} tag, e.g. {@code dynamodb}
+     * @param registry where the meters go
+     */
+    public MeteredLockStore(LockStore store, String storeName, MeterRegistry registry) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.storeName = Objects.requireNonNull(storeName, "storeName");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        store.clockSkewMonitor()
+                .ifPresent(monitor -> Gauge.builder(CloudLockMeters.CLOCK_SKEW, monitor, MeteredLockStore::skewSeconds)
+                        .tag(CloudLockMeters.TAG_STORE, storeName)
+                        .baseUnit("seconds")
+                        .description("The lock store's clock minus this machine's, as estimated from its responses")
+                        .register(registry));
+    }
+
+    /** The store under the meters. */
+    public LockStore delegate() {
+        return store;
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        AcquireResult result;
+        try {
+            result = timed(
+                    "acquire",
+                    request.name(),
+                    () -> store.tryAcquire(request),
+                    r -> r instanceof AcquireResult.Acquired);
+        } catch (RuntimeException e) {
+            attempt(request.name(), "error");
+            throw e;
+        }
+        if (result instanceof AcquireResult.Acquired) {
+            takenAt.put(request.owner(), registry.config().clock().monotonicTime());
+            attempt(request.name(), "acquired");
+        } else {
+            attempt(request.name(), "held");
+        }
+        return result;
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        boolean released = timed("release", request.lock().name(), () -> store.release(request), r -> r);
+        Long start = takenAt.remove(request.lock().owner());
+        if (start != null) {
+            Timer.builder(CloudLockMeters.LOCK_HELD)
+                    .description("How long each lock was held, from its acquiring write to its release")
+                    .tags(CloudLockMeters.TAG_LOCK, request.lock().name(), CloudLockMeters.TAG_STORE, storeName)
+                    .register(registry)
+                    .record(Duration.ofNanos(registry.config().clock().monotonicTime() - start));
+        }
+        return released;
+    }
+
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        return timed("extend", request.lock().name(), () -> store.extend(request), Optional::isPresent);
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        return timed("read", name, () -> store.read(name), r -> true);
+    }
+
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        return timed("list", NO_LOCK, () -> store.list(pageToken, pageSize), r -> true);
+    }
+
+    @Override
+    public StoreSetup init() {
+        return timed("init", NO_LOCK, store::init, r -> true);
+    }
+
+    @Override
+    public Optional<ClockSkewMonitor> clockSkewMonitor() {
+        return store.clockSkewMonitor();
+    }
+
+    @Override
+    public void checkName(String name) {
+        store.checkName(name);
+    }
+
+    private <T> T timed(String operation, String lock, Supplier<T> call, Function<T, Boolean> succeeded) {
+        long start = registry.config().clock().monotonicTime();
+        String outcome = "error";
+        try {
+            T result = call.get();
+            outcome = succeeded.apply(result) ? "success" : "refused";
+            return result;
+        } finally {
+            Timer.builder(CloudLockMeters.STORE_REQUESTS)
+                    .description("Requests to the lock store, by operation and outcome")
+                    .tags(
+                            CloudLockMeters.TAG_LOCK,
+                            lock,
+                            CloudLockMeters.TAG_STORE,
+                            storeName,
+                            CloudLockMeters.TAG_OPERATION,
+                            operation,
+                            CloudLockMeters.TAG_OUTCOME,
+                            outcome)
+                    .register(registry)
+                    .record(Duration.ofNanos(registry.config().clock().monotonicTime() - start));
+        }
+    }
+
+    private void attempt(String lock, String outcome) {
+        CloudLockMeters.count(
+                registry,
+                CloudLockMeters.LOCK_ATTEMPTS,
+                "Attempts to take a lock, by outcome",
+                lock,
+                storeName,
+                outcome);
+    }
+
+    private static double skewSeconds(ClockSkewMonitor monitor) {
+        return monitor.estimate().map(e -> e.offset().toNanos() / 1e9).orElse(Double.NaN);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.cloudlock.micrometer;
+
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickListener;
+import dev.cloudlock.function.TickOutcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A function guard's {@link TickListener} that counts its deliveries by outcome ({@value
+ * CloudLockMeters#GUARD_TICKS}: {@code ran}, {@code skipped_running}, {@code skipped_done}, {@code failed}) and
+ * observes each one ({@value CloudLockMeters#GUARD_OBSERVATION}), with the scope open on the delivering thread while
+ * the guard takes the lock and runs the job. Pass it to {@code TickGuard.builder(provider).listener(...)}.
+ */
+public final class TickMeters implements TickListener {
+
+    private final String storeName;
+    private final MeterRegistry registry;
+    private final ObservationRegistry observations;
+
+    /**
+     * @param storeName the {@value CloudLockMeters#TAG_STORE} tag, e.g. {@code dynamodb}
+     * @param registry where the counter goes
+     * @param observations where the observations go ({@link ObservationRegistry#NOOP} for none)
+     */
+    public TickMeters(String storeName, MeterRegistry registry, ObservationRegistry observations) {
+        this.storeName = Objects.requireNonNull(storeName, "storeName");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.observations = Objects.requireNonNull(observations, "observations");
+    }
+
+    @Override
+    public Delivery delivered(Tick tick) {
+        Observation observation = Observation.createNotStarted(CloudLockMeters.GUARD_OBSERVATION, observations)
+                .contextualName("tick " + tick.jobName())
+                .lowCardinalityKeyValue(CloudLockMeters.TAG_LOCK, tick.jobName())
+                .lowCardinalityKeyValue(CloudLockMeters.TAG_STORE, storeName)
+                .highCardinalityKeyValue("tick", tick.scheduledTime().toString())
+                .start();
+        Observation.Scope scope = observation.openScope();
+        return new Delivery() {
+            @Override
+            public void answered(TickOutcome outcome) {
+                end(outcome.name().toLowerCase(Locale.ROOT));
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                observation.error(failure);
+                end("failed");
+            }
+
+            private void end(String outcome) {
+                observation.lowCardinalityKeyValue(CloudLockMeters.TAG_OUTCOME, outcome);
+                scope.close();
+                observation.stop();
+                CloudLockMeters.count(
+                        registry,
+                        CloudLockMeters.GUARD_TICKS,
+                        "Deliveries to a function guard, by outcome",
+                        tick.jobName(),
+                        storeName,
+                        outcome);
+            }
+        };
+    }
+}

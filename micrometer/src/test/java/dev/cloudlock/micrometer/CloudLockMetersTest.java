@@ -1,0 +1,197 @@
+package dev.cloudlock.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** The meters and observations, read from the registries after real lock traffic on DynamoDB (moto), no Spring. */
+class CloudLockMetersTest {
+
+    private static final String TABLE = "metered-locks";
+    private static DynamoDbClient client;
+
+    private SimpleMeterRegistry meters;
+    private TestObservationRegistry observations;
+    private CloudLockProvider provider;
+
+    @BeforeAll
+    static void connect() {
+        client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .build();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        client.close();
+    }
+
+    @BeforeEach
+    void freshTableAndRegistries() {
+        Emulators.resetMoto();
+        DynamoDbLockTable.createIfAbsent(client, TABLE);
+        meters = new SimpleMeterRegistry();
+        observations = TestObservationRegistry.create();
+        provider = instrumented(TABLE);
+    }
+
+    private CloudLockProvider instrumented(String table) {
+        return CloudLockMeters.instrument(
+                DynamoDbLockProvider.builder().client(client).tableName(table).build(),
+                "dynamodb",
+                meters,
+                observations);
+    }
+
+    private static LockConfiguration config(String name) {
+        return new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO);
+    }
+
+    @Test
+    void attemptsAreCountedByOutcomeAndTheTimeHeldAndTheStoreRequestsAreTimed() {
+        FencedLock lock = provider.tryLock(config("report")).orElseThrow();
+        assertThat(provider.tryLock(config("report"))).isEmpty();
+        lock.unlock();
+
+        assertThat(attempts("report", "acquired")).isEqualTo(1);
+        assertThat(attempts("report", "held")).isEqualTo(1);
+        assertThat(attempts("report", "error")).isZero();
+        assertThat(meters.get(CloudLockMeters.LOCK_HELD)
+                        .tags("lock", "report", "store", "dynamodb")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(requests("report", "acquire", "success")).isEqualTo(1);
+        assertThat(requests("report", "acquire", "refused")).isEqualTo(1);
+        assertThat(requests("report", "release", "success")).isEqualTo(1);
+    }
+
+    @Test
+    void aStoreErrorIsCountedAsAnErrorNeverAsHeld() {
+        CloudLockProvider onMissingTable = instrumented("no-such-table");
+
+        assertThatThrownBy(() -> onMissingTable.tryLock(config("report"))).isInstanceOf(LockStoreException.class);
+
+        assertThat(attempts("report", "held")).isZero();
+        assertThat(requests("report", "read", "error") + requests("report", "acquire", "error"))
+                .isPositive();
+    }
+
+    @Test
+    void theClockSkewGaugeHasAnEstimateOnceTheStoreHasAnswered() {
+        assertThat(meters.get(CloudLockMeters.CLOCK_SKEW)
+                        .tag("store", "dynamodb")
+                        .gauge()
+                        .value())
+                .isNaN();
+
+        provider.tryLock(config("report")).orElseThrow().unlock();
+
+        assertThat(meters.get(CloudLockMeters.CLOCK_SKEW)
+                        .tag("store", "dynamodb")
+                        .gauge()
+                        .value())
+                .isNotNaN();
+    }
+
+    @Test
+    void aHeldLockIsObservedFromAcquisitionToRelease() {
+        FencedLock lock = provider.tryLock(config("report")).orElseThrow();
+        TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo(CloudLockMeters.LOCK_OBSERVATION)
+                .that()
+                .hasBeenStarted()
+                .isNotStopped()
+                .hasLowCardinalityKeyValue("lock", "report");
+
+        lock.unlock();
+
+        TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo(CloudLockMeters.LOCK_OBSERVATION)
+                .that()
+                .hasBeenStopped();
+    }
+
+    @Test
+    void guardDeliveriesAreCountedByOutcomeAndObserved() throws Exception {
+        TickGuard guard = TickGuard.builder(provider)
+                .listener(new TickMeters("dynamodb", meters, observations))
+                .build();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Tick first = new Tick("nightly", now.minusSeconds(30));
+        Tick second = new Tick("nightly", now.minusSeconds(20));
+        Tick third = new Tick("nightly", now.minusSeconds(10));
+        Duration remaining = Duration.ofMinutes(1);
+
+        assertThat(guard.run(first, remaining, context -> {})).isEqualTo(TickOutcome.RAN);
+        assertThat(guard.run(first, remaining, context -> {})).isEqualTo(TickOutcome.SKIPPED_DONE);
+        TickOutcome[] nested = new TickOutcome[1];
+        guard.run(second, remaining, context -> nested[0] = guard.run(second, remaining, inner -> {}));
+        assertThat(nested[0]).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThatThrownBy(() -> guard.run(third, remaining, context -> {
+                    throw new IllegalStateException("job failed");
+                }))
+                .hasMessage("job failed");
+
+        assertThat(ticks("ran")).isEqualTo(2);
+        assertThat(ticks("skipped_done")).isEqualTo(1);
+        assertThat(ticks("skipped_running")).isEqualTo(1);
+        assertThat(ticks("failed")).isEqualTo(1);
+        TestObservationRegistryAssert.assertThat(observations)
+                .hasNumberOfObservationsWithNameEqualTo(CloudLockMeters.GUARD_OBSERVATION, 5)
+                .forAllObservationsWithNameEqualTo(
+                        CloudLockMeters.GUARD_OBSERVATION,
+                        observation -> observation.hasLowCardinalityKeyValueWithKey("outcome"));
+    }
+
+    private double attempts(String lock, String outcome) {
+        Counter counter = meters.find(CloudLockMeters.LOCK_ATTEMPTS)
+                .tags("lock", lock, "store", "dynamodb", "outcome", outcome)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private long requests(String lock, String operation, String outcome) {
+        Timer timer = meters.find(CloudLockMeters.STORE_REQUESTS)
+                .tags("lock", lock, "store", "dynamodb", "operation", operation, "outcome", outcome)
+                .timer();
+        return Optional.ofNullable(timer).map(Timer::count).orElse(0L);
+    }
+
+    private double ticks(String outcome) {
+        Counter counter = meters.find(CloudLockMeters.GUARD_TICKS)
+                .tags("lock", "nightly", "store", "dynamodb", "outcome", outcome)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+}

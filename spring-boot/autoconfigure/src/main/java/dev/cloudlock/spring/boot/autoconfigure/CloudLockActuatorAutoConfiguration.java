@@ -1,0 +1,46 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import dev.cloudlock.core.CloudLockProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Actuator parts, when the application has Actuator: the {@code cloudlock} health indicator
+ * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}) and the
+ * {@code cloudlocks} endpoint ({@link CloudLocksEndpoint}), when exposure and access allow it.
+ */
+@AutoConfiguration(after = CloudLockAutoConfiguration.class)
+@ConditionalOnBean(CloudLockProvider.class)
+public class CloudLockActuatorAutoConfiguration {
+
+    /** The health indicator, when Boot's health support is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("cloudlock")
+    static class HealthConfiguration {
+        @Bean
+        @ConditionalOnMissingBean(name = "cloudlockHealthIndicator")
+        CloudLockHealthIndicator cloudlockHealthIndicator(CloudLockProvider provider, CloudLockProperties properties) {
+            return new CloudLockHealthIndicator(provider, StoreProviders.name(properties.getStore()));
+        }
+    }
+
+    /** The {@code cloudlocks} endpoint, when Actuator's endpoint support is present and access allows it. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    @ConditionalOnAvailableEndpoint(CloudLocksEndpoint.class)
+    static class EndpointConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        CloudLocksEndpoint cloudLocksEndpoint(CloudLockProvider provider) {
+            return new CloudLocksEndpoint(provider);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
+import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * An application as a user writes one: ShedLock's annotations, no lock provider bean of its own (the starter's comes
+ * from the properties). Its job is called by the tests, so that each call is one lock attempt.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+@EnableSchedulerLock(defaultLockAtMostFor = "PT30S")
+class LockingApp {
+
+    @Bean
+    ReportJob reportJob() {
+        return new ReportJob();
+    }
+
+    /** A job under {@code @SchedulerLock}; {@link #blockOnce} makes one run hold the lock until released. */
+    static class ReportJob {
+        private final AtomicInteger runs = new AtomicInteger();
+        private volatile CountDownLatch started = new CountDownLatch(0);
+        private volatile CountDownLatch release = new CountDownLatch(0);
+
+        /** How often the job ran (a method: the bean is a proxy, its fields are not the job's). */
+        public int runs() {
+            return runs.get();
+        }
+
+        /** The next run signals {@code started} and then waits until {@code release} opens. */
+        public void blockOnce(CountDownLatch started, CountDownLatch release) {
+            this.started = started;
+            this.release = release;
+        }
+
+        @SchedulerLock(name = "report")
+        public void run() throws InterruptedException {
+            runs.incrementAndGet();
+            CountDownLatch release = this.release;
+            this.release = new CountDownLatch(0);
+            started.countDown();
+            if (!release.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the job");
+            }
+        }
+    }
+}

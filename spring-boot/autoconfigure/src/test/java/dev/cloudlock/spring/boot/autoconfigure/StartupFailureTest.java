@@ -1,0 +1,78 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InMemoryLockStore;
+import dev.cloudlock.micrometer.MeteredLockStore;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+
+/** What startup does with properties that are missing or wrong, and with none at all. */
+class StartupFailureTest {
+
+    static {
+        StarterApps.trustTheCosmosLauncher();
+    }
+
+    /** An application with the auto-configuration and nothing of its own. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class PlainApp {}
+
+    private static ConfigurableApplicationContext start(Map<String, Object> properties) {
+        Map<String, Object> all = new HashMap<>(properties);
+        all.put("spring.main.web-application-type", "none");
+        return StarterApps.start(PlainApp.class, all);
+    }
+
+    @Test
+    void withoutCloudlockStoreThereIsNoProvider() {
+        try (ConfigurableApplicationContext context = start(Map.of())) {
+            assertThat(context.getBeansOfType(CloudLockProvider.class)).isEmpty();
+        }
+    }
+
+    @Test
+    void theInMemoryStoreNeedsNoClientAndIsMetered() {
+        try (ConfigurableApplicationContext context = start(Map.of("cloudlock.store", "in-memory"))) {
+            CloudLockProvider provider = context.getBean(CloudLockProvider.class);
+            assertThat(((MeteredLockStore) provider.store()).delegate()).isInstanceOf(InMemoryLockStore.class);
+        }
+    }
+
+    @Test
+    void anUnknownStoreFailsStartupNamingTheProperty() {
+        assertThatThrownBy(() -> start(Map.of("cloudlock.store", "mongodb")))
+                .hasStackTraceContaining("cloudlock.store")
+                .hasStackTraceContaining("mongodb");
+    }
+
+    @Test
+    void aMissingTableNameFailsStartupWithAnAnalysisNamingTheProperty() {
+        assertThatThrownBy(() -> start(Map.of("cloudlock.store", "dynamodb"))).satisfies(failure -> {
+            FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription())
+                    .isEqualTo("cloudlock.dynamodb.table-name is not set (it is required with"
+                            + " cloudlock.store=dynamodb)");
+            assertThat(analysis.getAction()).contains("Set cloudlock.dynamodb.table-name");
+        });
+    }
+
+    @Test
+    void aNegativeCallTimeoutFailsStartupNamingTheSetting() {
+        assertThatThrownBy(() -> start(Map.of(
+                        "cloudlock.store", "s3",
+                        "cloudlock.s3.bucket", "locks",
+                        "cloudlock.call-timeout", "-1s",
+                        "cloudlock.check-on-startup", "false")))
+                .hasStackTraceContaining("callTimeout must be positive, was PT-1S");
+    }
+}
