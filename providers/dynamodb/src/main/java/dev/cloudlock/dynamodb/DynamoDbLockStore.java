@@ -17,6 +17,7 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
+import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
@@ -53,7 +54,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * acquire, release and extend (the acquisition is an upsert, so the first-ever acquisition is the same single call).
  *
  * <p>Item layout, the same as ShedLock's own DynamoDB provider so a fleet can switch providers on the same table:
- * partition key {@code _id} (configurable, string) = lock name; {@code lockUntil}, {@code lockedAt} as fixed-width
+ * partition key {@code _id} (configurable, string) = lock name; optionally a string sort key with one fixed value for
+ * every lock item ({@link SortKey}, e.g. {@code sk = "LOCK#"}), so the locks can live in an application's existing
+ * single table; {@code lockUntil}, {@code lockedAt} as fixed-width
  * ISO-8601 UTC strings ({@link IsoTimestamps}); {@code lockedBy}; plus {@code owner} (the acquisition's token),
  * {@code fence} (number, +1 per acquisition) and {@code lastTick} (ISO string). Conditions compare the client's time
  * with {@code lockUntil}; the {@code Date} header of every response feeds a {@link ClockSkewMonitor}.
@@ -62,6 +65,25 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * where a backend omits it, core reads it with one {@code GetItem}.
  */
 public final class DynamoDbLockStore implements LockStore {
+
+    /**
+     * The sort key of a table keyed by partition key and sort key: every lock item carries {@code value} in the
+     * string attribute {@code name}, and the lock name in the partition key, so lock items sit beside the
+     * application's own items without colliding with them (give them a value no other item uses).
+     *
+     * @param name the table's sort key attribute, e.g. {@code sk}
+     * @param value the sort key of every lock item, e.g. {@code LOCK#}
+     */
+    public record SortKey(String name, String value) {
+        public SortKey {
+            requireText(name, "sort key name");
+            requireText(value, "sort key value");
+            if (LockFields.ALL.contains(name)) {
+                throw new IllegalArgumentException("sort key name '" + name
+                        + "' is a lock record field; the table's sort key must be another" + " attribute");
+            }
+        }
+    }
 
     private static final Map<String, String> NAMES = Map.of(
             "#lockUntil",
@@ -92,12 +114,14 @@ public final class DynamoDbLockStore implements LockStore {
     private final DynamoDbClient client;
     private final String tableName;
     private final String partitionKey;
+    private final @Nullable SortKey sortKey;
     private final ClockSkewMonitor clockSkew;
     private final CallTimeouts timeouts;
 
     /**
      * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
-     * @param tableName the lock table, with a string partition key named {@code partitionKey} and no sort key
+     * @param tableName the lock table, with a string partition key named {@code partitionKey} and no sort key (see the
+     *     constructor with a {@link SortKey} for a table with one)
      * @param partitionKey the table's partition key attribute, {@code _id} in ShedLock's layout
      */
     public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey) {
@@ -122,9 +146,28 @@ public final class DynamoDbLockStore implements LockStore {
             String partitionKey,
             ClockSkewMonitor clockSkew,
             CallTimeouts timeouts) {
+        this(client, tableName, partitionKey, null, clockSkew, timeouts);
+    }
+
+    /**
+     * @param sortKey the table's sort key and the value lock items use; {@code null} for a table with a partition key
+     *     only
+     */
+    public DynamoDbLockStore(
+            DynamoDbClient client,
+            String tableName,
+            String partitionKey,
+            @Nullable SortKey sortKey,
+            ClockSkewMonitor clockSkew,
+            CallTimeouts timeouts) {
         this.client = Objects.requireNonNull(client, "client");
         this.tableName = requireText(tableName, "tableName");
         this.partitionKey = requireText(partitionKey, "partitionKey");
+        if (sortKey != null && (sortKey.name().equals(partitionKey) || LockFields.ALL.contains(partitionKey))) {
+            throw new IllegalArgumentException("partition key '" + partitionKey + "' and sort key '" + sortKey.name()
+                    + "' must be two attributes other than the lock record's fields");
+        }
+        this.sortKey = sortKey;
         this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     }
@@ -300,10 +343,8 @@ public final class DynamoDbLockStore implements LockStore {
             Optional<String> problem = keySchemaProblem();
             if (problem.isPresent() || isAboutTheKey(e)) {
                 return new LockStoreConfigurationException(
-                        problem.orElse("DynamoDB table '" + tableName + "' does"
-                                        + " not match the lock layout: a lock table has a string partition key named '"
-                                        + partitionKey
-                                        + "' and no sort key (grant dynamodb:DescribeTable for the exact difference). ")
+                        problem.orElse("DynamoDB table '" + tableName + "' does not match the lock layout: " + layout()
+                                        + " (grant dynamodb:DescribeTable for the exact difference). ")
                                 + "DynamoDB " + what + " failed: " + e.getMessage(),
                         e);
             }
@@ -373,21 +414,43 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (SdkException describeFailed) {
             return Optional.empty();
         }
-        String hash = keys.stream()
-                .filter(k -> k.keyType() == KeyType.HASH)
-                .map(KeySchemaElement::attributeName)
-                .findFirst()
-                .orElse("?");
-        if (keys.size() > 1) {
-            return Optional.of(prefix + "it has a sort key; a lock table has a string partition key only"
-                    + " (configured: '" + partitionKey + "'). ");
-        }
-        if (!hash.equals(partitionKey)) {
+        @Nullable String hash = attribute(keys, KeyType.HASH);
+        @Nullable String range = attribute(keys, KeyType.RANGE);
+        if (!partitionKey.equals(hash)) {
             return Optional.of(prefix + "its partition key is '" + hash + "' but the provider is configured with '"
                     + partitionKey + "'. Configure partitionKey(\"" + hash + "\") or use a table keyed by '"
                     + partitionKey + "'. ");
         }
+        if (sortKey == null && range != null) {
+            return Optional.of(prefix + "it has a sort key '" + range + "' and the provider is configured without one."
+                    + " Configure sortKey(\"" + range + "\", \"LOCK#\") (lock items then carry that value in '"
+                    + range + "'), or use a table with a string partition key only. ");
+        }
+        if (sortKey != null && range == null) {
+            return Optional.of(prefix + "it has no sort key but the provider is configured with sort key '"
+                    + sortKey.name() + "'. Drop sortKey(...) or use a table with that sort key. ");
+        }
+        if (sortKey != null && !sortKey.name().equals(range)) {
+            return Optional.of(prefix + "its sort key is '" + range + "' but the provider is configured with '"
+                    + sortKey.name() + "'. Configure sortKey(\"" + range + "\", ...). ");
+        }
         return Optional.empty();
+    }
+
+    private static @Nullable String attribute(List<KeySchemaElement> keys, KeyType type) {
+        return keys.stream()
+                .filter(k -> k.keyType() == type)
+                .map(KeySchemaElement::attributeName)
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** The key schema this store expects, in words. */
+    private String layout() {
+        return sortKey == null
+                ? "a lock table has a string partition key named '" + partitionKey + "' and no sort key"
+                : "the provider expects a string partition key named '" + partitionKey + "' and a string sort key"
+                        + " named '" + sortKey.name() + "'";
     }
 
     private LockRecord toRecord(String name, Map<String, AttributeValue> item) {
@@ -403,7 +466,9 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     private Map<String, AttributeValue> key(String name) {
-        return Map.of(partitionKey, text(name));
+        return sortKey == null
+                ? Map.of(partitionKey, text(name))
+                : Map.of(partitionKey, text(name), sortKey.name(), text(sortKey.value()));
     }
 
     /** The placeholders an expression uses (DynamoDB rejects unused ones). */
@@ -446,6 +511,11 @@ public final class DynamoDbLockStore implements LockStore {
 
     public String partitionKey() {
         return partitionKey;
+    }
+
+    /** The sort key lock items use; empty for a table with a partition key only. */
+    public Optional<SortKey> sortKey() {
+        return Optional.ofNullable(sortKey);
     }
 
     /** The configured deadline of each call (before the lease cap). */

@@ -1,6 +1,9 @@
 package dev.cloudlock.dynamodb;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
@@ -13,8 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
- * Creates (and deletes) a lock table for tests and demos: on-demand billing, one string partition key, no sort key, no
- * TTL (a TTL
+ * Creates (and deletes) a lock table for tests and demos: on-demand billing, one string partition key and, for the
+ * sort-key layout, one string sort key; no TTL (a TTL
  * would delete records and reset fencing tokens). In production, create it with the Terraform module instead.
  */
 public final class DynamoDbLockTable {
@@ -28,17 +31,26 @@ public final class DynamoDbLockTable {
 
     /** Creates {@code tableName} keyed by {@code partitionKey} unless it exists, and waits until it is active. */
     public static void createIfAbsent(DynamoDbClient client, String tableName, String partitionKey) {
+        createIfAbsent(client, tableName, partitionKey, null);
+    }
+
+    /**
+     * Creates {@code tableName} keyed by the string partition key {@code partitionKey} and, unless {@code sortKey} is
+     * {@code null}, the string sort key {@code sortKey}, unless it exists; waits until it is active.
+     */
+    public static void createIfAbsent(
+            DynamoDbClient client, String tableName, String partitionKey, @Nullable String sortKey) {
+        List<AttributeDefinition> attributes = new ArrayList<>(List.of(stringAttribute(partitionKey)));
+        List<KeySchemaElement> keys = new ArrayList<>(List.of(key(partitionKey, KeyType.HASH)));
+        if (sortKey != null) {
+            attributes.add(stringAttribute(sortKey));
+            keys.add(key(sortKey, KeyType.RANGE));
+        }
         try {
             client.createTable(b -> b.tableName(tableName)
                     .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(AttributeDefinition.builder()
-                            .attributeName(partitionKey)
-                            .attributeType(ScalarAttributeType.S)
-                            .build())
-                    .keySchema(KeySchemaElement.builder()
-                            .attributeName(partitionKey)
-                            .keyType(KeyType.HASH)
-                            .build()));
+                    .attributeDefinitions(attributes)
+                    .keySchema(keys));
         } catch (ResourceInUseException exists) {
             // already there
         }
@@ -50,6 +62,17 @@ public final class DynamoDbLockTable {
                         throw new IllegalStateException("Table " + tableName + " did not become active", e);
                     });
         }
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
 
     /** Deletes {@code tableName} if it exists, and waits until it is gone. */

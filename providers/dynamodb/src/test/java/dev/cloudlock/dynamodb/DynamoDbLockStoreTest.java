@@ -48,6 +48,16 @@ class DynamoDbLockStoreTest {
         return new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(1), Duration.ZERO);
     }
 
+    private static DynamoDbLockProvider sortKeyProvider(String table, String key, String sortKey) {
+        return DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName(table)
+                .partitionKey(key)
+                .sortKey(sortKey, "LOCK#")
+                .lockedBy("me")
+                .build();
+    }
+
     private static DynamoDbLockProvider provider(String table, String key) {
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)
@@ -80,12 +90,75 @@ class DynamoDbLockStoreTest {
     }
 
     @Test
-    void tableWithASortKeyIsAClearError() {
+    void tableWithASortKeyIsAClearErrorThatNamesTheSetting() {
         createTable("with-sort-key", "_id", true);
         assertThatThrownBy(() -> provider("with-sort-key", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("sort key")
+                .hasMessageContaining("sort key 'sk'")
+                .hasMessageContaining("sortKey(\"sk\"")
                 .isInstanceOf(LockStoreConfigurationException.class);
+    }
+
+    @Test
+    void aSortKeyConfiguredForATableWithoutOneIsAClearError() {
+        assertThatThrownBy(() ->
+                        sortKeyProvider(DynamoDbBackends.TABLE, "_id", "sk").lock(config("job")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("has no sort key")
+                .hasMessageContaining("'sk'");
+    }
+
+    @Test
+    void anotherSortKeyNameIsAClearError() {
+        createTable("with-sort-key", "_id", true);
+        assertThatThrownBy(() -> sortKeyProvider("with-sort-key", "_id", "SK").lock(config("job")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("sort key is 'sk'")
+                .hasMessageContaining("'SK'");
+    }
+
+    @Test
+    void lockItemsInAnApplicationsTableLeaveItsOtherItemsAlone() {
+        createTable("app", "_id", true);
+        Map<String, AttributeValue> profile = Map.of(
+                "_id", AttributeValue.fromS("job"),
+                "sk", AttributeValue.fromS("PROFILE"),
+                "lockUntil", AttributeValue.fromS("application data"));
+        CLIENT.putItem(b -> b.tableName("app").item(profile));
+
+        FencedLock lock =
+                sortKeyProvider("app", "_id", "sk").tryLock(config("job")).orElseThrow();
+        lock.unlock();
+
+        Map<String, AttributeValue> lockItem = CLIENT.getItem(b -> b.tableName("app")
+                        .key(Map.of("_id", AttributeValue.fromS("job"), "sk", AttributeValue.fromS("LOCK#")))
+                        .consistentRead(true))
+                .item();
+        assertThat(lockItem.get("owner").s()).isNotBlank();
+        assertThat(lockItem.get("fence").n()).isEqualTo(Long.toString(lock.fencingToken()));
+        assertThat(CLIENT.getItem(b -> b.tableName("app")
+                                .key(Map.of("_id", AttributeValue.fromS("job"), "sk", AttributeValue.fromS("PROFILE")))
+                                .consistentRead(true))
+                        .item())
+                .as("the application's item with the same partition key")
+                .isEqualTo(profile);
+    }
+
+    @Test
+    void aSortKeyMustNotBeALockField() {
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().sortKey("lockUntil", "LOCK#"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'lockUntil'");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().sortKey("sk", " "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sort key value");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder()
+                        .client(CLIENT)
+                        .tableName("t")
+                        .sortKey("_id", "LOCK#")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sort key '_id'");
     }
 
     @Test
