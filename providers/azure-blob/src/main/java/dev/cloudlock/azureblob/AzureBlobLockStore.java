@@ -256,6 +256,12 @@ public final class AzureBlobLockStore extends ETagLockStore {
                     + " connection string, that a SAS token has not expired, and that this machine's clock is right"
                     + " (requests are signed with the time). " + e.getServiceMessage();
         }
+        if (BlobErrorCode.AUTHORIZATION_FAILURE.equals(code)) {
+            return "Blob Storage refused " + what + " (AuthorizationFailure): check the account key, connection"
+                    + " string or SAS (Azurite answers this to a wrong key), the storage account's network rules, and"
+                    + " that the identity has the role 'Storage Blob Data Contributor' on container '"
+                    + container.getBlobContainerName() + "'. " + e.getServiceMessage();
+        }
         if (e.getStatusCode() == 403) {
             return "Blob Storage denied " + what + " (" + code + "). The identity needs the role 'Storage Blob Data"
                     + " Contributor' on container '" + container.getBlobContainerName() + "' (or a SAS with read,"
