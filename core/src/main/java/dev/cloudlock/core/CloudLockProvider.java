@@ -85,6 +85,14 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return lockedBy;
     }
 
+    /**
+     * The operator's view of this provider's store: list and show locks, release exactly one holding by its fence,
+     * repair a tick, set the store up. Every write it makes follows the same rules as a lock's own.
+     */
+    public LockAdmin admin() {
+        return new LockAdmin(this);
+    }
+
     /** ShedLock's entry point. The lock returned, if any, is a {@link FencedLock}. */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration lockConfiguration) {
@@ -94,6 +102,11 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     /** Like {@link #lock}, typed: empty when another holder has the lock. */
     public Optional<FencedLock> tryLock(LockConfiguration lockConfiguration) {
         return acquire(lockConfiguration, null, Duration.ZERO).lock();
+    }
+
+    /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s tick reset. */
+    Optional<StoreLock> tryLockForAdmin(LockConfiguration lockConfiguration) {
+        return acquire(lockConfiguration, null, Duration.ZERO).lock().map(StoreLock.class::cast);
     }
 
     /**
@@ -128,16 +141,12 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick, Duration maxTickLead) {
-        String name = LockNames.check(config.getName());
-        store.checkName(name);
+        String name = checkName(config.getName());
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
         checkLeaseEnd(clientNow(), config.getLockAtMostFor());
         StoreTime time = storeTime(name);
-        if (tick != null && tick.isAfter(time.latest().plus(maxTickLead))) {
-            throw new IllegalArgumentException("Tick " + tick + " of lock '" + name + "' is "
-                    + Duration.between(time.latest(), tick) + " ahead of the store's time (" + time.latest()
-                    + "), more than the allowed " + maxTickLead + ": refused, nothing written. Completing it would"
-                    + " mark every earlier tick as done; check the scheduler's event time");
+        if (tick != null) {
+            checkTickLead(name, tick, time, maxTickLead, "check the scheduler's event time");
         }
         // Conditions compare with the earliest the store's clock can read, so a held lease is never judged over
         // early; the lease is widened by the uncertainty, so it never ends (nor lockAtLeastFor) before its time.
@@ -174,6 +183,23 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return new TickAttempt(TickAttempt.Status.RUNNING, Optional.empty());
     }
 
+    /** The rules every store shares for a name, then the store's own; returns the name. */
+    String checkName(String name) {
+        LockNames.check(name);
+        store.checkName(name);
+        return name;
+    }
+
+    /** Refuses, before any write, a tick so far ahead of the store's time that completing it would poison the job. */
+    static void checkTickLead(String name, Instant tick, StoreTime time, Duration maxLead, String fix) {
+        if (tick.isAfter(time.latest().plus(maxLead))) {
+            throw new IllegalArgumentException("Tick " + tick + " of lock '" + name + "' is "
+                    + Duration.between(time.latest(), tick) + " ahead of the store's time (" + time.latest()
+                    + "), more than the allowed " + maxLead + ": refused, nothing written. Completing it would"
+                    + " mark every earlier tick as done; " + fix);
+        }
+    }
+
     private TickAttempt resolveAfterError(AcquireRequest request, Duration atLeast, RuntimeException error) {
         try {
             Optional<LockRecord> current = store.read(request.name());
@@ -190,7 +216,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         throw error;
     }
 
-    private static HeldLock heldFrom(LockRecord record) {
+    static HeldLock heldFrom(LockRecord record) {
         return new HeldLock(
                 record.name(),
                 record.owner(),
@@ -245,7 +271,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
      * process has no estimate yet: one read of the record gives it (the only extra request; later responses keep it
      * fresh).
      */
-    private StoreTime storeTime(String name) {
+    StoreTime storeTime(String name) {
         Optional<ClockSkewMonitor> clock = store.clockSkewMonitor();
         if (clock.isEmpty()) {
             Instant now = clientNow();
@@ -277,7 +303,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return new StoreTime(earliest, latest);
     }
 
-    private record StoreTime(Instant earliest, Instant latest) {}
+    record StoreTime(Instant earliest, Instant latest) {}
 
     /**
      * Why a release of {@code held} was refused, as the store's record {@code current} (null: no record) shows it at
@@ -313,7 +339,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     /** A single-use handle over the state this acquisition wrote. */
-    private final class StoreLock implements FencedLock {
+    final class StoreLock implements FencedLock {
         private final HeldLock held;
         private final Instant lockAtLeastUntil;
         private final @Nullable Instant tick;
@@ -353,7 +379,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             release(tick);
         }
 
-        private void release(@Nullable Instant completedTick) {
+        /** Releases, recording {@code completedTick} when given; {@code false} when the store refused (logged). */
+        boolean release(@Nullable Instant completedTick) {
             claim();
             boolean ours;
             try {
@@ -366,6 +393,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             if (!ours) {
                 LOG.warn("Lock '{}' (fencing token {}) was not released: {}", name(), held.fence(), whyRefused());
             }
+            return ours;
         }
 
         /** What the store shows after it refused our release: one read of the record. */

@@ -5,9 +5,13 @@ import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
 import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -96,6 +100,28 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Optional<LockRecord> read(String name) {
         return Optional.ofNullable(records.get(name));
+    }
+
+    /** Pages through the records in name order; the page token is the last name of the previous page. */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        List<String> names = records.keySet().stream()
+                .filter(name -> pageToken == null || name.compareTo(pageToken) > 0)
+                .sorted()
+                .limit(pageSize + 1L)
+                .toList();
+        List<LockRecord> page = names.stream()
+                .limit(pageSize)
+                .map(records::get)
+                .filter(Objects::nonNull)
+                .toList();
+        return new LockRecordPage(page, names.size() > pageSize ? names.get(pageSize - 1) : null);
+    }
+
+    /** Nothing to create: the store is this object. */
+    @Override
+    public StoreSetup init() {
+        return new StoreSetup(false, "The in-memory store needs no setup");
     }
 
     /** Removes every record, as a fresh store: for tests that share one store. */

@@ -2,11 +2,15 @@ package dev.cloudlock.spi;
 
 import dev.cloudlock.core.LockStoreException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockStore} on an object store whose only conditional write is a whole-object upload conditioned on the
@@ -14,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * The lock's state is the object's body ({@link LockRecordJson}); the conditions core needs (free at {@code now},
  * tick not yet completed, still ours) are evaluated here on the state last read or written, and the ETag makes the
  * write fail when anyone has written since. A subclass maps two calls, {@link #readObject} and
- * {@link #writeObject}, and its store's errors.
+ * {@link #writeObject}, its listing of keys ({@link #listKeys}, for {@link #list}) and {@link #init}, and its store's
+ * errors.
  *
  * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
  * itself. Acquire: when that state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that
@@ -28,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class ETagLockStore implements LockStore {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ETagLockStore.class);
+
     private final CallTimeouts timeouts;
     /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
     private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
@@ -36,6 +43,29 @@ public abstract class ETagLockStore implements LockStore {
     protected ETagLockStore(CallTimeouts timeouts) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     }
+
+    /** The configured deadline of each call (before the lease cap). */
+    protected final CallTimeouts timeouts() {
+        return timeouts;
+    }
+
+    /**
+     * One page of the object keys under the prefix.
+     *
+     * @param keys the keys with the prefix removed
+     * @param nextPageToken where the next page starts, {@code null} on the last page
+     */
+    protected record KeyPage(List<String> keys, @Nullable String nextPageToken) {
+        public KeyPage {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /** Lists one page of at most {@code pageSize} object keys under the prefix, from {@code pageToken}. */
+    protected abstract KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline);
+
+    /** The key of lock {@code name} without the prefix: the encoding {@link StoredNames#decode} inverts. */
+    protected abstract String encodeName(String name);
 
     /**
      * Reads the object of lock {@code name} within {@code deadline}.
@@ -122,6 +152,28 @@ public abstract class ETagLockStore implements LockStore {
     @Override
     public Optional<LockRecord> read(String name) {
         return readObject(name, timeouts.forRead());
+    }
+
+    /**
+     * One page of keys ({@link #listKeys}), then a read of each lock object, since its state is in its body: 1 + n
+     * requests for a page of n. A key that is no encoded lock name ({@link StoredNames#decode}) is an object another
+     * tool wrote under the prefix: skipped and logged, never renamed. An object deleted between the listing and its
+     * read is left out.
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        KeyPage page = listKeys(pageToken, pageSize, deadline);
+        List<LockRecord> records = new ArrayList<>();
+        for (String key : page.keys()) {
+            Optional<String> name = StoredNames.decode(key, this::encodeName);
+            if (name.isEmpty()) {
+                LOG.warn("'{}' is under the lock prefix but is no lock object's key; not listed", key);
+                continue;
+            }
+            readObject(name.get(), deadline).ifPresent(records::add);
+        }
+        return new LockRecordPage(records, page.nextPageToken());
     }
 
     private static AcquireResult acquired(LockRecord stored) {

@@ -5,12 +5,13 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The storage SPI under {@link CloudLockProvider}: one record per lock name, changed only by conditional writes.
  *
- * <p>An implementation maps these four calls onto its store's compare-and-set primitive and its error codes, and
- * nothing else: every rule of the algorithm (lease arithmetic, owner checks, ambiguity resolution, tick
+ * <p>An implementation maps these calls onto its store's compare-and-set primitive, its listing and its error codes,
+ * and nothing else: every rule of the algorithm (lease arithmetic, owner checks, ambiguity resolution, tick
  * classification) lives in {@code cloudlock-core}. The contract every implementation must pass is in
  * {@code cloudlock-testkit}.
  *
@@ -53,6 +54,27 @@ public interface LockStore {
 
     /** A strongly consistent read of the record, empty when no record exists for the name. */
     Optional<LockRecord> read(String name);
+
+    /**
+     * One page of the lock records under this store's coordinates (its table, prefix, collection or container), read
+     * with strong consistency where the store offers it. For operators ({@code LockAdmin}): a listing is a snapshot
+     * per page, never a condition for a write.
+     *
+     * @param pageToken {@code null} for the first page, else the previous page's
+     *     {@link LockRecordPage#nextPageToken()}
+     * @param pageSize how many records a page may hold at most, 1 to {@link #MAX_PAGE_SIZE} (core checks it)
+     */
+    LockRecordPage list(@Nullable String pageToken, int pageSize);
+
+    /** The largest page {@link #list} is asked for. */
+    int MAX_PAGE_SIZE = 1000;
+
+    /**
+     * Makes the store ready for locks, idempotently: creates what it can create with the layout the store needs (a
+     * table, a container) when it is absent, and checks what it cannot (a bucket, a collection's access). Throws
+     * {@link LockStoreConfigurationException} naming the fix or the missing permission when the store cannot be used.
+     */
+    StoreSetup init();
 
     /**
      * The monitor this store feeds with the server times its responses carry, for stores whose conditions use the

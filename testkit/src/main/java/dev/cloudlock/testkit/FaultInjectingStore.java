@@ -6,10 +6,13 @@ import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real {@link LockStore} with one fault injected into acquisitions, for outcomes an emulator cannot produce on
@@ -86,6 +89,18 @@ public final class FaultInjectingStore implements LockStore {
     public Optional<LockRecord> read(String name) {
         failIfUnavailable();
         return real.read(name);
+    }
+
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        failIfUnavailable();
+        return real.list(pageToken, pageSize);
+    }
+
+    @Override
+    public StoreSetup init() {
+        failIfUnavailable();
+        return real.init();
     }
 
     private void failIfUnavailable() {

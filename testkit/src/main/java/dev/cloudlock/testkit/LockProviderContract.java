@@ -7,17 +7,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.StoreSetup;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -692,6 +697,176 @@ public abstract class LockProviderContract {
         assertThat(lock.fencingToken()).isEqualTo(record(name).fence());
         lock.unlock();
         assertThat(provider("b").lock(config(name))).isPresent();
+    }
+
+    // ---- operators: LockAdmin ------------------------------------------------------------------------------------
+
+    @Test
+    void theAdminListsEveryLockPageByPageWithItsHolderFenceAndState() {
+        String heldName = uniqueName("listed-held");
+        String freeName = uniqueName("listed-free");
+        FencedLock held = provider("holder-a").tryLock(config(heldName)).orElseThrow();
+        provider("holder-b").tryLock(config(freeName)).orElseThrow().unlock();
+
+        Map<String, LockView> seen = new HashMap<>();
+        LockAdmin admin = provider("admin").admin();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.Page page = admin.list(token.orElse(null), 2);
+            assertThat(page.locks()).hasSizeLessThanOrEqualTo(2);
+            for (LockView lock : page.locks()) {
+                assertThat(seen.put(lock.name(), lock))
+                        .as("listed twice: " + lock.name())
+                        .isNull();
+            }
+            token = page.nextPageToken();
+            assertThat(++pages).as("pages (a listing that never ends)").isLessThan(10_000);
+        } while (token.isPresent());
+
+        assertThat(seen).containsKeys(heldName, freeName);
+        LockView heldView = seen.get(heldName);
+        assertThat(heldView.held()).isTrue();
+        assertThat(heldView.lockedBy()).isEqualTo("holder-a");
+        assertThat(heldView.fence()).isEqualTo(held.fencingToken());
+        assertThat(heldView.lockUntil()).isAfter(heldView.lockedAt());
+        assertThat(seen.get(freeName).held()).isFalse();
+        held.unlock();
+    }
+
+    @Test
+    void theAdminShowsOneLockAndNothingForANameNeverLocked() {
+        String name = uniqueName("shown");
+        Instant tick = Instant.parse("2026-11-30T05:00:00Z");
+        provider("a").lockTick(config(name), tick).lock().orElseThrow().completeTick();
+        LockView view = provider("admin").admin().show(name).orElseThrow();
+        assertThat(view.lastTick()).isEqualTo(tick);
+        assertThat(view.held()).isFalse();
+        assertThat(view.fence()).isEqualTo(record(name).fence());
+        assertThat(provider("admin").admin().show(uniqueName("never-locked"))).isEmpty();
+    }
+
+    @Test
+    void aFencedReleaseEndsThatHoldingSoAnotherInstanceTakesTheLockAtOnce() {
+        String name = uniqueName("fenced-release");
+        FencedLock stuck = provider("stuck").tryLock(config(name)).orElseThrow();
+        assertThat(provider("b").tryLock(config(name)))
+                .as("held before the release")
+                .isEmpty();
+
+        LockAdmin.ReleaseResult result = provider("admin").admin().releaseIfFence(name, stuck.fencingToken());
+
+        assertThat(result.outcome()).isEqualTo(LockAdmin.ReleaseResult.Outcome.RELEASED);
+        assertThat(result.refused()).isFalse();
+        assertThat(result.lock().orElseThrow().held()).isFalse();
+        FencedLock next = provider("b").tryLock(config(name)).orElseThrow(() -> new AssertionError("still held"));
+        assertThat(next.fencingToken()).isEqualTo(stuck.fencingToken() + 1);
+        stuck.unlock(); // the old holder's late release must not free the new holding
+        assertThat(provider("c").tryLock(config(name)))
+                .as("the new holder keeps the lock")
+                .isEmpty();
+        next.unlock();
+    }
+
+    @Test
+    void aFencedReleaseIsRefusedOnceANewerHolderHasTheLock() {
+        String name = uniqueName("fence-moved");
+        FencedLock first = provider("a").tryLock(config(name)).orElseThrow();
+        first.unlock();
+        FencedLock newer = provider("b").tryLock(config(name)).orElseThrow();
+
+        LockAdmin.ReleaseResult result = provider("admin").admin().releaseIfFence(name, first.fencingToken());
+
+        assertThat(result.outcome()).isEqualTo(LockAdmin.ReleaseResult.Outcome.FENCE_MOVED);
+        assertThat(result.refused()).isTrue();
+        assertThat(result.lock().orElseThrow().fence()).isEqualTo(newer.fencingToken());
+        assertThat(provider("c").tryLock(config(name)))
+                .as("the newer holder still has the lock")
+                .isEmpty();
+        newer.unlock();
+        assertThat(provider("admin")
+                        .admin()
+                        .releaseIfFence(name, newer.fencingToken())
+                        .outcome())
+                .as("a holding that already ended")
+                .isEqualTo(LockAdmin.ReleaseResult.Outcome.NOT_HELD);
+        assertThat(provider("admin")
+                        .admin()
+                        .releaseIfFence(uniqueName("absent"), 1)
+                        .outcome())
+                .isEqualTo(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK);
+    }
+
+    @Test
+    void aTickResetRepairsTheTickOnlyFromTheValueTheOperatorSaw() {
+        String job = uniqueName("tick-reset");
+        Instant wrong = Instant.now().truncatedTo(ChronoUnit.MILLIS); // a tick delivered too early, say
+        Instant repaired = wrong.minus(Duration.ofHours(1));
+        provider("a").lockTick(config(job), wrong).lock().orElseThrow().completeTick();
+        long fenceBefore = record(job).fence();
+        LockAdmin admin = provider("admin").admin();
+
+        LockAdmin.TickResetResult stale = admin.resetTick(job, repaired, repaired.minusSeconds(60));
+        assertThat(stale.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.TICK_MOVED);
+        assertThat(record(job).lastTick()).as("a refused reset writes nothing").isEqualTo(wrong);
+        assertThat(record(job).fence()).isEqualTo(fenceBefore);
+
+        LockAdmin.TickResetResult reset = admin.resetTick(job, wrong, repaired);
+        assertThat(reset.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.RESET);
+        assertThat(reset.lock().orElseThrow().lastTick()).isEqualTo(repaired);
+        assertThat(reset.lock().orElseThrow().held()).isFalse();
+        assertThat(record(job).fence()).as("the reset held the lock once").isEqualTo(fenceBefore + 1);
+        assertThat(provider("b").lockTick(config(job), repaired.plusSeconds(60)).status())
+                .as("a tick after the repaired one runs again")
+                .isEqualTo(TickAttempt.Status.ACQUIRED);
+    }
+
+    @Test
+    void aTickResetIsRefusedWhileTheJobHoldsTheLockOrWhenItWouldPoisonTheJob() {
+        String job = uniqueName("tick-reset-held");
+        Instant tick = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        provider("a")
+                .lockTick(config(job), tick.minusSeconds(60))
+                .lock()
+                .orElseThrow()
+                .completeTick();
+        FencedLock running = provider("a").lockTick(config(job), tick).lock().orElseThrow();
+        LockAdmin admin = provider("admin").admin();
+
+        LockAdmin.TickResetResult result = admin.resetTick(job, tick.minusSeconds(60), tick.minusSeconds(120));
+        assertThat(result.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.HELD);
+        assertThat(record(job).fence()).isEqualTo(running.fencingToken());
+        running.completeTick();
+
+        assertThatThrownBy(() -> admin.resetTick(job, tick, Instant.parse("9000-01-01T00:00:00Z")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9000-01-01");
+        assertThat(record(job).lastTick()).isEqualTo(tick);
+    }
+
+    @Test
+    void setupOnAReadyStoreFindsItAndLeavesEveryLockAsItWas() {
+        String name = uniqueName("setup");
+        FencedLock held = provider("a").tryLock(config(name)).orElseThrow();
+        LockAdmin admin = provider("admin").admin();
+        StoreSetup first = admin.init();
+        StoreSetup second = admin.init();
+        assertThat(second.created()).as("the second setup creates nothing").isFalse();
+        assertThat(second.description()).isNotBlank();
+        assertThat(first.created()).as("the test's store was ready").isFalse();
+        assertThat(provider("b").tryLock(config(name)))
+                .as("the held lock survives setup")
+                .isEmpty();
+        held.unlock();
+    }
+
+    @Test
+    void theAdminReportsAnUnreachableStoreAsAnErrorNeverAsAnOutcome() {
+        LockAdmin admin = unreachableProvider().admin();
+        String name = uniqueName("admin-down");
+        assertThatThrownBy(() -> admin.list(null, 10)).isInstanceOf(LockStoreUnavailableException.class);
+        assertThatThrownBy(() -> admin.show(name)).isInstanceOf(LockStoreUnavailableException.class);
+        assertThatThrownBy(() -> admin.releaseIfFence(name, 1)).isInstanceOf(LockStoreUnavailableException.class);
     }
 
     // ---- concurrency ---------------------------------------------------------------------------------------------

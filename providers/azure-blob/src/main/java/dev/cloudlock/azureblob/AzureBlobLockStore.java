@@ -2,6 +2,8 @@ package dev.cloudlock.azureblob;
 
 import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpHeaders;
+import com.azure.core.http.rest.PagedIterable;
+import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.http.rest.Response;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
@@ -9,10 +11,12 @@ import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlobDownloadContentResponse;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobHttpHeaders;
+import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.BlockBlobItem;
 import com.azure.storage.blob.models.DownloadRetryOptions;
+import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
@@ -23,7 +27,9 @@ import dev.cloudlock.spi.ETagLockStore;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordJson;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -145,6 +151,93 @@ public final class AzureBlobLockStore extends ETagLockStore {
         }
     }
 
+    /**
+     * List Blobs under the prefix, with {@code /} as delimiter (lock blob names never contain one, so "folders" under
+     * the prefix are left out); the page token is Blob Storage's continuation marker. {@link ETagLockStore#list}
+     * then reads each lock blob, since its state is in its body: 1 + n requests for a page of n. (The listing's own
+     * properties hold no lock state; reading the bodies is the only way to the records.)
+     */
+    @Override
+    protected KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
+        ListBlobsOptions options = new ListBlobsOptions().setPrefix(prefix).setMaxResultsPerPage(pageSize);
+        PagedResponse<BlobItem> page = call(
+                () -> {
+                    PagedIterable<BlobItem> blobs = container.listBlobsByHierarchy("/", options, deadline.total());
+                    return (pageToken == null
+                                    ? blobs.iterableByPage(pageSize)
+                                    : blobs.iterableByPage(pageToken, pageSize))
+                            .iterator()
+                            .next();
+                },
+                PagedResponse::getHeaders,
+                e -> false,
+                "list",
+                "",
+                prefix + "*",
+                deadline);
+        List<String> keys = page.getValue().stream()
+                .filter(blob -> !Boolean.TRUE.equals(blob.isPrefix()))
+                .map(blob -> blob.getName().substring(prefix.length()))
+                .toList();
+        String next = page.getContinuationToken();
+        return new KeyPage(keys, next == null || next.isEmpty() ? null : next);
+    }
+
+    @Override
+    protected String encodeName(String name) {
+        return BlobNames.encode(name);
+    }
+
+    /**
+     * Creates the container when it is absent, else finds it (Get Container Properties, then Create Container only
+     * when needed: one request on a ready store). Creating rather than only checking, unlike the S3 store's bucket: a
+     * container has no settings cloudlock could choose wrongly (it is private, in the account the client names), so
+     * creating it is exactly what an operator would do next. A role scoped to the container itself can read it but
+     * not create it; that case fails naming the fix.
+     */
+    @Override
+    public StoreSetup init() {
+        CallTimeouts deadline = timeouts().forRead();
+        String where = "container '" + container.getBlobContainerName() + "' of storage account '"
+                + container.getAccountName() + "'";
+        boolean exists = call(
+                        () -> container.existsWithResponse(deadline.total(), context(deadline)),
+                        Response::getHeaders,
+                        e -> false,
+                        "setup",
+                        "",
+                        "",
+                        deadline)
+                .getValue();
+        if (exists) {
+            return new StoreSetup(false, "The " + where + " exists; lock blobs go under the prefix '" + prefix + "'");
+        }
+        boolean created;
+        try {
+            created = call(
+                            () -> container.createIfNotExistsWithResponse(null, deadline.total(), context(deadline)),
+                            Response::getHeaders,
+                            e -> e.getStatusCode() == 403,
+                            "setup",
+                            "",
+                            "",
+                            deadline)
+                    .getValue();
+        } catch (BlobStorageException denied) {
+            throw new LockStoreConfigurationException(
+                    "Blob Storage denied creating the " + where + " (" + denied.getErrorCode() + "). Create it"
+                            + " (az storage container create --account-name " + container.getAccountName() + " --name "
+                            + container.getBlobContainerName() + "), or give the identity 'Storage Blob Data"
+                            + " Contributor' on the storage account (a role scoped to the container cannot create"
+                            + " it)",
+                    denied);
+        }
+        return new StoreSetup(
+                created,
+                (created ? "Created the " : "The ") + where + (created ? "" : " exists") + "; lock blobs go under the"
+                        + " prefix '" + prefix + "'");
+    }
+
     @Override
     public Optional<ClockSkewMonitor> clockSkewMonitor() {
         return Optional.of(clockSkew);
@@ -212,8 +305,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
                 throw deadline.timedOut("Blob Storage", operation, name, "AzureBlobLockProvider.builder()", e);
             }
             throw StoreErrors.ofNoAnswer(
-                    "Blob Storage could not be reached for " + operation + " of lock '" + name + "' (blob '" + blob
-                            + "' in " + container.getBlobContainerUrl() + "): " + e.getMessage(),
+                    "Blob Storage could not be reached for " + describe(operation, name, blob) + ": " + e.getMessage(),
                     e);
         }
     }
@@ -226,8 +318,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
      * plain.
      */
     LockStoreException translate(BlobStorageException e, String operation, String name, String blob) {
-        String what =
-                operation + " of lock '" + name + "' (blob '" + blob + "' in " + container.getBlobContainerUrl() + ")";
+        String what = describe(operation, name, blob);
         BlobErrorCode code = e.getErrorCode();
         if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)) {
             return new LockStoreConfigurationException(
@@ -245,6 +336,12 @@ public final class AzureBlobLockStore extends ETagLockStore {
                     e);
         }
         return StoreErrors.ofHttpStatus(e.getStatusCode(), problem(e, code, what), e);
+    }
+
+    /** {@code acquire of lock 'x' (blob 'shedlock/x' in <container URL>)}, or {@code list (<container URL>)}. */
+    private String describe(String operation, String name, String blob) {
+        return (name.isEmpty() ? operation : operation + " of lock '" + name + "'")
+                + (blob.isEmpty() ? " (" : " (blob '" + blob + "' in ") + container.getBlobContainerUrl() + ")";
     }
 
     private String problem(BlobStorageException e, @Nullable BlobErrorCode code, String what) {

@@ -245,6 +245,38 @@ class AzureBlobLockStoreTest {
     }
 
     @Test
+    void setupCreatesAMissingContainerOnceAndThenFindsIt() {
+        String name = "created-" + UUID.randomUUID().toString().substring(0, 8);
+        AzureBlobLockProvider provider = AzureBlobLockProvider.builder()
+                .container(container.getServiceClient().getBlobContainerClient(name))
+                .build();
+        var first = provider.admin().init();
+        assertThat(first.created()).isTrue();
+        assertThat(first.description()).contains("Created the container '" + name + "'");
+        var second = provider.admin().init();
+        assertThat(second.created()).isFalse();
+        assertThat(second.description()).contains("exists");
+        assertThat(provider.tryLock(config("job"))).isPresent();
+    }
+
+    @Test
+    void aListingSkipsBlobsUnderThePrefixThatAreNoLockObjects() {
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        container.getBlobClient("shedlock/" + tag + "%zz").upload(BinaryData.fromString("not ours"));
+        container.getBlobClient("shedlock/" + tag + "/nested").upload(BinaryData.fromString("not ours"));
+        AzureBlobLockProvider provider = provider("a");
+        provider.tryLock(config(tag + "-lock")).orElseThrow().unlock();
+        List<String> listed = new java.util.ArrayList<>();
+        java.util.Optional<String> token = java.util.Optional.empty();
+        do {
+            var page = provider.admin().list(token.orElse(null), 1000);
+            page.locks().forEach(lock -> listed.add(lock.name()));
+            token = page.nextPageToken();
+        } while (token.isPresent());
+        assertThat(listed).contains(tag + "-lock").noneMatch(name -> name.startsWith(tag + "%") || name.contains("/"));
+    }
+
+    @Test
     void responsesFeedTheClockSkewMonitor() {
         AzureBlobLockProvider provider = provider("a");
         String name = unique("skew");

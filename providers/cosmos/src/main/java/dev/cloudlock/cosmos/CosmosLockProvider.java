@@ -1,6 +1,7 @@
 package dev.cloudlock.cosmos;
 
 import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
@@ -33,14 +34,8 @@ public final class CosmosLockProvider extends CloudLockProvider {
     /** The partition key path of the lock container unless configured otherwise. */
     public static final String DEFAULT_PARTITION_KEY_PATH = "/id";
 
-    private CosmosLockProvider(CosmosContainer container, Builder builder) {
-        super(
-                new CosmosLockStore(
-                        container,
-                        builder.partitionKeyPath,
-                        new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
-                        builder.timeouts),
-                builder.lockedBy);
+    private CosmosLockProvider(CosmosLockStore store, String lockedBy) {
+        super(store, lockedBy);
     }
 
     public static Builder builder() {
@@ -55,15 +50,29 @@ public final class CosmosLockProvider extends CloudLockProvider {
     /** Builds a {@link CosmosLockProvider}; {@code container} is required. */
     public static final class Builder {
         private @Nullable CosmosContainer container;
+        private @Nullable CosmosDatabase database;
+        private @Nullable String containerId;
         private String partitionKeyPath = DEFAULT_PARTITION_KEY_PATH;
         private String lockedBy = InstanceIdentity.hostAndPid();
         private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
-        /** The lock container. Required. */
+        /** The lock container. Required, unless given by {@link #container(CosmosDatabase, String)}. */
         public Builder container(CosmosContainer container) {
             this.container = container;
+            this.database = null;
+            return this;
+        }
+
+        /**
+         * The lock container by its database and id: the same store, whose setup ({@code admin().init()}, the CLI's
+         * {@code init}) can also create the container when it is absent.
+         */
+        public Builder container(CosmosDatabase database, String containerId) {
+            this.database = database;
+            this.containerId = containerId;
+            this.container = null;
             return this;
         }
 
@@ -100,10 +109,15 @@ public final class CosmosLockProvider extends CloudLockProvider {
         }
 
         public CosmosLockProvider build() {
+            ClockSkewMonitor clock = new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE);
+            if (database != null && containerId != null) {
+                return new CosmosLockProvider(
+                        new CosmosLockStore(database, containerId, partitionKeyPath, clock, timeouts), lockedBy);
+            }
             if (container == null) {
                 throw new IllegalStateException("container is required: CosmosLockProvider.builder().container(...)");
             }
-            return new CosmosLockProvider(container, this);
+            return new CosmosLockProvider(new CosmosLockStore(container, partitionKeyPath, clock, timeouts), lockedBy);
         }
     }
 }

@@ -8,12 +8,15 @@ import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
 
 import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosEndToEndOperationLatencyPolicyConfigBuilder;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.CosmosPatchItemRequestOptions;
 import com.azure.cosmos.models.CosmosPatchOperations;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -30,12 +33,17 @@ import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
 import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
+import dev.cloudlock.spi.StoredNames;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -43,6 +51,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockStore} on an Azure Cosmos DB (NoSQL API) container: one item per lock, one request per acquire,
@@ -75,6 +85,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CosmosLockStore implements LockStore {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CosmosLockStore.class);
+
     private static final Pattern TOP_LEVEL_PATH = Pattern.compile("/[A-Za-z][A-Za-z0-9_]*");
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
@@ -87,6 +99,7 @@ public final class CosmosLockStore implements LockStore {
     private static final int CLIENT_OPERATION_TIMEOUT = 20008;
 
     private final CosmosContainer container;
+    private final @Nullable CosmosDatabase database;
     private final String partitionKeyField;
     private final ClockSkewMonitor clockSkew;
     private final CallTimeouts timeouts;
@@ -115,8 +128,31 @@ public final class CosmosLockStore implements LockStore {
      */
     public CosmosLockStore(
             CosmosContainer container, String partitionKeyPath, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
+        this(container, null, partitionKeyPath, clockSkew, timeouts);
+    }
+
+    /**
+     * A store on container {@code containerId} of {@code database}, which {@link #init()} can create when it is
+     * absent (a store given only the container can check it, not create it).
+     */
+    public CosmosLockStore(
+            CosmosDatabase database,
+            String containerId,
+            String partitionKeyPath,
+            ClockSkewMonitor clockSkew,
+            CallTimeouts timeouts) {
+        this(database.getContainer(containerId), database, partitionKeyPath, clockSkew, timeouts);
+    }
+
+    private CosmosLockStore(
+            CosmosContainer container,
+            @Nullable CosmosDatabase database,
+            String partitionKeyPath,
+            ClockSkewMonitor clockSkew,
+            CallTimeouts timeouts) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.container = Objects.requireNonNull(container, "container");
+        this.database = database;
         Objects.requireNonNull(partitionKeyPath, "partitionKeyPath");
         if (!TOP_LEVEL_PATH.matcher(partitionKeyPath).matches()) {
             throw new IllegalArgumentException(
@@ -266,21 +302,88 @@ public final class CosmosLockStore implements LockStore {
         try {
             CosmosItemResponse<ObjectNode> response =
                     timed(() -> container.readItem(id, new PartitionKey(id), options, ObjectNode.class));
-            ObjectNode item = response.getItem();
-            return Optional.of(new LockRecord(
-                    name,
-                    instant(item, LOCK_UNTIL),
-                    instant(item, LOCKED_AT),
-                    text(item, LOCKED_BY),
-                    text(item, OWNER),
-                    item.path(FENCE).asLong(0),
-                    instant(item, LAST_TICK),
-                    new StoreState.ETag(response.getETag())));
+            return Optional.of(toRecord(name, response.getItem(), response.getETag()));
         } catch (CosmosException e) {
             if (isMissingItem(e)) {
                 return Optional.empty();
             }
             throw translate(e, "read", name, deadline);
+        }
+    }
+
+    /**
+     * A query of the container's items, {@code pageSize} at most; the page token is Cosmos DB's continuation token.
+     * Items whose id is no encoded lock name are not lock records and are skipped (and logged).
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        CosmosQueryRequestOptions options = new CosmosQueryRequestOptions();
+        options.setCosmosEndToEndOperationLatencyPolicyConfig(
+                new CosmosEndToEndOperationLatencyPolicyConfigBuilder(deadline.total())
+                        .enable(true)
+                        .build());
+        FeedResponse<ObjectNode> page;
+        long sent = clockSkew.ticks();
+        try {
+            page = container
+                    .queryItems("SELECT * FROM c", options, ObjectNode.class)
+                    .iterableByPage(pageToken, pageSize)
+                    .iterator()
+                    .next();
+        } catch (CosmosException e) {
+            observeDate(e.getResponseHeaders(), sent);
+            throw translate(e, "list", "", deadline);
+        }
+        observeDate(page.getResponseHeaders(), sent);
+        List<LockRecord> records = new ArrayList<>();
+        for (ObjectNode item : page.getResults()) {
+            String id = item.path("id").asText("");
+            Optional<String> name = StoredNames.decode(id, CosmosItemIds::encode);
+            if (name.isEmpty()) {
+                LOG.warn("Item '{}' of container '{}' is no lock record; not listed", id, container.getId());
+                continue;
+            }
+            records.add(toRecord(name.get(), item, item.path("_etag").asText(null)));
+        }
+        return new LockRecordPage(records, page.getContinuationToken());
+    }
+
+    /**
+     * Creates the container with the partition key path unless it exists (when the store was given its database),
+     * else checks that it exists; in both cases an existing container must have that partition key path.
+     */
+    @Override
+    public StoreSetup init() {
+        CallTimeouts deadline = timeouts.forRead();
+        try {
+            if (database != null) {
+                int status = database.createContainerIfNotExists(container.getId(), "/" + partitionKeyField)
+                        .getStatusCode();
+                checkPartitionKeyPath();
+                boolean created = status == 201;
+                return new StoreSetup(
+                        created,
+                        (created ? "Created container '" : "Container '") + container.getId() + "' of database '"
+                                + database.getId() + "'" + (created ? "" : " exists") + ", partitioned by /"
+                                + partitionKeyField);
+            }
+            checkPartitionKeyPath();
+            return new StoreSetup(
+                    false, "Container '" + container.getId() + "' exists, partitioned by /" + partitionKeyField);
+        } catch (CosmosException e) {
+            throw translate(e, "setup", "", deadline);
+        }
+    }
+
+    private void checkPartitionKeyPath() {
+        List<String> paths =
+                container.read().getProperties().getPartitionKeyDefinition().getPaths();
+        if (!paths.equals(List.of("/" + partitionKeyField))) {
+            throw new LockStoreConfigurationException("Cosmos DB container '" + container.getId()
+                    + "' is partitioned by " + paths + ", not /" + partitionKeyField + ": configure"
+                    + " partitionKeyPath(\"" + (paths.isEmpty() ? "/id" : paths.get(0)) + "\") or use a container"
+                    + " partitioned by /" + partitionKeyField);
         }
     }
 
@@ -371,8 +474,8 @@ public final class CosmosLockStore implements LockStore {
         if (e.getStatusCode() == 408 && e.getSubStatusCode() == CLIENT_OPERATION_TIMEOUT) {
             return deadline.timedOut("Cosmos DB", operation, name, "CosmosLockProvider.builder()", e);
         }
-        String message = problem(e) + " (" + operation + " of lock '" + name + "' in container '" + container.getId()
-                + "'): " + e.getShortMessage();
+        String message = problem(e) + " (" + (name.isEmpty() ? operation : operation + " of lock '" + name + "'")
+                + " in container '" + container.getId() + "'): " + e.getShortMessage();
         int status = e.getStatusCode();
         boolean sessionNotAvailable = status == NOT_FOUND && e.getSubStatusCode() == READ_SESSION_NOT_AVAILABLE;
         if ((status == NOT_FOUND && !sessionNotAvailable) || isAboutThePartitionKey(e)) {
@@ -420,6 +523,18 @@ public final class CosmosLockStore implements LockStore {
         return e.getSubStatusCode() == PARTITION_KEY_MISMATCH
                 || message.contains("partitionkey")
                 || message.contains("partition key");
+    }
+
+    private static LockRecord toRecord(String name, ObjectNode item, @Nullable String etag) {
+        return new LockRecord(
+                name,
+                instant(item, LOCK_UNTIL),
+                instant(item, LOCKED_AT),
+                text(item, LOCKED_BY),
+                text(item, OWNER),
+                item.path(FENCE).asLong(0),
+                instant(item, LAST_TICK),
+                etag == null ? null : new StoreState.ETag(etag));
     }
 
     private static @Nullable Instant instant(ObjectNode item, String field) {

@@ -19,10 +19,13 @@ import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
 import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,16 +39,23 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
@@ -108,6 +118,13 @@ public final class DynamoDbLockStore implements LockStore {
             "MissingAuthenticationTokenException",
             "IncompleteSignatureException",
             "ExpiredTokenException");
+
+    /** What locking needs; listing and setup, done by operators, need more. */
+    private static final String LOCKING = "dynamodb:GetItem and dynamodb:UpdateItem (and dynamodb:DescribeTable to"
+            + " diagnose a key schema that does not match)";
+
+    private static final Map<String, String> PERMISSIONS =
+            Map.of("list", "dynamodb:Scan", "setup", "dynamodb:DescribeTable and dynamodb:CreateTable");
 
     private static final String TICK_OPEN = " AND (attribute_not_exists(#lastTick) OR #lastTick < :tick)";
 
@@ -259,6 +276,169 @@ public final class DynamoDbLockStore implements LockStore {
                 : Optional.empty();
     }
 
+    /**
+     * A strongly consistent {@code Scan} of the table, {@code pageSize} items at most; the page token is the last
+     * item's partition key value. Items whose partition key is not a string are no lock records and are skipped. In
+     * the sort-key layout the scan is filtered to the lock items ({@code <sort key> = <value>}; DynamoDB applies the
+     * filter after the limit, so a page may hold fewer items than asked, even none, and still have a next page), and
+     * the page token also carries the sort key of the last item scanned, which may be an application's item.
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        ScanResponse response = call(
+                () -> client.scan(b -> {
+                    b.tableName(tableName)
+                            .consistentRead(true)
+                            .limit(pageSize)
+                            .exclusiveStartKey(pageToken == null ? null : startKey(pageToken))
+                            .overrideConfiguration(override(deadline));
+                    if (sortKey != null) {
+                        b.filterExpression("#sk = :sk")
+                                .expressionAttributeNames(Map.of("#sk", sortKey.name()))
+                                .expressionAttributeValues(Map.of(":sk", text(sortKey.value())));
+                    }
+                }),
+                "list",
+                "",
+                deadline);
+        List<LockRecord> records = response.items().stream()
+                .filter(item ->
+                        item.get(partitionKey) != null && item.get(partitionKey).s() != null)
+                .map(item -> toRecord(item.get(partitionKey).s(), item))
+                .toList();
+        return new LockRecordPage(
+                records, response.hasLastEvaluatedKey() ? pageToken(response.lastEvaluatedKey()) : null);
+    }
+
+    /**
+     * The page token of a scan's last evaluated key: the partition key value, preceded in the sort-key layout by
+     * {@code <length of the sort key value>:<sort key value>}.
+     */
+    private @Nullable String pageToken(Map<String, AttributeValue> lastEvaluated) {
+        AttributeValue hash = lastEvaluated.get(partitionKey);
+        if (hash == null || hash.s() == null) {
+            return null;
+        }
+        if (sortKey == null) {
+            return hash.s();
+        }
+        AttributeValue range = lastEvaluated.get(sortKey.name());
+        String rangeValue = range == null || range.s() == null ? "" : range.s();
+        return rangeValue.length() + ":" + rangeValue + hash.s();
+    }
+
+    /** The exclusive start key of a page token made by {@link #pageToken}. */
+    private Map<String, AttributeValue> startKey(String pageToken) {
+        if (sortKey == null) {
+            return key(pageToken);
+        }
+        int colon = pageToken.indexOf(':');
+        int length;
+        try {
+            length = colon < 0 ? -1 : Integer.parseInt(pageToken.substring(0, colon));
+        } catch (NumberFormatException e) {
+            length = -1;
+        }
+        if (length < 0 || colon + 1 + length > pageToken.length()) {
+            throw new IllegalArgumentException("'" + pageToken + "' is no page token of this table's listing");
+        }
+        return Map.of(
+                partitionKey,
+                text(pageToken.substring(colon + 1 + length)),
+                sortKey.name(),
+                text(pageToken.substring(colon + 1, colon + 1 + length)));
+    }
+
+    /**
+     * Creates the table (on-demand billing, a string partition key, and the string sort key when one is configured,
+     * no TTL) unless it exists, and waits until it is active; an existing table must have that key schema.
+     */
+    @Override
+    public StoreSetup init() {
+        CallTimeouts deadline = timeouts.forRead();
+        boolean created = false;
+        TableDescription table;
+        try {
+            table = call(
+                            () -> client.describeTable(
+                                    b -> b.tableName(tableName).overrideConfiguration(override(deadline))),
+                            "setup",
+                            "",
+                            deadline)
+                    .table();
+        } catch (LockStoreConfigurationException missing) {
+            if (!(missing.getCause() instanceof DynamoDbException cause
+                    && (cause instanceof ResourceNotFoundException
+                            || "ResourceNotFoundException".equals(errorCode(cause))))) {
+                throw missing;
+            }
+            try {
+                call(
+                        () -> client.createTable(b -> b.tableName(tableName)
+                                .billingMode(BillingMode.PAY_PER_REQUEST)
+                                .attributeDefinitions(keyAttributes())
+                                .keySchema(keySchema())
+                                .overrideConfiguration(override(deadline))),
+                        "setup",
+                        "",
+                        deadline);
+                created = true;
+            } catch (LockStoreException raced) {
+                if (!(raced.getCause() instanceof ResourceInUseException)) {
+                    throw raced;
+                }
+            }
+            table = null;
+        }
+        if (table == null || table.tableStatus() != TableStatus.ACTIVE) {
+            table = DynamoDbLockTable.waitUntilActive(client, tableName);
+        }
+        keySchemaProblem(table.keySchema()).ifPresent(problem -> {
+            throw new LockStoreConfigurationException(
+                    problem + "Use another table, or create this one with the lock" + " layout.");
+        });
+        return new StoreSetup(
+                created,
+                (created ? "Created table '" : "Table '") + tableName + "' " + (created ? "" : "exists, ")
+                        + "keyed by the string partition key '" + partitionKey + "'"
+                        + (sortKey == null
+                                ? ""
+                                : " and the string sort key '" + sortKey.name() + "' (lock items: '" + sortKey.value()
+                                        + "')"));
+    }
+
+    /** The key attributes of the lock layout: strings. */
+    private List<AttributeDefinition> keyAttributes() {
+        List<AttributeDefinition> attributes = new ArrayList<>(List.of(stringAttribute(partitionKey)));
+        if (sortKey != null) {
+            attributes.add(stringAttribute(sortKey.name()));
+        }
+        return attributes;
+    }
+
+    /** The key schema of the lock layout: the partition key, and the sort key when configured. */
+    private List<KeySchemaElement> keySchema() {
+        List<KeySchemaElement> keys = new ArrayList<>(List.of(KeySchemaElement.builder()
+                .attributeName(partitionKey)
+                .keyType(KeyType.HASH)
+                .build()));
+        if (sortKey != null) {
+            keys.add(KeySchemaElement.builder()
+                    .attributeName(sortKey.name())
+                    .keyType(KeyType.RANGE)
+                    .build());
+        }
+        return keys;
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
+    }
+
     private boolean conditionalUpdate(
             String name,
             String update,
@@ -328,7 +508,8 @@ public final class DynamoDbLockStore implements LockStore {
      * rest goes by HTTP status ({@link StoreErrors#ofHttpStatus}: 5xx is unavailable).
      */
     LockStoreException translate(DynamoDbException e, String operation, String name) {
-        String what = operation + " of lock '" + name + "' in table '" + tableName + "'";
+        String what =
+                (name.isEmpty() ? operation : operation + " of lock '" + name + "'") + " in table '" + tableName + "'";
         String code = errorCode(e);
         if (e instanceof ResourceNotFoundException || "ResourceNotFoundException".equals(code)) {
             return new LockStoreConfigurationException(
@@ -351,9 +532,8 @@ public final class DynamoDbLockStore implements LockStore {
         }
         if ("AccessDeniedException".equals(code)) {
             return new LockStoreConfigurationException(
-                    "DynamoDB denied " + what + ". The credentials need"
-                            + " dynamodb:GetItem and dynamodb:UpdateItem on the table (and dynamodb:DescribeTable to diagnose a"
-                            + " key schema that does not match). " + e.getMessage(),
+                    "DynamoDB denied " + what + ". The credentials need " + PERMISSIONS.getOrDefault(operation, LOCKING)
+                            + " on the table. " + e.getMessage(),
                     e);
         }
         if (CREDENTIALS_REJECTED.contains(code)) {
@@ -405,7 +585,6 @@ public final class DynamoDbLockStore implements LockStore {
      * only after such an error, so the happy path needs no DescribeTable permission or round trip.
      */
     private Optional<String> keySchemaProblem() {
-        String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
         List<KeySchemaElement> keys;
         try {
             keys = client.describeTable(b -> b.tableName(tableName).overrideConfiguration(override(timeouts)))
@@ -414,6 +593,12 @@ public final class DynamoDbLockStore implements LockStore {
         } catch (SdkException describeFailed) {
             return Optional.empty();
         }
+        return keySchemaProblem(keys);
+    }
+
+    /** Why a table with {@code keys} cannot hold lock records in this store's layout, if it cannot. */
+    private Optional<String> keySchemaProblem(List<KeySchemaElement> keys) {
+        String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
         @Nullable String hash = attribute(keys, KeyType.HASH);
         @Nullable String range = attribute(keys, KeyType.RANGE);
         if (!partitionKey.equals(hash)) {

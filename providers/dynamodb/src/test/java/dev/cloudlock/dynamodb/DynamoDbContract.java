@@ -46,7 +46,7 @@ abstract class DynamoDbContract extends LockProviderContract {
                 client,
                 table(),
                 sortKey == null ? DynamoDbLockProvider.DEFAULT_PARTITION_KEY : DynamoDbBackends.SORT_KEY_TABLE_PK,
-                sortKey == null ? null : sortKey.name());
+                sortKey);
     }
 
     @Override

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -142,6 +146,56 @@ class DynamoDbLockStoreTest {
                         .item())
                 .as("the application's item with the same partition key")
                 .isEqualTo(profile);
+    }
+
+    @Test
+    void aListingOfAnApplicationsTableShowsOnlyTheLockItemsWhereverThePagesEnd() {
+        createTable("app", "_id", true);
+        for (String id : List.of("a", "b", "c", "d")) {
+            CLIENT.putItem(b -> b.tableName("app")
+                    .item(Map.of("_id", AttributeValue.fromS(id), "sk", AttributeValue.fromS("PROFILE"))));
+        }
+        DynamoDbLockProvider provider = sortKeyProvider("app", "_id", "sk");
+        for (String name : List.of("b", "job-1", "job-2")) {
+            provider.tryLock(config(name)).orElseThrow().unlock();
+        }
+        List<String> listed = new ArrayList<>();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.Page page = provider.admin().list(token.orElse(null), 1);
+            page.locks().forEach(lock -> listed.add(lock.name()));
+            token = page.nextPageToken();
+            pages++;
+        } while (token.isPresent() && pages < 100);
+        assertThat(listed)
+                .as("one item a page: pages also end on the application's items")
+                .containsExactlyInAnyOrder("b", "job-1", "job-2");
+        assertThat(pages).isGreaterThan(3);
+    }
+
+    @Test
+    void setupCreatesATableWithTheSortKeyOnceAndRefusesATableWithout() {
+        DynamoDbLockStore.SortKey sortKey = new DynamoDbLockStore.SortKey("sk", "LOCK#");
+        DynamoDbLockProvider provider = sortKeyProvider("created-by-setup", "pk", "sk");
+        assertThat(provider.admin().init().created()).isTrue();
+        assertThat(CLIENT.describeTable(b -> b.tableName("created-by-setup"))
+                        .table()
+                        .keySchema())
+                .extracting(KeySchemaElement::attributeName, KeySchemaElement::keyType)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("pk", KeyType.HASH),
+                        org.assertj.core.groups.Tuple.tuple(sortKey.name(), KeyType.RANGE));
+        var again = provider.admin().init();
+        assertThat(again.created()).isFalse();
+        assertThat(again.description()).contains("sort key 'sk'");
+        assertThat(provider.tryLock(config("job"))).isPresent();
+
+        assertThatThrownBy(() -> sortKeyProvider(DynamoDbBackends.TABLE, "_id", "sk")
+                        .admin()
+                        .init())
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("has no sort key");
     }
 
     @Test

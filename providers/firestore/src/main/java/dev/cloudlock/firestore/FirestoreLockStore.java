@@ -14,9 +14,13 @@ import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.FieldPath;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreException;
 import com.google.cloud.firestore.Precondition;
+import com.google.cloud.firestore.Query;
+import com.google.cloud.firestore.QueryDocumentSnapshot;
+import com.google.cloud.firestore.QuerySnapshot;
 import com.google.cloud.firestore.WriteResult;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
@@ -28,14 +32,19 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
+import dev.cloudlock.spi.StoredNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,6 +52,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockStore} on Cloud Firestore, on the server's clock and without transactions: one document per lock in
@@ -86,6 +97,8 @@ import org.jspecify.annotations.Nullable;
  * collection comes into being with its first document.
  */
 public final class FirestoreLockStore implements LockStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FirestoreLockStore.class);
 
     private final Firestore firestore;
     private final CollectionReference collection;
@@ -198,6 +211,56 @@ public final class FirestoreLockStore implements LockStore {
         return snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
     }
 
+    /**
+     * The collection's documents in document-id order, {@code pageSize} at most, from one query (its read time feeds
+     * the server-time estimate). The page token is the last document's id. Documents whose id is no encoded lock name
+     * are not lock records and are skipped (and logged).
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        Query query = collection.orderBy(FieldPath.documentId()).limit(pageSize);
+        if (pageToken != null) {
+            query = query.startAfter(pageToken);
+        }
+        long sent = clockSkew.ticks();
+        QuerySnapshot page = await(query.get(), "list", "", new Deadline(timeouts.forRead()));
+        long answered = System.nanoTime();
+        clockSkew.observe(exactly(page.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
+        List<LockRecord> records = new ArrayList<>();
+        for (QueryDocumentSnapshot document : page.getDocuments()) {
+            Optional<String> name = StoredNames.decode(document.getId(), FirestoreDocumentIds::encode);
+            if (name.isEmpty()) {
+                LOG.warn(
+                        "Document '{}' of collection '{}' is no lock record; not listed",
+                        document.getId(),
+                        collection());
+                continue;
+            }
+            records.add(toRecord(name.get(), document, answered));
+        }
+        List<QueryDocumentSnapshot> documents = page.getDocuments();
+        return new LockRecordPage(
+                records,
+                documents.size() < pageSize
+                        ? null
+                        : documents.get(documents.size() - 1).getId());
+    }
+
+    /**
+     * Checks that the database answers a query on the collection. Nothing is created: Firestore creates a collection
+     * with its first document.
+     */
+    @Override
+    public StoreSetup init() {
+        await(collection.limit(1).get(), "setup", "", new Deadline(timeouts.forRead()));
+        return new StoreSetup(
+                false,
+                "Collection '" + collection() + "' of project '"
+                        + firestore.getOptions().getProjectId()
+                        + "', database '" + firestore.getOptions().getDatabaseId() + "' answers; Firestore"
+                        + " creates it with its first lock");
+    }
+
     /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */
     private DocumentSnapshot readDocument(DocumentReference doc, String operation, String name, Deadline deadline) {
         long sent = clockSkew.ticks();
@@ -295,7 +358,8 @@ public final class FirestoreLockStore implements LockStore {
     }
 
     private String describe(StatusCode.@Nullable Code code, String operation, String name) {
-        String what = "Firestore " + operation + " of lock '" + name + "' in collection '" + collection.getId()
+        String what = "Firestore " + (name.isEmpty() ? operation : operation + " of lock '" + name + "'")
+                + " in collection '" + collection.getId()
                 + "' (project '" + firestore.getOptions().getProjectId() + "', database '"
                 + firestore.getOptions().getDatabaseId() + "') failed";
         if (code == null) {
@@ -309,7 +373,8 @@ public final class FirestoreLockStore implements LockStore {
                     case DEADLINE_EXCEEDED -> ": Firestore did not answer in time";
                     case PERMISSION_DENIED ->
                         ": the credentials may not read or write this collection; grant the role"
-                                + " roles/datastore.user (or a custom role with datastore.entities.get, .create and .update)";
+                                + " roles/datastore.user (or a custom role with datastore.entities.get, .create and .update, and .list"
+                                + " for listing locks)";
                     case UNAUTHENTICATED -> ": no valid credentials (set up Application Default Credentials)";
                     case NOT_FOUND -> ": the database does not exist; create a Firestore database in Native mode";
                     case FAILED_PRECONDITION -> ": the database may be in Datastore mode; cloudlock needs Native mode";

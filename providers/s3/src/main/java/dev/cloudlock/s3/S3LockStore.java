@@ -8,8 +8,11 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ETagLockStore;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordJson;
+import dev.cloudlock.spi.ObjectKeys;
 import dev.cloudlock.spi.StoreErrors;
+import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -23,6 +26,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadBucketResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -127,6 +132,67 @@ public final class S3LockStore extends ETagLockStore {
         } catch (S3Exception missing) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * {@code ListObjectsV2} under the prefix (with {@code /} as delimiter: lock keys never contain one); the page
+     * token is S3's continuation token. {@link ETagLockStore#list} then reads each lock object, since its state is in
+     * its body: 1 + n requests for a page of n.
+     */
+    @Override
+    protected KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
+        ListObjectsV2Response listing = call(
+                () -> client.listObjectsV2(b -> b.bucket(bucket)
+                        .prefix(prefix)
+                        .delimiter("/")
+                        .maxKeys(pageSize)
+                        .continuationToken(pageToken)
+                        .overrideConfiguration(
+                                o -> o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()))),
+                ListObjectsV2Response::sdkHttpResponse,
+                e -> false,
+                "list",
+                "",
+                prefix + "*",
+                deadline);
+        List<String> keys = listing.contents().stream()
+                .map(object -> object.key().substring(prefix.length()))
+                .toList();
+        return new KeyPage(keys, Boolean.TRUE.equals(listing.isTruncated()) ? listing.nextContinuationToken() : null);
+    }
+
+    @Override
+    protected String encodeName(String name) {
+        return ObjectKeys.encode(name);
+    }
+
+    /**
+     * Checks that the bucket exists and answers ({@code HeadBucket}). cloudlock does not create buckets: a bucket's
+     * region, policy, encryption and lifecycle are the owner's choice.
+     */
+    @Override
+    public StoreSetup init() {
+        CallTimeouts deadline = timeouts().forRead();
+        try {
+            call(
+                    () -> client.headBucket(b -> b.bucket(bucket)
+                            .overrideConfiguration(o ->
+                                    o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()))),
+                    HeadBucketResponse::sdkHttpResponse,
+                    e -> e.statusCode() == 404,
+                    "setup",
+                    "",
+                    "",
+                    deadline);
+        } catch (S3Exception missing) {
+            throw new LockStoreConfigurationException(
+                    "S3 bucket '" + bucket + "' does not exist (or is in another"
+                            + " account or partition). cloudlock does not create buckets: create it (for example"
+                            + " `aws s3 mb s3://" + bucket + "` or the Terraform module), or fix the configured bucket",
+                    missing);
+        }
+        return new StoreSetup(
+                false, "Bucket '" + bucket + "' exists; lock objects go under the prefix '" + prefix + "'");
     }
 
     @Override
@@ -243,7 +309,8 @@ public final class S3LockStore extends ETagLockStore {
      * errors, 503 SlowDown and the other 5xx are a {@link LockStoreUnavailableException}, the rest plain.
      */
     LockStoreException translate(S3Exception e, String operation, String name, String key) {
-        String what = operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ")";
+        String what = (name.isEmpty() ? operation : operation + " of lock '" + name + "'") + " (s3://" + bucket + "/"
+                + key + ")";
         String code = code(e);
         if (e instanceof NoSuchBucketException || "NoSuchBucket".equals(code)) {
             return new LockStoreConfigurationException(

@@ -1,0 +1,266 @@
+package dev.cloudlock.core;
+
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What an operator may do to a provider's locks, safely: look at them, end exactly one holding, repair a wrong
+ * {@code lastTick}, and set the store up. From {@link CloudLockProvider#admin()}.
+ *
+ * <p>Why a release here is safe where an unconditional "unlock" is not: {@link #releaseIfFence} is conditioned on the
+ * holding the operator saw (its fencing token, and the owner token the record carries), so it can end that holding
+ * only. If the lock has meanwhile been taken by a newer holder, the fence has moved on and the release is refused;
+ * an unconditional delete would free the newer holder's lock and let a second instance run beside it.
+ *
+ * <p>Every write goes through the store's conditional writes with the same rules a lock's own writes follow; no
+ * call here deletes a record, so fencing tokens never go back. Store errors are thrown as
+ * {@link LockStoreException}, never reported as an outcome.
+ */
+public final class LockAdmin {
+
+    /** The lease the tick reset holds the lock for while it reads and writes the record. */
+    private static final Duration RESET_LEASE = Duration.ofMinutes(1);
+    /** How often a release is tried again when the holding it targets wrote its record in between (an extension). */
+    private static final int RELEASE_ATTEMPTS = 3;
+
+    private final CloudLockProvider provider;
+    private final LockStore store;
+
+    LockAdmin(CloudLockProvider provider) {
+        this.provider = provider;
+        this.store = provider.store();
+    }
+
+    /**
+     * One page of the locks in the store, in the store's order.
+     *
+     * @param pageToken {@code null} for the first page, else {@link Page#nextPageToken()} of the previous one
+     * @param pageSize at most this many locks, 1 to {@value LockStore#MAX_PAGE_SIZE}
+     */
+    public Page list(@Nullable String pageToken, int pageSize) {
+        if (pageSize < 1 || pageSize > LockStore.MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException(
+                    "pageSize must be 1 to " + LockStore.MAX_PAGE_SIZE + ", was " + pageSize);
+        }
+        LockRecordPage page = store.list(pageToken, pageSize);
+        if (page.records().isEmpty()) {
+            return new Page(List.of(), Optional.ofNullable(page.nextPageToken()));
+        }
+        Instant now = provider.storeTime(page.records().get(0).name()).earliest();
+        return new Page(
+                page.records().stream().map(r -> LockView.of(r, now)).toList(),
+                Optional.ofNullable(page.nextPageToken()));
+    }
+
+    /** The lock named {@code name}, empty when the store has no record of it. */
+    public Optional<LockView> show(String name) {
+        provider.checkName(name);
+        return store.read(name).map(r -> LockView.of(r, provider.storeTime(name).earliest()));
+    }
+
+    /**
+     * Ends the holding whose fencing token is {@code fence}, and only that one: the lock's {@code lockUntil} becomes
+     * the store's time, so the next acquisition may take it at once. Refused ({@link ReleaseResult.Outcome#FENCE_MOVED})
+     * when the lock has been acquired again since, whatever its state. The holder, if it is still running, is not
+     * stopped: its own release or extension later fails (and logs why).
+     *
+     * @param fence the fencing token shown by {@link #show} or {@link #list}
+     */
+    public ReleaseResult releaseIfFence(String name, long fence) {
+        provider.checkName(name);
+        if (fence < 1) {
+            throw new IllegalArgumentException("fence must be at least 1 (fencing tokens start at 1), was " + fence);
+        }
+        for (int attempt = 1; ; attempt++) {
+            Optional<LockRecord> found = store.read(name);
+            if (found.isEmpty()) {
+                return new ReleaseResult(ReleaseResult.Outcome.NO_SUCH_LOCK, Optional.empty());
+            }
+            LockRecord record = found.get();
+            Instant now = provider.storeTime(name).earliest();
+            if (record.fence() != fence) {
+                return new ReleaseResult(ReleaseResult.Outcome.FENCE_MOVED, Optional.of(LockView.of(record, now)));
+            }
+            if (record.isFreeAt(now)) {
+                return new ReleaseResult(ReleaseResult.Outcome.NOT_HELD, Optional.of(LockView.of(record, now)));
+            }
+            if (record.owner() == null || record.lockedAt() == null) {
+                throw new IllegalStateException("The record of lock '" + name + "' carries fencing token " + fence
+                        + " but no owner token or lockedAt: it was written outside cloudlock's rules, so no release"
+                        + " can be conditioned on its holding; nothing written");
+            }
+            if (store.release(new ReleaseRequest(CloudLockProvider.heldFrom(record), now, now, null))) {
+                LockRecord released = new LockRecord(
+                        name,
+                        now,
+                        record.lockedAt(),
+                        record.lockedBy(),
+                        record.owner(),
+                        fence,
+                        record.lastTick(),
+                        null);
+                return new ReleaseResult(ReleaseResult.Outcome.RELEASED, Optional.of(LockView.of(released, now)));
+            }
+            if (attempt == RELEASE_ATTEMPTS) {
+                return new ReleaseResult(ReleaseResult.Outcome.KEPT_CHANGING, Optional.of(LockView.of(record, now)));
+            }
+        }
+    }
+
+    /**
+     * Sets the lock's {@code lastTick} to {@code newLastTick} if it is {@code expectedLastTick} now: the repair for a
+     * record whose tick was set by a bad event (every real tick after it would be skipped as done), or to run an
+     * occurrence again. It takes the lock for the write, so it is refused while the job runs
+     * ({@link TickResetResult.Outcome#HELD}), and the lock's fencing token grows by one.
+     *
+     * @param expectedLastTick the {@code lastTick} the operator saw, {@code null} for a record without one
+     * @param newLastTick the tick to record; not further ahead of the store's time than
+     *     {@link CloudLockProvider#DEFAULT_MAX_TICK_LEAD}, so a reset cannot poison the job either
+     */
+    public TickResetResult resetTick(String name, @Nullable Instant expectedLastTick, Instant newLastTick) {
+        provider.checkName(name);
+        Objects.requireNonNull(newLastTick, "newLastTick");
+        Instant expected = expectedLastTick == null ? null : expectedLastTick.truncatedTo(ChronoUnit.MILLIS);
+        Instant tick = newLastTick.truncatedTo(ChronoUnit.MILLIS);
+        CloudLockProvider.StoreTime time = provider.storeTime(name);
+        CloudLockProvider.checkTickLead(
+                name, tick, time, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, "give the tick the job last completed");
+        Optional<LockRecord> before = store.read(name);
+        if (before.isEmpty()) {
+            return new TickResetResult(TickResetResult.Outcome.NO_SUCH_LOCK, Optional.empty());
+        }
+        Optional<TickResetResult> refused = refusal(before.get(), expected, time.earliest());
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        Optional<CloudLockProvider.StoreLock> lock =
+                provider.tryLockForAdmin(new LockConfiguration(time.earliest(), name, RESET_LEASE, Duration.ZERO));
+        if (lock.isEmpty()) {
+            return held(name);
+        }
+        LockRecord current = store.read(name)
+                .orElseThrow(() -> new LockStoreException(
+                        "The record of lock '" + name + "' vanished while the tick reset held it"));
+        if (!Objects.equals(current.lastTick(), expected)) {
+            lock.get().unlock();
+            return new TickResetResult(
+                    TickResetResult.Outcome.TICK_MOVED,
+                    Optional.of(LockView.of(current, provider.storeTime(name).earliest())));
+        }
+        if (!lock.get().release(tick)) {
+            return held(name);
+        }
+        return new TickResetResult(TickResetResult.Outcome.RESET, show(name));
+    }
+
+    private static Optional<TickResetResult> refusal(LockRecord record, @Nullable Instant expected, Instant now) {
+        if (!Objects.equals(record.lastTick(), expected)) {
+            return Optional.of(
+                    new TickResetResult(TickResetResult.Outcome.TICK_MOVED, Optional.of(LockView.of(record, now))));
+        }
+        if (!record.isFreeAt(now)) {
+            return Optional.of(
+                    new TickResetResult(TickResetResult.Outcome.HELD, Optional.of(LockView.of(record, now))));
+        }
+        return Optional.empty();
+    }
+
+    private TickResetResult held(String name) {
+        return new TickResetResult(TickResetResult.Outcome.HELD, show(name));
+    }
+
+    /** Makes the store ready for locks, idempotently ({@link LockStore#init}). */
+    public StoreSetup init() {
+        return store.init();
+    }
+
+    /**
+     * One page of {@link #list}.
+     *
+     * @param locks the locks of this page
+     * @param nextPageToken what to pass for the next page; empty on the last page
+     */
+    public record Page(List<LockView> locks, Optional<String> nextPageToken) {
+        public Page {
+            locks = List.copyOf(locks);
+            Objects.requireNonNull(nextPageToken, "nextPageToken");
+        }
+    }
+
+    /**
+     * What {@link #releaseIfFence} did.
+     *
+     * @param outcome what happened
+     * @param lock the lock as it was seen (after the release when {@link Outcome#RELEASED}); empty without a record
+     */
+    public record ReleaseResult(Outcome outcome, Optional<LockView> lock) {
+
+        /** Outcomes of a fenced release. */
+        public enum Outcome {
+            /** The holding with that fence was ended. */
+            RELEASED,
+            /** The holding with that fence had already ended: nothing to do. */
+            NOT_HELD,
+            /** The lock was acquired again since (its fence is another): refused, nothing written. */
+            FENCE_MOVED,
+            /** The holder wrote its record (an extension) each time the release tried: refused, try again. */
+            KEPT_CHANGING,
+            /** The store has no record of the lock. */
+            NO_SUCH_LOCK
+        }
+
+        public ReleaseResult {
+            Objects.requireNonNull(outcome, "outcome");
+            Objects.requireNonNull(lock, "lock");
+        }
+
+        /** True when a condition refused the release (the fence moved on, the record kept changing, no record). */
+        public boolean refused() {
+            return outcome == Outcome.FENCE_MOVED
+                    || outcome == Outcome.KEPT_CHANGING
+                    || outcome == Outcome.NO_SUCH_LOCK;
+        }
+    }
+
+    /**
+     * What {@link #resetTick} did.
+     *
+     * @param outcome what happened
+     * @param lock the lock as it was seen (after the reset when {@link Outcome#RESET}); empty without a record
+     */
+    public record TickResetResult(Outcome outcome, Optional<LockView> lock) {
+
+        /** Outcomes of a tick reset. */
+        public enum Outcome {
+            /** {@code lastTick} now holds the new tick. */
+            RESET,
+            /** {@code lastTick} was not the expected value: refused, nothing written. */
+            TICK_MOVED,
+            /** The lock is held (the job may be running): refused, nothing written; try again once it is free. */
+            HELD,
+            /** The store has no record of the lock. */
+            NO_SUCH_LOCK
+        }
+
+        public TickResetResult {
+            Objects.requireNonNull(outcome, "outcome");
+            Objects.requireNonNull(lock, "lock");
+        }
+
+        /** True unless the tick was reset. */
+        public boolean refused() {
+            return outcome != Outcome.RESET;
+        }
+    }
+}
