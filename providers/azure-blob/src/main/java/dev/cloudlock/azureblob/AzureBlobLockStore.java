@@ -51,7 +51,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Round trips</b> ({@link ETagLockStore}): one Put Blob per steady-state acquire, release and extend; a Get
  * Blob first after another holder. Blob names are percent-encoded ({@link BlobNames}): no name escapes the prefix,
- * no two names share a blob.
+ * no two names share a blob. For operators: {@link #list} is List Blobs plus a Get Blob per lock; {@link #init}
+ * finds the container or creates it.
  *
  * <p><b>Deadlines.</b> Every request carries the call's total deadline as the SDK's operation timeout and the
  * per-attempt deadline as its response timeout (azure-core's {@code azure-response-timeout}, which its default Netty
