@@ -1,14 +1,25 @@
 # The lock table. Records are never expired by a TTL: a deleted record would restart its fencing token at 1.
+# Keyed by the partition key only (ShedLock's layout), or by partition key and sort key (an application's single
+# table, with lock items under one sort key value: DynamoDbLockProvider.builder().sortKey(var.sort_key, "LOCK#")).
 resource "aws_dynamodb_table" "locks" {
   name                        = var.table_name
   billing_mode                = "PAY_PER_REQUEST"
   hash_key                    = var.partition_key
+  range_key                   = var.sort_key
   deletion_protection_enabled = var.deletion_protection
   tags                        = var.tags
 
   attribute {
     name = var.partition_key
     type = "S"
+  }
+
+  dynamic "attribute" {
+    for_each = var.sort_key == null ? [] : [var.sort_key]
+    content {
+      name = attribute.value
+      type = "S"
+    }
   }
 
   point_in_time_recovery {

@@ -13,6 +13,11 @@ output "partition_key" {
   value       = aws_dynamodb_table.locks.hash_key
 }
 
+output "sort_key" {
+  description = "The table's sort key, or null; when set, pass it to .sortKey(<sort_key>, \"LOCK#\")."
+  value       = aws_dynamodb_table.locks.range_key
+}
+
 output "lock_access_policy_json" {
   description = "IAM policy (JSON) with exactly the DynamoDB actions the provider calls on this table; attach it to the role of every lock user."
   value       = data.aws_iam_policy_document.lock_access.json

@@ -20,6 +20,17 @@ variable "partition_key" {
   }
 }
 
+variable "sort_key" {
+  description = "Name of a string sort key, for a table shared with the application's own items; null (the default) for a table keyed by the partition key only. With a sort key, build the provider with .partitionKey(var.partition_key).sortKey(var.sort_key, \"LOCK#\") (or another value no application item uses)."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.sort_key == null ? true : length(var.sort_key) > 0 && length(var.sort_key) <= 255
+    error_message = "The sort key name must have 1 to 255 characters."
+  }
+}
+
 variable "point_in_time_recovery" {
   description = "Turn on point-in-time recovery for the table (restores keep the fencing tokens the table held)."
   type        = bool

@@ -2,7 +2,8 @@ locals {
   job_name = coalesce(var.job_name, var.app_name)
 }
 
-# Host storage of the Functions runtime (timer schedule status, leases); the locks live in Cosmos DB.
+# Host storage of the Functions runtime (timer schedule status, leases). The locks live in Cosmos DB, or, with
+# blob_lock_container set, in a container of this account that the app reaches with its identity.
 resource "azurerm_storage_account" "host" {
   name                            = var.storage_account_name
   resource_group_name             = var.resource_group_name
@@ -12,6 +13,23 @@ resource "azurerm_storage_account" "host" {
   min_tls_version                 = "TLS1_2"
   allow_nested_items_to_be_public = false
   tags                            = var.tags
+}
+
+# The lock container (only with blob_lock_container): the locks in the account the app already has.
+resource "azurerm_storage_container" "locks" {
+  count                 = var.blob_lock_container == null ? 0 : 1
+  name                  = var.blob_lock_container
+  storage_account_id    = azurerm_storage_account.host.id
+  container_access_type = "private"
+}
+
+# Least privilege for the locks: read and write blobs in the lock container only, with the app's identity. (The
+# host's own storage key stays the host's: the guard reaches the locks through CLOUDLOCK_BLOB_ENDPOINT and Entra ID.)
+resource "azurerm_role_assignment" "locks" {
+  count                = var.blob_lock_container == null ? 0 : 1
+  scope                = azurerm_storage_container.locks[0].id
+  role_definition_name = "Storage Blob Data Contributor"
+  principal_id         = azurerm_linux_function_app.this.identity[0].principal_id
 }
 
 resource "azurerm_log_analytics_workspace" "this" {
@@ -65,11 +83,22 @@ resource "azurerm_linux_function_app" "this" {
   }
 
   app_settings = merge(var.app_settings, {
+    CLOUDLOCK_JOB_NAME       = local.job_name
+    CLOUDLOCK_TIMER_SCHEDULE = var.timer_schedule
+    CLOUDLOCK_WHEN_BUSY      = var.when_busy
+    }, var.blob_lock_container == null ? {
     CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
     CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database
     CLOUDLOCK_COSMOS_CONTAINER = var.cosmos_container
-    CLOUDLOCK_JOB_NAME         = local.job_name
-    CLOUDLOCK_TIMER_SCHEDULE   = var.timer_schedule
-    CLOUDLOCK_WHEN_BUSY        = var.when_busy
+    } : {
+    CLOUDLOCK_BLOB_ENDPOINT  = azurerm_storage_account.host.primary_blob_endpoint
+    CLOUDLOCK_BLOB_CONTAINER = var.blob_lock_container
   })
+
+  lifecycle {
+    precondition {
+      condition     = (var.cosmos_endpoint == null) != (var.blob_lock_container == null)
+      error_message = "Set either cosmos_endpoint (locks in Cosmos DB) or blob_lock_container (locks in the app's storage account), not both."
+    }
+  }
 }

@@ -9,11 +9,16 @@ output "principal_id" {
 }
 
 output "job_name" {
-  description = "The job's lock name (CLOUDLOCK_JOB_NAME): the id of its item in the lock container."
+  description = "The job's lock name (CLOUDLOCK_JOB_NAME): the id of its item in the lock container, or its blob's name after the prefix shedlock/."
   value       = local.job_name
 }
 
 output "application_insights_name" {
   description = "Application Insights resource receiving the function's logs."
   value       = azurerm_application_insights.this.name
+}
+
+output "blob_lock_container" {
+  description = "The Blob Storage lock container in the app's storage account, or null when the locks are in Cosmos DB."
+  value       = var.blob_lock_container
 }

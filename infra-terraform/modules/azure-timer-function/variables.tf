@@ -71,11 +71,12 @@ variable "java_version" {
 }
 
 variable "cosmos_endpoint" {
-  description = "Cosmos DB account endpoint (CLOUDLOCK_COSMOS_ENDPOINT), e.g. module.lock.endpoint."
+  description = "Cosmos DB account endpoint (CLOUDLOCK_COSMOS_ENDPOINT), e.g. module.lock.endpoint; null when blob_lock_container is set."
   type        = string
+  default     = null
 
   validation {
-    condition     = startswith(var.cosmos_endpoint, "https://")
+    condition     = var.cosmos_endpoint == null ? true : startswith(var.cosmos_endpoint, "https://")
     error_message = "cosmos_endpoint is an https:// URL."
   }
 }
@@ -83,11 +84,24 @@ variable "cosmos_endpoint" {
 variable "cosmos_database" {
   description = "Cosmos DB database (CLOUDLOCK_COSMOS_DATABASE), e.g. module.lock.database_name."
   type        = string
+  default     = null
 }
 
 variable "cosmos_container" {
   description = "Cosmos DB lock container (CLOUDLOCK_COSMOS_CONTAINER), e.g. module.lock.container_name."
   type        = string
+  default     = null
+}
+
+variable "blob_lock_container" {
+  description = "Instead of Cosmos DB: a Blob Storage container for the locks, created in the app's own storage account (CLOUDLOCK_BLOB_CONTAINER, reached at CLOUDLOCK_BLOB_ENDPOINT with the app's identity, which gets Storage Blob Data Contributor on that container only). Null: Cosmos DB."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.blob_lock_container == null ? true : can(regex("^[a-z0-9](?:[a-z0-9]|-[a-z0-9]){2,62}$", var.blob_lock_container))
+    error_message = "A container name has 3 to 63 lowercase letters, digits and single hyphens, starting and ending with a letter or digit."
+  }
 }
 
 variable "log_retention_days" {
@@ -102,12 +116,12 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE and CLOUDLOCK_WHEN_BUSY from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE and CLOUDLOCK_WHEN_BUSY from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_WHEN_BUSY"])) == 0
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_WHEN_BUSY"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
   }
 }

@@ -86,6 +86,9 @@ public final class Benchmarks {
         try (CosmosTarget target = new CosmosTarget()) {
             providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
         }
+        try (AzureBlobTarget target = new AzureBlobTarget()) {
+            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
+        }
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("providers", providers);

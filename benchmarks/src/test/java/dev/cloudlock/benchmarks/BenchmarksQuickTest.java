@@ -54,6 +54,14 @@ class BenchmarksQuickTest {
                         "| release | 1 | {PATCH docs item=1} |",
                         "| extend | 1 | {PATCH docs item=1} |",
                         "| acquire, first ever | 2 | {PATCH docs item=1, POST docs feed=1} |");
+        // Blob Storage: one conditional Put Blob per steady-state acquire, release and extend; a loser reads once.
+        assertThat(md)
+                .contains(
+                        "Azure Blob Storage on Azurite",
+                        "| acquire, steady state (same holder) | 1 | {Put Blob=1} |",
+                        "| release | 1 | {Put Blob=1} |",
+                        "| extend | 1 | {Put Blob=1} |",
+                        "| acquire that loses (contended) | 1 | {Get Blob=1} |");
         String json = Report.toJson(java.util.Map.of("k", "v\"q"), "");
         assertThat(json).contains("\"v\\\"q\"");
     }

@@ -28,6 +28,8 @@ import java.util.List;
  *   <li>{@link #cosmos()}: {@code @vercel/cosmosdb-server} (Cosmos DB, NoSQL API) behind our launcher
  *       {@code emulators/cosmos-launcher.js}, serving TLS with a certificate generated here by {@code keytool}; the
  *       client trusts it through {@link #cosmosTrustStore()}.</li>
+ *   <li>{@link #azurite()}: Azurite's Blob Storage service ({@code azurite-blob}, npm), in memory, without
+ *       telemetry.</li>
  * </ul>
  */
 public final class Emulators {
@@ -37,6 +39,7 @@ public final class Emulators {
     private static EmulatorProcess firestore;
     private static EmulatorProcess s3proxy;
     private static EmulatorProcess cosmos;
+    private static EmulatorProcess azurite;
     private static Path cosmosTls;
 
     private Emulators() {}
@@ -326,6 +329,56 @@ public final class Emulators {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while running keytool", e);
         }
+    }
+
+    /** The storage account every Azurite serves: Azure's well-known development account. */
+    public static final String AZURITE_ACCOUNT = "devstoreaccount1";
+
+    /** The key of {@value #AZURITE_ACCOUNT}: Azure's published development key. */
+    public static final String AZURITE_KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+    /**
+     * The shared Azurite Blob Storage server ({@code azurite-blob} 3.35.0 from {@code emulators/node_modules}), in
+     * memory ({@code --inMemoryPersistence}), with telemetry off ({@code --disableTelemetry}: otherwise it tries to
+     * reach an outside endpoint) and the API version check off ({@code --skipApiVersionCheck}: the SDK speaks a newer
+     * version than the emulator knows). It has no reset call: use fresh container or blob names. Connect with
+     * {@link #azuriteConnectionString(EmulatorProcess)}.
+     */
+    public static synchronized EmulatorProcess azurite() {
+        if (azurite == null || !azurite.isAlive()) {
+            azurite = startAzurite();
+        }
+        return azurite;
+    }
+
+    /** A new Azurite Blob Storage server of its own (the caller closes it), as {@link #azurite()} starts it. */
+    public static EmulatorProcess startAzurite() {
+        Path main = emulatorsDir().resolve("node_modules/azurite/dist/src/blob/main.js");
+        if (!Files.isRegularFile(main)) {
+            throw new IllegalStateException("Azurite is not installed: " + main + " is missing. Run 'npm ci' in "
+                    + emulatorsDir() + " (the Maven build does this itself: ./mvnw verify).");
+        }
+        return EmulatorProcess.start(
+                "azurite",
+                port -> List.of(
+                        "node",
+                        main.toString(),
+                        "--blobHost",
+                        "127.0.0.1",
+                        "--blobPort",
+                        Integer.toString(port),
+                        "--inMemoryPersistence",
+                        "--disableTelemetry",
+                        "--skipApiVersionCheck"),
+                "/",
+                Duration.ofSeconds(30));
+    }
+
+    /** The connection string of {@value #AZURITE_ACCOUNT} on {@code server}, as Azure's tools write it. */
+    public static String azuriteConnectionString(EmulatorProcess server) {
+        return "DefaultEndpointsProtocol=http;AccountName=" + AZURITE_ACCOUNT + ";AccountKey=" + AZURITE_KEY
+                + ";BlobEndpoint=" + server.endpoint() + "/" + AZURITE_ACCOUNT + ";";
     }
 
     /** The repository's {@code emulators/} folder, holding the npm emulators and our launchers. */

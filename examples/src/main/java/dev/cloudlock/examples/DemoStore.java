@@ -3,8 +3,11 @@ package dev.cloudlock.examples;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.cosmos.CosmosLockProvider;
@@ -33,13 +36,13 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 /**
  * The lock store a demo instance uses: by default the in-memory store (core's reference implementation of the store
  * SPI, shared by every instance, so the demo needs only a JDK); or DynamoDB or S3 on moto, Firestore on its emulator,
- * Cosmos DB on our launcher with TLS, on an emulator started on 127.0.0.1, where each instance gets its own client, as
+ * Cosmos DB on our launcher with TLS, Blob Storage on Azurite, on an emulator started on 127.0.0.1, where each instance gets its own client, as
  * separate processes would. Closing it closes the clients (the emulator stops with the JVM).
  */
 final class DemoStore implements AutoCloseable {
 
     /** The stores the demo can run on. */
-    static final List<String> NAMES = List.of("in-memory", "dynamodb", "s3", "firestore", "cosmos");
+    static final List<String> NAMES = List.of("in-memory", "dynamodb", "s3", "firestore", "cosmos", "azure-blob");
 
     private final String name;
     private final @Nullable EmulatorProcess emulator;
@@ -60,6 +63,7 @@ final class DemoStore implements AutoCloseable {
             case "in-memory" -> new DemoStore(name, null);
             case "dynamodb", "s3" -> new DemoStore(name, Emulators.moto());
             case "firestore" -> new DemoStore(name, Emulators.firestore());
+            case "azure-blob" -> new DemoStore(name, Emulators.azurite());
             case "cosmos" -> {
                 // Trust exactly the launcher's certificate (TLS validation stays on); read when the client starts.
                 System.setProperty(
@@ -79,10 +83,12 @@ final class DemoStore implements AutoCloseable {
 
     String description() {
         return switch (name) {
-            case "in-memory" -> "the in-memory store; --store dynamodb|s3|firestore|cosmos runs on an emulator";
+            case "in-memory" ->
+                "the in-memory store; --store dynamodb|s3|firestore|cosmos|azure-blob runs on an emulator";
             case "dynamodb" -> "DynamoDB provider on moto";
             case "s3" -> "S3 provider on moto";
             case "cosmos" -> "Cosmos DB provider on @vercel/cosmosdb-server behind our launcher";
+            case "azure-blob" -> "Blob Storage provider on Azurite";
             default -> "Firestore provider on the Cloud Firestore emulator";
         };
     }
@@ -129,6 +135,17 @@ final class DemoStore implements AutoCloseable {
                 return S3LockProvider.builder()
                         .client(client)
                         .bucket("demo-locks")
+                        .lockedBy(instance)
+                        .build();
+            }
+            case "azure-blob" -> {
+                BlobContainerClient container = new BlobContainerClientBuilder()
+                        .connectionString(Emulators.azuriteConnectionString(emulator))
+                        .containerName("demo-locks")
+                        .buildClient();
+                container.createIfNotExists();
+                return AzureBlobLockProvider.builder()
+                        .container(container)
                         .lockedBy(instance)
                         .build();
             }

@@ -30,7 +30,8 @@ import java.util.function.Function;
  * The demo: a fleet of function instances behind an at-least-once scheduler, every delivery going through the
  * real {@link TickGuard} and a real implementation of the store SPI: the in-memory store by default (so the demo
  * needs only a JDK), or a provider on its emulator, started here on 127.0.0.1 ({@code --store dynamodb} or
- * {@code s3} on moto, {@code --store firestore} on the Cloud Firestore emulator, {@code --store cosmos} on our Cosmos
+ * {@code s3} on moto, {@code --store firestore} on the Cloud Firestore emulator, {@code --store azure-blob} on Azurite,
+ * {@code --store cosmos} on our Cosmos
  * DB launcher).
  *
  * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed
@@ -48,7 +49,7 @@ import java.util.function.Function;
  * such superseded ticks rather than hiding them.
  *
  * <p>Options: {@code --instances N} (5), {@code --seconds N} (20),
- * {@code --store in-memory|dynamodb|s3|firestore|cosmos} (in-memory), {@code --busy retry|skip} (retry),
+ * {@code --store in-memory|dynamodb|s3|firestore|cosmos|azure-blob} (in-memory), {@code --busy retry|skip} (retry),
  * {@code --no-guard}, {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {

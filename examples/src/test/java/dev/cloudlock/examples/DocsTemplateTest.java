@@ -25,6 +25,7 @@ class DocsTemplateTest {
             "stores/s3.md",
             "stores/firestore.md",
             "stores/cosmos.md",
+            "stores/azure-blob.md",
             "functions/aws-lambda.md",
             "functions/gcp-functions.md",
             "functions/azure-functions.md",

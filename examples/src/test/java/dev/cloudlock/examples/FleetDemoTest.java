@@ -47,7 +47,7 @@ class FleetDemoTest {
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore", "cosmos"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore", "cosmos", "azure-blob"})
     void theOtherStoresGuardTheFleetToo(String name) throws InterruptedException {
         FleetDemo.Summary summary;
         try (DemoStore store = DemoStore.start(name)) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -32,7 +33,19 @@ final class ProviderAgreement {
         JsonNode table = tables.get(0);
         String key = DynamoDbLockProvider.DEFAULT_PARTITION_KEY;
         expect(problems, module.name() + ": hash_key", key, module.resolve(table.get("hash_key")));
-        if (table.has("range_key")) problems.add(module.name() + ": the provider's table has no sort key (range_key)");
+        if (table.has("range_key")) {
+            // Optional: the sort-key layout (DynamoDbLockProvider.builder().sortKey(...)), off unless a name is given.
+            String rangeKey = table.get("range_key").asText();
+            Matcher variable = Pattern.compile("^\\$\\{var\\.(\\w+)}$").matcher(rangeKey);
+            if (!variable.matches()) {
+                problems.add(module.name() + ": range_key must be a variable defaulting to null, was " + rangeKey);
+            } else if (module.variableDefault(variable.group(1))
+                    .filter(value -> !value.isNull() && !value.asText().equals("${null}"))
+                    .isPresent()) {
+                problems.add(module.name() + ": the sort key must be off by default (var." + variable.group(1)
+                        + " = null): the provider's default table has a partition key only");
+            }
+        }
         JsonNode attributes = table.path("attribute");
         if (attributes.size() != 1) {
             problems.add(module.name() + ": expected only the key attribute, found " + attributes.size()

@@ -26,7 +26,10 @@ class TerraformChecksRejectBrokenFixturesTest {
     @BeforeAll
     static void checkAndParseFixtures() {
         checked = Node.run("check.js", FIXTURES);
-        validHclFixtures = TerraformModule.parseAll(FIXTURES.resolve("key-mismatch"), FIXTURES.resolve("with-ttl"));
+        validHclFixtures = TerraformModule.parseAll(
+                FIXTURES.resolve("key-mismatch"),
+                FIXTURES.resolve("with-ttl"),
+                FIXTURES.resolve("sort-key-on-by-default"));
     }
 
     private static List<String> problemsOf(String fixture) {
@@ -106,5 +109,15 @@ class TerraformChecksRejectBrokenFixturesTest {
         assertThat(problemsOf("with-ttl")).isEmpty();
         assertThat(ProviderAgreement.dynamoDbLockTable(validHclFixtures.get("with-ttl")))
                 .containsExactly("with-ttl: a TTL on lock records would reset fencing tokens");
+    }
+
+    @Test
+    void aSortKeyOnByDefaultFailsTheAgreement() {
+        assertThat(problemsOf("sort-key-on-by-default")).isEmpty();
+        assertThat(ProviderAgreement.dynamoDbLockTable(validHclFixtures.get("sort-key-on-by-default")))
+                .containsExactly(
+                        "sort-key-on-by-default: the sort key must be off by default (var.sort_key = null): the"
+                                + " provider's default table has a partition key only",
+                        "sort-key-on-by-default: expected only the key attribute, found 2 attribute blocks");
     }
 }

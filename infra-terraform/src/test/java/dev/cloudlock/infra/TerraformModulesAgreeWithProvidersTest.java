@@ -87,6 +87,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 AzureGuardSettings.COSMOS_ENDPOINT,
                                 AzureGuardSettings.COSMOS_DATABASE,
                                 AzureGuardSettings.COSMOS_CONTAINER,
+                                AzureGuardSettings.BLOB_ENDPOINT,
+                                AzureGuardSettings.BLOB_CONTAINER,
                                 GuardEnvironment.JOB_NAME,
                                 AzureGuardSettings.TIMER_SCHEDULE,
                                 GuardEnvironment.WHEN_BUSY)))

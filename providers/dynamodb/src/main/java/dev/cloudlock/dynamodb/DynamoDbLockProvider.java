@@ -16,6 +16,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * fencing tokens, tick dedupe, errors never reported as "held") over a {@link DynamoDbLockStore}, one
  * {@code UpdateItem} per acquire, release and extend.
  *
+ * <p>The table is keyed by a string partition key ({@code _id} by default) and, when configured with
+ * {@link Builder#sortKey}, a string sort key holding one fixed value for every lock item.
+ *
  * <p>Errors: a missing table, a table whose key schema is not the lock layout, and credentials that are rejected or
  * lack a permission throw {@link LockStoreConfigurationException} (fix the setup; the message names the table, the
  * key or the permission); an unreachable endpoint, a timeout, throttling after the SDK's retries and a 5xx throw
@@ -39,6 +42,7 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
                         client,
                         tableName,
                         builder.partitionKey,
+                        builder.sortKey,
                         new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
                         builder.timeouts),
                 builder.lockedBy);
@@ -53,6 +57,7 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
         private @Nullable DynamoDbClient client;
         private @Nullable String tableName;
         private String partitionKey = DEFAULT_PARTITION_KEY;
+        private DynamoDbLockStore.@Nullable SortKey sortKey;
         private String lockedBy = InstanceIdentity.hostAndPid();
         private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
@@ -73,6 +78,17 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
         /** The table's string partition key attribute; default {@code _id}. */
         public Builder partitionKey(String partitionKey) {
             this.partitionKey = partitionKey;
+            return this;
+        }
+
+        /**
+         * For a table with a sort key: its string attribute {@code name} and the {@code value} every lock item
+         * carries there (e.g. {@code sortKey("sk", "LOCK#")}), so the locks can live in an application's existing
+         * table beside its own items; every request then names both keys. Default: none (a table keyed by the
+         * partition key only).
+         */
+        public Builder sortKey(String name, String value) {
+            this.sortKey = new DynamoDbLockStore.SortKey(name, value);
             return this;
         }
 

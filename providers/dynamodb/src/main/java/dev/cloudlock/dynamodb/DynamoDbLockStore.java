@@ -17,6 +17,7 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.IsoTimestamps;
+import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
@@ -24,6 +25,7 @@ import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +64,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * acquire, release and extend (the acquisition is an upsert, so the first-ever acquisition is the same single call).
  *
  * <p>Item layout, the same as ShedLock's own DynamoDB provider so a fleet can switch providers on the same table:
- * partition key {@code _id} (configurable, string) = lock name; {@code lockUntil}, {@code lockedAt} as fixed-width
+ * partition key {@code _id} (configurable, string) = lock name; optionally a string sort key with one fixed value for
+ * every lock item ({@link SortKey}, e.g. {@code sk = "LOCK#"}), so the locks can live in an application's existing
+ * single table; {@code lockUntil}, {@code lockedAt} as fixed-width
  * ISO-8601 UTC strings ({@link IsoTimestamps}); {@code lockedBy}; plus {@code owner} (the acquisition's token),
  * {@code fence} (number, +1 per acquisition) and {@code lastTick} (ISO string). Conditions compare the client's time
  * with {@code lockUntil}; the {@code Date} header of every response feeds a {@link ClockSkewMonitor}.
@@ -71,6 +75,25 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * where a backend omits it, core reads it with one {@code GetItem}.
  */
 public final class DynamoDbLockStore implements LockStore {
+
+    /**
+     * The sort key of a table keyed by partition key and sort key: every lock item carries {@code value} in the
+     * string attribute {@code name}, and the lock name in the partition key, so lock items sit beside the
+     * application's own items without colliding with them (give them a value no other item uses).
+     *
+     * @param name the table's sort key attribute, e.g. {@code sk}
+     * @param value the sort key of every lock item, e.g. {@code LOCK#}
+     */
+    public record SortKey(String name, String value) {
+        public SortKey {
+            requireText(name, "sort key name");
+            requireText(value, "sort key value");
+            if (LockFields.ALL.contains(name)) {
+                throw new IllegalArgumentException("sort key name '" + name
+                        + "' is a lock record field; the table's sort key must be another" + " attribute");
+            }
+        }
+    }
 
     private static final Map<String, String> NAMES = Map.of(
             "#lockUntil",
@@ -108,12 +131,14 @@ public final class DynamoDbLockStore implements LockStore {
     private final DynamoDbClient client;
     private final String tableName;
     private final String partitionKey;
+    private final @Nullable SortKey sortKey;
     private final ClockSkewMonitor clockSkew;
     private final CallTimeouts timeouts;
 
     /**
      * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
-     * @param tableName the lock table, with a string partition key named {@code partitionKey} and no sort key
+     * @param tableName the lock table, with a string partition key named {@code partitionKey} and no sort key (see the
+     *     constructor with a {@link SortKey} for a table with one)
      * @param partitionKey the table's partition key attribute, {@code _id} in ShedLock's layout
      */
     public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey) {
@@ -138,9 +163,28 @@ public final class DynamoDbLockStore implements LockStore {
             String partitionKey,
             ClockSkewMonitor clockSkew,
             CallTimeouts timeouts) {
+        this(client, tableName, partitionKey, null, clockSkew, timeouts);
+    }
+
+    /**
+     * @param sortKey the table's sort key and the value lock items use; {@code null} for a table with a partition key
+     *     only
+     */
+    public DynamoDbLockStore(
+            DynamoDbClient client,
+            String tableName,
+            String partitionKey,
+            @Nullable SortKey sortKey,
+            ClockSkewMonitor clockSkew,
+            CallTimeouts timeouts) {
         this.client = Objects.requireNonNull(client, "client");
         this.tableName = requireText(tableName, "tableName");
         this.partitionKey = requireText(partitionKey, "partitionKey");
+        if (sortKey != null && (sortKey.name().equals(partitionKey) || LockFields.ALL.contains(partitionKey))) {
+            throw new IllegalArgumentException("partition key '" + partitionKey + "' and sort key '" + sortKey.name()
+                    + "' must be two attributes other than the lock record's fields");
+        }
+        this.sortKey = sortKey;
         this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     }
@@ -234,17 +278,27 @@ public final class DynamoDbLockStore implements LockStore {
 
     /**
      * A strongly consistent {@code Scan} of the table, {@code pageSize} items at most; the page token is the last
-     * item's partition key value. Items whose partition key is not a string are no lock records and are skipped.
+     * item's partition key value. Items whose partition key is not a string are no lock records and are skipped. In
+     * the sort-key layout the scan is filtered to the lock items ({@code <sort key> = <value>}; DynamoDB applies the
+     * filter after the limit, so a page may hold fewer items than asked, even none, and still have a next page), and
+     * the page token also carries the sort key of the last item scanned, which may be an application's item.
      */
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();
         ScanResponse response = call(
-                () -> client.scan(b -> b.tableName(tableName)
-                        .consistentRead(true)
-                        .limit(pageSize)
-                        .exclusiveStartKey(pageToken == null ? null : key(pageToken))
-                        .overrideConfiguration(override(deadline))),
+                () -> client.scan(b -> {
+                    b.tableName(tableName)
+                            .consistentRead(true)
+                            .limit(pageSize)
+                            .exclusiveStartKey(pageToken == null ? null : startKey(pageToken))
+                            .overrideConfiguration(override(deadline));
+                    if (sortKey != null) {
+                        b.filterExpression("#sk = :sk")
+                                .expressionAttributeNames(Map.of("#sk", sortKey.name()))
+                                .expressionAttributeValues(Map.of(":sk", text(sortKey.value())));
+                    }
+                }),
                 "list",
                 "",
                 deadline);
@@ -253,16 +307,52 @@ public final class DynamoDbLockStore implements LockStore {
                         item.get(partitionKey) != null && item.get(partitionKey).s() != null)
                 .map(item -> toRecord(item.get(partitionKey).s(), item))
                 .toList();
-        String next =
-                response.hasLastEvaluatedKey() && response.lastEvaluatedKey().get(partitionKey) != null
-                        ? response.lastEvaluatedKey().get(partitionKey).s()
-                        : null;
-        return new LockRecordPage(records, next);
+        return new LockRecordPage(
+                records, response.hasLastEvaluatedKey() ? pageToken(response.lastEvaluatedKey()) : null);
     }
 
     /**
-     * Creates the table (on-demand billing, a string partition key, no sort key, no TTL) unless it exists, and waits
-     * until it is active; an existing table must have that key schema.
+     * The page token of a scan's last evaluated key: the partition key value, preceded in the sort-key layout by
+     * {@code <length of the sort key value>:<sort key value>}.
+     */
+    private @Nullable String pageToken(Map<String, AttributeValue> lastEvaluated) {
+        AttributeValue hash = lastEvaluated.get(partitionKey);
+        if (hash == null || hash.s() == null) {
+            return null;
+        }
+        if (sortKey == null) {
+            return hash.s();
+        }
+        AttributeValue range = lastEvaluated.get(sortKey.name());
+        String rangeValue = range == null || range.s() == null ? "" : range.s();
+        return rangeValue.length() + ":" + rangeValue + hash.s();
+    }
+
+    /** The exclusive start key of a page token made by {@link #pageToken}. */
+    private Map<String, AttributeValue> startKey(String pageToken) {
+        if (sortKey == null) {
+            return key(pageToken);
+        }
+        int colon = pageToken.indexOf(':');
+        int length;
+        try {
+            length = colon < 0 ? -1 : Integer.parseInt(pageToken.substring(0, colon));
+        } catch (NumberFormatException e) {
+            length = -1;
+        }
+        if (length < 0 || colon + 1 + length > pageToken.length()) {
+            throw new IllegalArgumentException("'" + pageToken + "' is no page token of this table's listing");
+        }
+        return Map.of(
+                partitionKey,
+                text(pageToken.substring(colon + 1 + length)),
+                sortKey.name(),
+                text(pageToken.substring(colon + 1, colon + 1 + length)));
+    }
+
+    /**
+     * Creates the table (on-demand billing, a string partition key, and the string sort key when one is configured,
+     * no TTL) unless it exists, and waits until it is active; an existing table must have that key schema.
      */
     @Override
     public StoreSetup init() {
@@ -287,14 +377,8 @@ public final class DynamoDbLockStore implements LockStore {
                 call(
                         () -> client.createTable(b -> b.tableName(tableName)
                                 .billingMode(BillingMode.PAY_PER_REQUEST)
-                                .attributeDefinitions(AttributeDefinition.builder()
-                                        .attributeName(partitionKey)
-                                        .attributeType(ScalarAttributeType.S)
-                                        .build())
-                                .keySchema(KeySchemaElement.builder()
-                                        .attributeName(partitionKey)
-                                        .keyType(KeyType.HASH)
-                                        .build())
+                                .attributeDefinitions(keyAttributes())
+                                .keySchema(keySchema())
                                 .overrideConfiguration(override(deadline))),
                         "setup",
                         "",
@@ -317,7 +401,42 @@ public final class DynamoDbLockStore implements LockStore {
         return new StoreSetup(
                 created,
                 (created ? "Created table '" : "Table '") + tableName + "' " + (created ? "" : "exists, ")
-                        + "keyed by the string partition key '" + partitionKey + "'");
+                        + "keyed by the string partition key '" + partitionKey + "'"
+                        + (sortKey == null
+                                ? ""
+                                : " and the string sort key '" + sortKey.name() + "' (lock items: '" + sortKey.value()
+                                        + "')"));
+    }
+
+    /** The key attributes of the lock layout: strings. */
+    private List<AttributeDefinition> keyAttributes() {
+        List<AttributeDefinition> attributes = new ArrayList<>(List.of(stringAttribute(partitionKey)));
+        if (sortKey != null) {
+            attributes.add(stringAttribute(sortKey.name()));
+        }
+        return attributes;
+    }
+
+    /** The key schema of the lock layout: the partition key, and the sort key when configured. */
+    private List<KeySchemaElement> keySchema() {
+        List<KeySchemaElement> keys = new ArrayList<>(List.of(KeySchemaElement.builder()
+                .attributeName(partitionKey)
+                .keyType(KeyType.HASH)
+                .build()));
+        if (sortKey != null) {
+            keys.add(KeySchemaElement.builder()
+                    .attributeName(sortKey.name())
+                    .keyType(KeyType.RANGE)
+                    .build());
+        }
+        return keys;
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
     }
 
     private boolean conditionalUpdate(
@@ -405,10 +524,8 @@ public final class DynamoDbLockStore implements LockStore {
             Optional<String> problem = keySchemaProblem();
             if (problem.isPresent() || isAboutTheKey(e)) {
                 return new LockStoreConfigurationException(
-                        problem.orElse("DynamoDB table '" + tableName + "' does"
-                                        + " not match the lock layout: a lock table has a string partition key named '"
-                                        + partitionKey
-                                        + "' and no sort key (grant dynamodb:DescribeTable for the exact difference). ")
+                        problem.orElse("DynamoDB table '" + tableName + "' does not match the lock layout: " + layout()
+                                        + " (grant dynamodb:DescribeTable for the exact difference). ")
                                 + "DynamoDB " + what + " failed: " + e.getMessage(),
                         e);
             }
@@ -479,24 +596,46 @@ public final class DynamoDbLockStore implements LockStore {
         return keySchemaProblem(keys);
     }
 
-    /** Why a table with {@code keys} cannot hold lock records, if it cannot. */
+    /** Why a table with {@code keys} cannot hold lock records in this store's layout, if it cannot. */
     private Optional<String> keySchemaProblem(List<KeySchemaElement> keys) {
         String prefix = "DynamoDB table '" + tableName + "' does not match the lock layout: ";
-        String hash = keys.stream()
-                .filter(k -> k.keyType() == KeyType.HASH)
-                .map(KeySchemaElement::attributeName)
-                .findFirst()
-                .orElse("?");
-        if (keys.size() > 1) {
-            return Optional.of(prefix + "it has a sort key; a lock table has a string partition key only"
-                    + " (configured: '" + partitionKey + "'). ");
-        }
-        if (!hash.equals(partitionKey)) {
+        @Nullable String hash = attribute(keys, KeyType.HASH);
+        @Nullable String range = attribute(keys, KeyType.RANGE);
+        if (!partitionKey.equals(hash)) {
             return Optional.of(prefix + "its partition key is '" + hash + "' but the provider is configured with '"
                     + partitionKey + "'. Configure partitionKey(\"" + hash + "\") or use a table keyed by '"
                     + partitionKey + "'. ");
         }
+        if (sortKey == null && range != null) {
+            return Optional.of(prefix + "it has a sort key '" + range + "' and the provider is configured without one."
+                    + " Configure sortKey(\"" + range + "\", \"LOCK#\") (lock items then carry that value in '"
+                    + range + "'), or use a table with a string partition key only. ");
+        }
+        if (sortKey != null && range == null) {
+            return Optional.of(prefix + "it has no sort key but the provider is configured with sort key '"
+                    + sortKey.name() + "'. Drop sortKey(...) or use a table with that sort key. ");
+        }
+        if (sortKey != null && !sortKey.name().equals(range)) {
+            return Optional.of(prefix + "its sort key is '" + range + "' but the provider is configured with '"
+                    + sortKey.name() + "'. Configure sortKey(\"" + range + "\", ...). ");
+        }
         return Optional.empty();
+    }
+
+    private static @Nullable String attribute(List<KeySchemaElement> keys, KeyType type) {
+        return keys.stream()
+                .filter(k -> k.keyType() == type)
+                .map(KeySchemaElement::attributeName)
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** The key schema this store expects, in words. */
+    private String layout() {
+        return sortKey == null
+                ? "a lock table has a string partition key named '" + partitionKey + "' and no sort key"
+                : "the provider expects a string partition key named '" + partitionKey + "' and a string sort key"
+                        + " named '" + sortKey.name() + "'";
     }
 
     private LockRecord toRecord(String name, Map<String, AttributeValue> item) {
@@ -512,7 +651,9 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     private Map<String, AttributeValue> key(String name) {
-        return Map.of(partitionKey, text(name));
+        return sortKey == null
+                ? Map.of(partitionKey, text(name))
+                : Map.of(partitionKey, text(name), sortKey.name(), text(sortKey.value()));
     }
 
     /** The placeholders an expression uses (DynamoDB rejects unused ones). */
@@ -555,6 +696,11 @@ public final class DynamoDbLockStore implements LockStore {
 
     public String partitionKey() {
         return partitionKey;
+    }
+
+    /** The sort key lock items use; empty for a table with a partition key only. */
+    public Optional<SortKey> sortKey() {
+        return Optional.ofNullable(sortKey);
     }
 
     /** The configured deadline of each call (before the lease cap). */

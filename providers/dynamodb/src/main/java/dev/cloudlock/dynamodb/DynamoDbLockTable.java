@@ -1,7 +1,10 @@
 package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
@@ -10,9 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
- * Creates (and deletes) a lock table: on-demand billing, one string partition key, no sort key, no TTL (a TTL would
- * delete records and reset fencing tokens). In production, create it with the Terraform module or {@code cloudlock
- * init}.
+ * Creates (and deletes) a lock table: on-demand billing, one string partition key and, for the sort-key layout, one
+ * string sort key; no TTL (a TTL would delete records and reset fencing tokens). In production, create it with the
+ * Terraform module or {@code cloudlock init}.
  */
 public final class DynamoDbLockTable {
 
@@ -28,7 +31,24 @@ public final class DynamoDbLockTable {
      * lock store's own setup ({@link DynamoDbLockStore#init()}).
      */
     public static void createIfAbsent(DynamoDbClient client, String tableName, String partitionKey) {
-        new DynamoDbLockStore(client, tableName, partitionKey).init();
+        createIfAbsent(client, tableName, partitionKey, null);
+    }
+
+    /**
+     * Creates {@code tableName} keyed by the string partition key {@code partitionKey} and, unless {@code sortKey} is
+     * {@code null}, by the string sort key {@code sortKey.name()}, unless it exists; waits until it is active: the
+     * lock store's own setup ({@link DynamoDbLockStore#init()}).
+     */
+    public static void createIfAbsent(
+            DynamoDbClient client, String tableName, String partitionKey, DynamoDbLockStore.@Nullable SortKey sortKey) {
+        new DynamoDbLockStore(
+                        client,
+                        tableName,
+                        partitionKey,
+                        sortKey,
+                        new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+                        CallTimeouts.DEFAULT)
+                .init();
     }
 
     /** Waits until {@code tableName} is active, polling every 250 ms for up to a minute. */

@@ -17,6 +17,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 final class DynamoDbBackends {
 
     static final String TABLE = "shedlock";
+    /** An application's single table: partition key {@value #SORT_KEY_TABLE_PK}, sort key {@code sk}. */
+    static final String SORT_KEY_TABLE = "app-table";
+
+    static final String SORT_KEY_TABLE_PK = "pk";
+    /** The sort key lock items use in {@value #SORT_KEY_TABLE}. */
+    static final DynamoDbLockStore.SortKey SORT_KEY = new DynamoDbLockStore.SortKey("sk", "LOCK#");
     /** A table no test creates. */
     static final String MISSING_TABLE = "no-such-table";
 

@@ -18,21 +18,45 @@ abstract class DynamoDbContract extends LockProviderContract {
     /** The client of the backend under test. */
     protected abstract DynamoDbClient client();
 
+    /** The sort key of the lock table under test; {@code null} for ShedLock's layout (partition key only). */
+    protected DynamoDbLockStore.@Nullable SortKey sortKey() {
+        return null;
+    }
+
+    /** A builder on the backend's lock table in the layout under test. */
+    protected DynamoDbLockProvider.Builder builder(DynamoDbClient client) {
+        DynamoDbLockStore.SortKey sortKey = sortKey();
+        DynamoDbLockProvider.Builder builder =
+                DynamoDbLockProvider.builder().client(client).tableName(table());
+        return sortKey == null
+                ? builder
+                : builder.partitionKey(DynamoDbBackends.SORT_KEY_TABLE_PK).sortKey(sortKey.name(), sortKey.value());
+    }
+
+    /** The lock table of the layout under test. */
+    protected String table() {
+        return sortKey() == null ? DynamoDbBackends.TABLE : DynamoDbBackends.SORT_KEY_TABLE;
+    }
+
+    /** Wipes the backend's lock table and creates it in the layout under test. */
+    protected void resetTable(DynamoDbClient client) {
+        DynamoDbLockStore.SortKey sortKey = sortKey();
+        DynamoDbLockTable.deleteIfPresent(client, table());
+        DynamoDbLockTable.createIfAbsent(
+                client,
+                table(),
+                sortKey == null ? DynamoDbLockProvider.DEFAULT_PARTITION_KEY : DynamoDbBackends.SORT_KEY_TABLE_PK,
+                sortKey);
+    }
+
     @Override
     protected CloudLockProvider provider(String lockedBy) {
-        return DynamoDbLockProvider.builder()
-                .client(client())
-                .tableName(DynamoDbBackends.TABLE)
-                .lockedBy(lockedBy)
-                .build();
+        return builder(client()).lockedBy(lockedBy).build();
     }
 
     @Override
     protected CloudLockProvider unreachableProvider() {
-        return DynamoDbLockProvider.builder()
-                .client(DynamoDbBackends.deadClient())
-                .tableName(DynamoDbBackends.TABLE)
-                .build();
+        return builder(DynamoDbBackends.deadClient()).build();
     }
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
@@ -45,9 +69,7 @@ abstract class DynamoDbContract extends LockProviderContract {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build();
-        return DynamoDbLockProvider.builder()
-                .client(client)
-                .tableName(DynamoDbBackends.TABLE)
+        return builder(client)
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .attemptTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
@@ -55,9 +77,6 @@ abstract class DynamoDbContract extends LockProviderContract {
 
     @Override
     protected CloudLockProvider misconfiguredProvider() {
-        return DynamoDbLockProvider.builder()
-                .client(client())
-                .tableName(DynamoDbBackends.MISSING_TABLE)
-                .build();
+        return builder(client()).tableName(DynamoDbBackends.MISSING_TABLE).build();
     }
 }

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -48,6 +52,16 @@ class DynamoDbLockStoreTest {
         return new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(1), Duration.ZERO);
     }
 
+    private static DynamoDbLockProvider sortKeyProvider(String table, String key, String sortKey) {
+        return DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName(table)
+                .partitionKey(key)
+                .sortKey(sortKey, "LOCK#")
+                .lockedBy("me")
+                .build();
+    }
+
     private static DynamoDbLockProvider provider(String table, String key) {
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)
@@ -80,12 +94,125 @@ class DynamoDbLockStoreTest {
     }
 
     @Test
-    void tableWithASortKeyIsAClearError() {
+    void tableWithASortKeyIsAClearErrorThatNamesTheSetting() {
         createTable("with-sort-key", "_id", true);
         assertThatThrownBy(() -> provider("with-sort-key", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
-                .hasMessageContaining("sort key")
+                .hasMessageContaining("sort key 'sk'")
+                .hasMessageContaining("sortKey(\"sk\"")
                 .isInstanceOf(LockStoreConfigurationException.class);
+    }
+
+    @Test
+    void aSortKeyConfiguredForATableWithoutOneIsAClearError() {
+        assertThatThrownBy(() ->
+                        sortKeyProvider(DynamoDbBackends.TABLE, "_id", "sk").lock(config("job")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("has no sort key")
+                .hasMessageContaining("'sk'");
+    }
+
+    @Test
+    void anotherSortKeyNameIsAClearError() {
+        createTable("with-sort-key", "_id", true);
+        assertThatThrownBy(() -> sortKeyProvider("with-sort-key", "_id", "SK").lock(config("job")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("sort key is 'sk'")
+                .hasMessageContaining("'SK'");
+    }
+
+    @Test
+    void lockItemsInAnApplicationsTableLeaveItsOtherItemsAlone() {
+        createTable("app", "_id", true);
+        Map<String, AttributeValue> profile = Map.of(
+                "_id", AttributeValue.fromS("job"),
+                "sk", AttributeValue.fromS("PROFILE"),
+                "lockUntil", AttributeValue.fromS("application data"));
+        CLIENT.putItem(b -> b.tableName("app").item(profile));
+
+        FencedLock lock =
+                sortKeyProvider("app", "_id", "sk").tryLock(config("job")).orElseThrow();
+        lock.unlock();
+
+        Map<String, AttributeValue> lockItem = CLIENT.getItem(b -> b.tableName("app")
+                        .key(Map.of("_id", AttributeValue.fromS("job"), "sk", AttributeValue.fromS("LOCK#")))
+                        .consistentRead(true))
+                .item();
+        assertThat(lockItem.get("owner").s()).isNotBlank();
+        assertThat(lockItem.get("fence").n()).isEqualTo(Long.toString(lock.fencingToken()));
+        assertThat(CLIENT.getItem(b -> b.tableName("app")
+                                .key(Map.of("_id", AttributeValue.fromS("job"), "sk", AttributeValue.fromS("PROFILE")))
+                                .consistentRead(true))
+                        .item())
+                .as("the application's item with the same partition key")
+                .isEqualTo(profile);
+    }
+
+    @Test
+    void aListingOfAnApplicationsTableShowsOnlyTheLockItemsWhereverThePagesEnd() {
+        createTable("app", "_id", true);
+        for (String id : List.of("a", "b", "c", "d")) {
+            CLIENT.putItem(b -> b.tableName("app")
+                    .item(Map.of("_id", AttributeValue.fromS(id), "sk", AttributeValue.fromS("PROFILE"))));
+        }
+        DynamoDbLockProvider provider = sortKeyProvider("app", "_id", "sk");
+        for (String name : List.of("b", "job-1", "job-2")) {
+            provider.tryLock(config(name)).orElseThrow().unlock();
+        }
+        List<String> listed = new ArrayList<>();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.Page page = provider.admin().list(token.orElse(null), 1);
+            page.locks().forEach(lock -> listed.add(lock.name()));
+            token = page.nextPageToken();
+            pages++;
+        } while (token.isPresent() && pages < 100);
+        assertThat(listed)
+                .as("one item a page: pages also end on the application's items")
+                .containsExactlyInAnyOrder("b", "job-1", "job-2");
+        assertThat(pages).isGreaterThan(3);
+    }
+
+    @Test
+    void setupCreatesATableWithTheSortKeyOnceAndRefusesATableWithout() {
+        DynamoDbLockStore.SortKey sortKey = new DynamoDbLockStore.SortKey("sk", "LOCK#");
+        DynamoDbLockProvider provider = sortKeyProvider("created-by-setup", "pk", "sk");
+        assertThat(provider.admin().init().created()).isTrue();
+        assertThat(CLIENT.describeTable(b -> b.tableName("created-by-setup"))
+                        .table()
+                        .keySchema())
+                .extracting(KeySchemaElement::attributeName, KeySchemaElement::keyType)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("pk", KeyType.HASH),
+                        org.assertj.core.groups.Tuple.tuple(sortKey.name(), KeyType.RANGE));
+        var again = provider.admin().init();
+        assertThat(again.created()).isFalse();
+        assertThat(again.description()).contains("sort key 'sk'");
+        assertThat(provider.tryLock(config("job"))).isPresent();
+
+        assertThatThrownBy(() -> sortKeyProvider(DynamoDbBackends.TABLE, "_id", "sk")
+                        .admin()
+                        .init())
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("has no sort key");
+    }
+
+    @Test
+    void aSortKeyMustNotBeALockField() {
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().sortKey("lockUntil", "LOCK#"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'lockUntil'");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder().sortKey("sk", " "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sort key value");
+        assertThatThrownBy(() -> DynamoDbLockProvider.builder()
+                        .client(CLIENT)
+                        .tableName("t")
+                        .sortKey("_id", "LOCK#")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sort key '_id'");
     }
 
     @Test

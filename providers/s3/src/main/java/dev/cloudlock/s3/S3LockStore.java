@@ -3,33 +3,22 @@ package dev.cloudlock.s3;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
-import dev.cloudlock.spi.AcquireRequest;
-import dev.cloudlock.spi.AcquireResult;
 import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
-import dev.cloudlock.spi.ExtendRequest;
-import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.ETagLockStore;
 import dev.cloudlock.spi.LockRecord;
-import dev.cloudlock.spi.LockRecordPage;
-import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.LockRecordJson;
+import dev.cloudlock.spi.ObjectKeys;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
-import dev.cloudlock.spi.StoredNames;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -44,10 +33,9 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * A {@link LockStore} on S3 conditional writes: one object per lock, {@code <prefix><encoded name>} in one bucket.
+ * A {@link dev.cloudlock.spi.LockStore} on S3 conditional writes: one object per lock, {@code <prefix><encoded name>} in one bucket.
  * Acquire, release and extend are each a {@code PutObject} conditioned on the object's ETag ({@code If-Match}) or its
  * absence ({@code If-None-Match: *}); S3 applies them atomically per key. 412 PreconditionFailed and 409
  * ConditionalRequestConflict mean "lost the race"; every other failure is a {@link LockStoreException} that says
@@ -66,28 +54,20 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * (docs/stores/s3.md shows the layout). Keys are percent-encoded: no name escapes the prefix, no two
  * names share a key.
  *
- * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
- * itself. Acquire: when that state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that
- * fails because someone else has written since, a {@code GET} and then {@code PUT If-Match} (or
- * {@code If-None-Match: *} when the object does not exist yet). Release and extend: one {@code PUT If-Match <our
- * etag>} each. A lost race found by the {@code GET} returns the record it read; a conditional {@code PUT} that loses
- * returns no record, and core reads the fresh one.
+ * <p><b>Round trips</b> ({@link ETagLockStore}): one {@code PutObject} per steady-state acquire, release and extend;
+ * a {@code GetObject} first after another holder.
  *
  * <p>Conditions compare the client's clock with {@code lockUntil}; the {@code Date} header of every response feeds a
  * {@link ClockSkewMonitor}. Thread-safe.
  */
-public final class S3LockStore implements LockStore {
+public final class S3LockStore extends ETagLockStore {
 
     private static final String JSON = "application/json";
-    private static final Logger LOG = LoggerFactory.getLogger(S3LockStore.class);
 
     private final S3Client client;
     private final String bucket;
     private final String prefix;
     private final ClockSkewMonitor clockSkew;
-    private final CallTimeouts timeouts;
-    /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
-    private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
 
     /**
      * @param client the S3 client (its region, credentials and HTTP client are the caller's choice)
@@ -112,7 +92,7 @@ public final class S3LockStore implements LockStore {
      */
     public S3LockStore(
             S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
-        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+        super(timeouts);
         this.client = Objects.requireNonNull(client, "client");
         if (bucket == null || bucket.isBlank()) {
             throw new IllegalArgumentException("bucket must not be blank");
@@ -123,75 +103,7 @@ public final class S3LockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult tryAcquire(AcquireRequest request) {
-        CallTimeouts deadline = timeouts.forAcquire(request);
-        LockRecord mine = written.get(request.name());
-        if (mine != null && mine.canBeAcquired(request.now(), request.tick())) {
-            Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire", deadline);
-            if (taken.isPresent()) {
-                return acquired(taken.get());
-            }
-        }
-        Optional<LockRecord> current = read(request.name(), deadline);
-        if (current.isPresent() && !current.get().canBeAcquired(request.now(), request.tick())) {
-            return new AcquireResult.Lost(current);
-        }
-        return put(acquisition(request, current.orElse(null)), current.orElse(null), "acquire", deadline)
-                .<AcquireResult>map(S3LockStore::acquired)
-                .orElseGet(() -> new AcquireResult.Lost(Optional.empty()));
-    }
-
-    @Override
-    public boolean release(ReleaseRequest request) {
-        HeldLock lock = request.lock();
-        CallTimeouts deadline = timeouts.forRelease(request);
-        return ours(lock, deadline)
-                .flatMap(base -> put(
-                        new LockRecord(
-                                base.name(),
-                                request.lockUntilAt(request.now()),
-                                base.lockedAt(),
-                                base.lockedBy(),
-                                base.owner(),
-                                base.fence(),
-                                request.completedTickIfAny().orElse(base.lastTick()),
-                                null),
-                        base,
-                        "release",
-                        deadline))
-                .isPresent();
-    }
-
-    @Override
-    public Optional<HeldLock> extend(ExtendRequest request) {
-        HeldLock lock = request.lock();
-        Instant lockUntil = request.lockUntilAt(request.now());
-        CallTimeouts deadline = timeouts.forExtend(request);
-        return ours(lock, deadline)
-                .filter(base -> !base.isFreeAt(request.now())) // the extend condition: lockUntil > now
-                .flatMap(base -> put(
-                        new LockRecord(
-                                base.name(),
-                                lockUntil,
-                                base.lockedAt(),
-                                base.lockedBy(),
-                                base.owner(),
-                                base.fence(),
-                                base.lastTick(),
-                                null),
-                        base,
-                        "extend",
-                        deadline))
-                .map(stored -> new HeldLock(
-                        lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, stored.storeState()));
-    }
-
-    @Override
-    public Optional<LockRecord> read(String name) {
-        return read(name, timeouts.forRead());
-    }
-
-    private Optional<LockRecord> read(String name, CallTimeouts deadline) {
+    protected Optional<LockRecord> readObject(String name, CallTimeouts deadline) {
         String key = key(name);
         try {
             ResponseBytes<GetObjectResponse> object = call(
@@ -223,14 +135,12 @@ public final class S3LockStore implements LockStore {
     }
 
     /**
-     * {@code ListObjectsV2} under the prefix (with {@code /} as delimiter: lock keys never contain one), then a
-     * {@code GET} of each lock object, since its state is in its body: 1 + n requests for a page of n. The page
-     * token is S3's continuation token. Objects whose key is no encoded lock name are not lock records and are
-     * skipped (and logged); an object deleted between the listing and its read is left out.
+     * {@code ListObjectsV2} under the prefix (with {@code /} as delimiter: lock keys never contain one); the page
+     * token is S3's continuation token. {@link ETagLockStore#list} then reads each lock object, since its state is in
+     * its body: 1 + n requests for a page of n.
      */
     @Override
-    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
-        CallTimeouts deadline = timeouts.forRead();
+    protected KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
         ListObjectsV2Response listing = call(
                 () -> client.listObjectsV2(b -> b.bucket(bucket)
                         .prefix(prefix)
@@ -245,17 +155,15 @@ public final class S3LockStore implements LockStore {
                 "",
                 prefix + "*",
                 deadline);
-        List<LockRecord> records = new ArrayList<>();
-        for (S3Object object : listing.contents()) {
-            Optional<String> name = StoredNames.decode(object.key().substring(prefix.length()), S3Keys::encode);
-            if (name.isEmpty()) {
-                LOG.warn("s3://{}/{} is under the lock prefix but is no lock object; not listed", bucket, object.key());
-                continue;
-            }
-            read(name.get(), deadline).ifPresent(records::add);
-        }
-        return new LockRecordPage(
-                records, Boolean.TRUE.equals(listing.isTruncated()) ? listing.nextContinuationToken() : null);
+        List<String> keys = listing.contents().stream()
+                .map(object -> object.key().substring(prefix.length()))
+                .toList();
+        return new KeyPage(keys, Boolean.TRUE.equals(listing.isTruncated()) ? listing.nextContinuationToken() : null);
+    }
+
+    @Override
+    protected String encodeName(String name) {
+        return ObjectKeys.encode(name);
     }
 
     /**
@@ -264,7 +172,7 @@ public final class S3LockStore implements LockStore {
      */
     @Override
     public StoreSetup init() {
-        CallTimeouts deadline = timeouts.forRead();
+        CallTimeouts deadline = timeouts().forRead();
         try {
             call(
                     () -> client.headBucket(b -> b.bucket(bucket)
@@ -303,50 +211,9 @@ public final class S3LockStore implements LockStore {
         return S3Keys.key(prefix, name);
     }
 
-    private static AcquireResult acquired(LockRecord stored) {
-        return new AcquireResult.Acquired(new HeldLock(
-                stored.name(),
-                stored.owner(),
-                stored.fence(),
-                stored.lockedAt(),
-                stored.lockUntil(),
-                stored.storeState()));
-    }
-
-    private static LockRecord acquisition(AcquireRequest request, @Nullable LockRecord previous) {
-        return new LockRecord(
-                request.name(),
-                request.lockUntilAt(request.now()),
-                request.now(),
-                request.lockedBy(),
-                request.owner(),
-                previous == null ? 1 : previous.fence() + 1,
-                previous == null ? null : previous.lastTick(),
-                null);
-    }
-
-    /**
-     * The current state of {@code lock} if it is still ours: the state we wrote when its ETag is the one the holder
-     * has (no round trip), else the record read back when it carries the holder's owner token. The second case
-     * arises when this store has written the name since (a later acquisition by this instance, whose stale
-     * predecessor now releases) or when core resolved an ambiguous write by reading.
-     */
-    private Optional<LockRecord> ours(HeldLock lock, CallTimeouts deadline) {
-        LockRecord mine = written.get(lock.name());
-        if (mine != null && lock.storeState() != null && lock.storeState().equals(mine.storeState())) {
-            return Optional.of(mine);
-        }
-        return read(lock.name(), deadline).filter(current -> lock.owner().equals(current.owner()));
-    }
-
-    /**
-     * Writes {@code next} if the object is still at {@code base} ({@code If-Match} its ETag), or absent when
-     * {@code base} is {@code null} ({@code If-None-Match: *}).
-     *
-     * @return what was stored, with its ETag; empty when the condition failed
-     */
-    private Optional<LockRecord> put(
-            LockRecord next, @Nullable LockRecord base, String operation, CallTimeouts deadline) {
+    @Override
+    protected Optional<String> writeObject(
+            LockRecord next, @Nullable String ifMatch, String operation, CallTimeouts deadline) {
         String key = key(next.name());
         PutObjectRequest.Builder put = PutObjectRequest.builder()
                 .bucket(bucket)
@@ -354,10 +221,10 @@ public final class S3LockStore implements LockStore {
                 .contentType(JSON)
                 .overrideConfiguration(
                         o -> o.apiCallTimeout(deadline.total()).apiCallAttemptTimeout(deadline.perAttempt()));
-        if (base == null) {
+        if (ifMatch == null) {
             put.ifNoneMatch("*");
         } else {
-            put.ifMatch(requireEtag(etagOf(base), key));
+            put.ifMatch(ifMatch);
         }
         byte[] body = LockRecordJson.write(next);
         try {
@@ -369,27 +236,10 @@ public final class S3LockStore implements LockStore {
                     next.name(),
                     key,
                     deadline);
-            LockRecord stored = new LockRecord(
-                    next.name(),
-                    next.lockUntil(),
-                    next.lockedAt(),
-                    next.lockedBy(),
-                    next.owner(),
-                    next.fence(),
-                    next.lastTick(),
-                    new StoreState.ETag(requireEtag(response.eTag(), key)));
-            written.put(next.name(), stored);
-            return Optional.of(stored);
+            return Optional.of(requireEtag(response.eTag(), key));
         } catch (S3Exception lost) {
-            if (base != null) {
-                written.remove(next.name(), base);
-            }
             return Optional.empty();
         }
-    }
-
-    private static @Nullable String etagOf(LockRecord record) {
-        return record.storeState() instanceof StoreState.ETag tag ? tag.value() : null;
     }
 
     /** A missing ETag would turn the next conditional write into an unconditional one: refuse to go on. */

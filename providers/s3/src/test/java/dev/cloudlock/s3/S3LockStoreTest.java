@@ -7,6 +7,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.spi.ObjectKeys;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -180,7 +181,7 @@ class S3LockStoreTest {
         List<String> names = List.of(
                 "a", "A", "a/b", "a%2Fb", "a%2fb", "a_b", "a.b", "a b", "a+b", ".", "..", "...", "%2E", "%2E%2E", "./a",
                 "../a", "a/..", "ü", "u\u0308", "😀", "%", "%%", "~", "*");
-        List<String> encoded = names.stream().map(S3Keys::encode).toList();
+        List<String> encoded = names.stream().map(ObjectKeys::encode).toList();
         assertThat(encoded).doesNotHaveDuplicates();
         for (int i = 0; i < names.size(); i++) {
             assertThat(encoded.get(i))
@@ -348,7 +349,7 @@ class S3LockStoreTest {
         assertThat(estimate.offset().abs()).isLessThanOrEqualTo(estimate.errorBound());
     }
 
-    /** The inverse of {@link S3Keys#encode}, here only to prove that no two names share a key. */
+    /** The inverse of {@link ObjectKeys#encode}, here only to prove that no two names share a key. */
     private static String percentDecode(String encoded) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < encoded.length(); i++) {

@@ -7,7 +7,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where a guarded Azure timer function keeps its locks (a Cosmos DB container), plus the {@link GuardSettings} every
+ * Where a guarded Azure timer function keeps its locks (a Cosmos DB container, or a Blob Storage container such as
+ * one in the app's own storage account), plus the {@link GuardSettings} every
  * cloud shares, from code or from app settings (environment variables):
  *
  * <table>
@@ -21,6 +22,15 @@ import org.jspecify.annotations.Nullable;
  *       <td>{@code shedlock}</td></tr>
  *   <tr><td>{@code CLOUDLOCK_COSMOS_KEY}</td><td>an account key, for the emulator or an account with keys on</td>
  *       <td>none: Entra ID through {@code DefaultAzureCredential} (the app's managed identity)</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_BLOB_CONTAINER}</td><td>a Blob Storage container for the locks instead of Cosmos DB
+ *       ({@link Blob})</td><td>none: Cosmos DB</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_BLOB_ENDPOINT}</td><td>the blob service URL, e.g.
+ *       {@code https://ACCOUNT.blob.core.windows.net}, reached with Entra ID ({@code DefaultAzureCredential})</td>
+ *       <td>{@code AzureWebJobsStorage__blobServiceUri} (the host's identity-based storage setting)</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_BLOB_CONNECTION_STRING}</td><td>a connection string, used when no endpoint is set</td>
+ *       <td>{@code AzureWebJobsStorage}: the app's own storage account</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_BLOB_PREFIX}</td><td>the blob name prefix of the locks</td>
+ *       <td>{@code shedlock/}</td></tr>
  *   <tr><td>the variables of {@link GuardSettings}</td><td>job name (default: the function's name), resolution,
  *       margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
  * </table>
@@ -40,13 +50,47 @@ import org.jspecify.annotations.Nullable;
  * @param cosmosContainer the lock container
  * @param cosmosKey an account key, or {@code null} to authenticate with Entra ID; never printed
  * @param guard the job name, tick resolution, lease margin, lockAtLeastFor and function timeout (never null here)
+ * @param blob the Blob Storage container of the locks, or {@code null} for Cosmos DB
  */
 public record AzureGuardSettings(
         @Nullable String cosmosEndpoint,
         String cosmosDatabase,
         String cosmosContainer,
         @Nullable String cosmosKey,
-        GuardSettings guard) {
+        GuardSettings guard,
+        @Nullable Blob blob) {
+
+    /**
+     * The locks in a Blob Storage container: on {@code endpoint} with Entra ID when one is set, else through
+     * {@code connectionString}. The container must exist (the Terraform example creates it).
+     *
+     * @param container the container of the lock blobs
+     * @param endpoint the blob service URL, reached with {@code DefaultAzureCredential}; or {@code null}
+     * @param connectionString used when {@code endpoint} is {@code null}; never printed
+     * @param prefix the blob name prefix of the locks
+     */
+    public record Blob(
+            String container,
+            @Nullable String endpoint,
+            @Nullable String connectionString,
+            String prefix) {
+        public Blob {
+            Objects.requireNonNull(container, "container");
+            Objects.requireNonNull(prefix, "prefix");
+            if (endpoint == null && connectionString == null) {
+                throw new IllegalArgumentException("The Blob Storage lock container '" + container + "' needs an"
+                        + " account: set " + BLOB_ENDPOINT + " (Entra ID) or " + BLOB_CONNECTION_STRING + ", or run"
+                        + " in a function app, whose " + WEB_JOBS_STORAGE + " setting names its storage account");
+            }
+        }
+
+        /** The settings without the connection string's value. */
+        @Override
+        public String toString() {
+            return "Blob[container=" + container + ", endpoint=" + endpoint + ", connectionString="
+                    + (connectionString == null ? "none" : "(set)") + ", prefix=" + prefix + "]";
+        }
+    }
 
     /** The Cosmos DB account endpoint's app setting. */
     public static final String COSMOS_ENDPOINT = "CLOUDLOCK_COSMOS_ENDPOINT";
@@ -56,6 +100,18 @@ public record AzureGuardSettings(
     public static final String COSMOS_CONTAINER = "CLOUDLOCK_COSMOS_CONTAINER";
     /** The optional account key's app setting. */
     public static final String COSMOS_KEY = "CLOUDLOCK_COSMOS_KEY";
+    /** The app setting naming a Blob Storage lock container; set, the guard locks there instead of in Cosmos DB. */
+    public static final String BLOB_CONTAINER = "CLOUDLOCK_BLOB_CONTAINER";
+    /** The app setting of the blob service URL, reached with Entra ID. */
+    public static final String BLOB_ENDPOINT = "CLOUDLOCK_BLOB_ENDPOINT";
+    /** The app setting of a connection string for the lock container's account. */
+    public static final String BLOB_CONNECTION_STRING = "CLOUDLOCK_BLOB_CONNECTION_STRING";
+    /** The app setting of the lock blobs' name prefix. */
+    public static final String BLOB_PREFIX = "CLOUDLOCK_BLOB_PREFIX";
+    /** The function host's connection string of the app's own storage account. */
+    public static final String WEB_JOBS_STORAGE = "AzureWebJobsStorage";
+    /** The function host's blob service URL of the app's own storage account, when it uses an identity. */
+    public static final String WEB_JOBS_STORAGE_BLOB_URI = "AzureWebJobsStorage__blobServiceUri";
     /** The app setting holding the timer's NCRONTAB schedule, read by the host, not by this library. */
     public static final String TIMER_SCHEDULE = "CLOUDLOCK_TIMER_SCHEDULE";
     /** The database unless configured otherwise (as the Terraform module's default). */
@@ -71,6 +127,21 @@ public record AzureGuardSettings(
             @Nullable String cosmosContainer,
             @Nullable String cosmosKey,
             GuardSettings guard) {
+        this(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, null);
+    }
+
+    public AzureGuardSettings(
+            @Nullable String cosmosEndpoint,
+            @Nullable String cosmosDatabase,
+            @Nullable String cosmosContainer,
+            @Nullable String cosmosKey,
+            GuardSettings guard,
+            @Nullable Blob blob) {
+        if (blob != null && blankToNull(cosmosEndpoint) != null) {
+            throw new IllegalArgumentException("Both " + COSMOS_ENDPOINT + " and " + BLOB_CONTAINER + " are set:"
+                    + " the locks of a job must be in one store; unset one of them");
+        }
+        this.blob = blob;
         this.cosmosEndpoint = blankToNull(cosmosEndpoint);
         this.cosmosDatabase = Objects.requireNonNullElse(blankToNull(cosmosDatabase), DEFAULT_DATABASE);
         this.cosmosContainer = Objects.requireNonNullElse(blankToNull(cosmosContainer), DEFAULT_CONTAINER);
@@ -89,22 +160,27 @@ public record AzureGuardSettings(
 
     /** These settings on the Cosmos DB account at {@code endpoint}, e.g. {@code https://A.documents.azure.com}. */
     public AzureGuardSettings withCosmosEndpoint(@Nullable String endpoint) {
-        return new AzureGuardSettings(endpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard);
+        return new AzureGuardSettings(endpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }
 
     /** These settings on the lock container {@code container} of database {@code database}. */
     public AzureGuardSettings withCosmosContainer(@Nullable String database, @Nullable String container) {
-        return new AzureGuardSettings(cosmosEndpoint, database, container, cosmosKey, guard);
+        return new AzureGuardSettings(cosmosEndpoint, database, container, cosmosKey, guard, blob);
     }
 
     /** These settings authenticating with an account key instead of Entra ID ({@code null}: Entra ID). */
     public AzureGuardSettings withCosmosKey(@Nullable String key) {
-        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, key, guard);
+        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, key, guard, blob);
+    }
+
+    /** These settings with the locks in Blob Storage ({@code null}: in Cosmos DB). */
+    public AzureGuardSettings withBlob(@Nullable Blob blob) {
+        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }
 
     /** These settings with other guard settings, e.g. {@code defaults().withGuard(guard.withJobName(...))}. */
     public AzureGuardSettings withGuard(GuardSettings guard) {
-        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard);
+        return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }
 
     /** Settings from this process's environment (a function app's app settings). */
@@ -119,7 +195,23 @@ public record AzureGuardSettings(
                 env.get(COSMOS_DATABASE),
                 env.get(COSMOS_CONTAINER),
                 env.get(COSMOS_KEY),
-                GuardSettings.fromEnvironment(env));
+                GuardSettings.fromEnvironment(env),
+                blobFromEnvironment(env));
+    }
+
+    private static @Nullable Blob blobFromEnvironment(Map<String, String> env) {
+        String container = blankToNull(env.get(BLOB_CONTAINER));
+        if (container == null) {
+            return null;
+        }
+        String endpoint = blankToNull(env.get(BLOB_ENDPOINT));
+        String connectionString = blankToNull(env.get(BLOB_CONNECTION_STRING));
+        if (endpoint == null && connectionString == null) {
+            endpoint = blankToNull(env.get(WEB_JOBS_STORAGE_BLOB_URI));
+            connectionString = blankToNull(env.get(WEB_JOBS_STORAGE));
+        }
+        String prefix = env.get(BLOB_PREFIX);
+        return new Blob(container, endpoint, connectionString, prefix == null ? "shedlock/" : prefix);
     }
 
     /** The settings without the key's value. */
@@ -127,6 +219,6 @@ public record AzureGuardSettings(
     public String toString() {
         return "AzureGuardSettings[cosmosEndpoint=" + cosmosEndpoint + ", cosmosDatabase=" + cosmosDatabase
                 + ", cosmosContainer=" + cosmosContainer + ", cosmosKey=" + (cosmosKey == null ? "none" : "(set)")
-                + ", guard=" + guard + "]";
+                + ", guard=" + guard + ", blob=" + blob + "]";
     }
 }

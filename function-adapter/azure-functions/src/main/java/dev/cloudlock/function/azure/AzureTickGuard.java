@@ -2,7 +2,9 @@ package dev.cloudlock.function.azure;
 
 import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.microsoft.azure.functions.ExecutionContext;
+import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.cosmos.CosmosLockProvider;
@@ -18,8 +20,8 @@ import java.util.Objects;
 /**
  * Runs the body of an Azure {@code @TimerTrigger} function at most once per scheduled occurrence, across every app,
  * slot and region that runs the same job against the same lock store. Call it from the timer method with the timer
- * JSON and the {@link ExecutionContext}. The guard is built once per worker process, on the Cosmos DB container its
- * app settings name ({@link AzureGuardSettings}):
+ * JSON and the {@link ExecutionContext}. The guard is built once per worker process, on the Cosmos DB or Blob Storage
+ * container its app settings name ({@link AzureGuardSettings}):
  *
  * <pre>{@code
  * private static final AzureTickGuard GUARD = new AzureTickGuard(AzureGuardSettings.fromEnvironment());
@@ -60,16 +62,19 @@ public final class AzureTickGuard {
     private final Clock clock;
 
     /**
-     * A guard on the Cosmos DB container of {@code settings}: a client in gateway mode on the account endpoint,
+     * A guard on the store of {@code settings}: the Blob Storage container of {@link AzureGuardSettings#blob()} when
+     * set (on its endpoint with Entra ID, {@code DefaultAzureCredential}, else through its connection string, by
+     * default the app's own {@code AzureWebJobsStorage}); otherwise the Cosmos DB container: a client in gateway mode on the account endpoint,
      * authenticated with the account key when one is set, else with Entra ID ({@code DefaultAzureCredential}: the
      * app's managed identity in Azure). Endpoint discovery is off: every lock write must reach the account's one write
      * region, which the account endpoint always does. Create one per worker process (a static field), so the client
      * is reused across invocations.
      *
-     * @throws IllegalArgumentException when {@code CLOUDLOCK_COSMOS_ENDPOINT} is not set
+     * @throws IllegalArgumentException when neither {@code CLOUDLOCK_COSMOS_ENDPOINT} nor
+     *     {@code CLOUDLOCK_BLOB_CONTAINER} is set
      */
     public AzureTickGuard(AzureGuardSettings settings) {
-        this(settings, cosmosProvider(settings));
+        this(settings, settings.blob() != null ? blobProvider(settings.blob()) : cosmosProvider(settings));
     }
 
     /** A guard on any cloudlock provider. */
@@ -126,8 +131,9 @@ public final class AzureTickGuard {
     private static CloudLockProvider cosmosProvider(AzureGuardSettings settings) {
         String endpoint = settings.cosmosEndpoint();
         if (endpoint == null) {
-            throw new IllegalArgumentException("The Cosmos DB endpoint is required: set "
-                    + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/), or"
+            throw new IllegalArgumentException("The lock store is required: set "
+                    + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/) for"
+                    + " Cosmos DB, or " + AzureGuardSettings.BLOB_CONTAINER + " for a Blob Storage container, or"
                     + " give the guard a provider: new AzureTickGuard(settings, provider)");
         }
         CosmosClientBuilder client =
@@ -142,6 +148,21 @@ public final class AzureTickGuard {
                 .container(client.buildClient()
                         .getDatabase(settings.cosmosDatabase())
                         .getContainer(settings.cosmosContainer()))
+                .lockedBy(instanceIdentity())
+                .build();
+    }
+
+    private static CloudLockProvider blobProvider(AzureGuardSettings.Blob blob) {
+        BlobContainerClientBuilder client = new BlobContainerClientBuilder().containerName(blob.container());
+        String endpoint = blob.endpoint();
+        if (endpoint != null) {
+            client.endpoint(endpoint).credential(new DefaultAzureCredentialBuilder().build());
+        } else {
+            client.connectionString(Objects.requireNonNull(blob.connectionString()));
+        }
+        return AzureBlobLockProvider.builder()
+                .container(client.buildClient())
+                .prefix(blob.prefix())
                 .lockedBy(instanceIdentity())
                 .build();
     }

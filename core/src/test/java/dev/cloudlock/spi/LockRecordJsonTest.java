@@ -1,16 +1,14 @@
-package dev.cloudlock.s3;
+package dev.cloudlock.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cloudlock.spi.LockRecord;
-import dev.cloudlock.spi.StoreState;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The lock object's body: what is written reads back the same; anything else is refused. */
+/** The body of a lock object (S3, Blob Storage): what is written reads back the same; anything else is refused. */
 class LockRecordJsonTest {
 
     private static final Instant T = Instant.parse("2026-11-30T03:00:00Z");

@@ -1,4 +1,4 @@
-package dev.cloudlock.s3;
+package dev.cloudlock.spi;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
 import static dev.cloudlock.spi.LockFields.LAST_TICK;
@@ -7,9 +7,6 @@ import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
 
-import dev.cloudlock.spi.IsoTimestamps;
-import dev.cloudlock.spi.LockRecord;
-import dev.cloudlock.spi.StoreState;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -17,18 +14,19 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The body of a lock object: one flat JSON object, e.g.
+ * The body of a lock object in a store that keeps one object per lock (S3, Azure Blob Storage): one flat JSON object, e.g.
  * {@code {"name":"report","lockUntil":"2026-11-30T03:00:30.000Z","lockedAt":"2026-11-30T03:00:00.000Z",
  * "lockedBy":"host/42","owner":"6f1c...","fence":7,"lastTick":"2026-11-30T03:00:00.000Z"}}. Timestamps are
  * fixed-width ISO-8601 UTC ({@link IsoTimestamps}); absent fields are omitted. {@code name} is there for people
- * listing the bucket (the key holds it encoded); reading takes the name from the caller. Unknown fields with string,
+ * listing the bucket or container (the key holds it encoded); reading takes the name from the caller. Unknown fields with string,
  * number or null values are ignored, so a later version may add fields.
  */
-final class LockRecordJson {
+public final class LockRecordJson {
 
     private LockRecordJson() {}
 
-    static byte[] write(LockRecord record) {
+    /** The body of {@code record} (its {@code storeState} is not written), UTF-8. */
+    public static byte[] write(LockRecord record) {
         StringBuilder out = new StringBuilder(256).append('{');
         field(out, "name", record.name());
         field(out, LOCK_UNTIL, time(record.lockUntil()));
@@ -45,7 +43,7 @@ final class LockRecordJson {
      *
      * @throws IllegalArgumentException when the body is not such a record
      */
-    static LockRecord read(String name, byte[] body, @Nullable StoreState storeState) {
+    public static LockRecord read(String name, byte[] body, @Nullable StoreState storeState) {
         Map<String, @Nullable Object> fields = new Parser(new String(body, StandardCharsets.UTF_8)).object();
         Object fence = fields.getOrDefault(FENCE, 0L);
         if (!(fence instanceof Long)) {

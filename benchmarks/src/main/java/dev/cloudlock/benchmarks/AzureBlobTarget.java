@@ -1,0 +1,126 @@
+package dev.cloudlock.benchmarks;
+
+import com.azure.core.http.HttpPipelineCallContext;
+import com.azure.core.http.policy.HttpPipelineSyncPolicy;
+import com.azure.core.util.BinaryData;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.blob.models.BlobRequestConditions;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import dev.cloudlock.azureblob.AzureBlobLockProvider;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.Emulators;
+import java.util.HashMap;
+import java.util.Map;
+
+/** The Blob Storage provider on Azurite, with every request counted on the wire by HTTP method (Get / Put Blob). */
+final class AzureBlobTarget implements LockCycleBenchmark.Target {
+
+    /**
+     * Blob Storage, Hot tier, LRS: USD per million write operations (Put Blob) and read operations (Get Blob). List
+     * prices as last known for East US, not re-checked on this machine (no access to the pricing page).
+     */
+    static final double WRITE_PRICE = 6.50;
+
+    static final double READ_PRICE = 0.50;
+    /** A body the size of a lock record. */
+    private static final String FLOOR_BODY = "{\"lockUntil\":\"2000-01-01T00:00:00.000Z\",\"lockedAt\":"
+            + "\"2000-01-01T00:00:00.000Z\",\"lockedBy\":\"bench-host/1234\",\"owner\":"
+            + "\"0f8fad5b-d9cb-469f-a165-70867728950e\",\"fence\":%d}";
+
+    private final RequestCounts requests = new RequestCounts();
+    private final BlobContainerClient container;
+    private final Map<String, String> floorETags = new HashMap<>();
+    private long floorFence;
+
+    AzureBlobTarget() {
+        container = new BlobContainerClientBuilder()
+                .connectionString(Emulators.azuriteConnectionString(Emulators.azurite()))
+                .containerName("bench-locks")
+                .addPolicy(new CountingPolicy(requests))
+                .buildClient();
+        container.createIfNotExists();
+        drainRequests();
+    }
+
+    @Override
+    public String name() {
+        return "Azure Blob Storage on Azurite 3.35.0";
+    }
+
+    @Override
+    public CloudLockProvider provider(String lockedBy) {
+        return AzureBlobLockProvider.builder()
+                .container(container)
+                .prefix("shedlock/")
+                .lockedBy(lockedBy)
+                .build();
+    }
+
+    @Override
+    public Map<String, Integer> drainRequests() {
+        return requests.drain();
+    }
+
+    /** One conditional Put Blob ({@code If-Match} the blob's current ETag) of a lock-sized body. */
+    @Override
+    public void floorWrite(String key) {
+        String etag = floorETags.get(key);
+        BlockBlobSimpleUploadOptions upload = new BlockBlobSimpleUploadOptions(
+                        BinaryData.fromString(String.format(FLOOR_BODY, ++floorFence)))
+                .setRequestConditions(
+                        etag == null
+                                ? new BlobRequestConditions().setIfNoneMatch("*")
+                                : new BlobRequestConditions().setIfMatch(etag));
+        floorETags.put(
+                key,
+                container
+                        .getBlobClient(key)
+                        .getBlockBlobClient()
+                        .uploadWithResponse(upload, null, null)
+                        .getValue()
+                        .getETag());
+    }
+
+    @Override
+    public void floorRead(String key) {
+        container.getBlobClient(key).downloadContent();
+    }
+
+    @Override
+    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
+        double usd = 0;
+        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
+            usd += e.getValue() * (e.getKey().equals("Get Blob") ? READ_PRICE : WRITE_PRICE);
+        }
+        return usd;
+    }
+
+    @Override
+    public String prices() {
+        return "Blob Storage Hot tier, LRS, East US: $0.065 per 10,000 write operations (Put Blob) and $0.005 per"
+                + " 10,000 read operations (Get Blob) (list prices as last known, not re-checked here: check"
+                + " azure.microsoft.com/pricing/details/storage/blobs); a lock blob is about 200 bytes, storage is"
+                + " negligible.";
+    }
+
+    @Override
+    public void close() {
+        // the container client holds no resources of its own; Azurite stops with the JVM
+    }
+
+    /** Counts each request the client sends (retries included) as {@code Get Blob} or {@code Put Blob}. */
+    private static final class CountingPolicy extends HttpPipelineSyncPolicy {
+        private final RequestCounts requests;
+
+        CountingPolicy(RequestCounts requests) {
+            this.requests = requests;
+        }
+
+        @Override
+        protected void beforeSendingRequest(HttpPipelineCallContext context) {
+            String method = context.getHttpRequest().getHttpMethod().toString();
+            requests.add(method.equals("GET") ? "Get Blob" : method.equals("PUT") ? "Put Blob" : method);
+        }
+    }
+}

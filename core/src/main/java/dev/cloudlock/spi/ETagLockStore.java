@@ -1,0 +1,251 @@
+package dev.cloudlock.spi;
+
+import dev.cloudlock.core.LockStoreException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link LockStore} on an object store whose only conditional write is a whole-object upload conditioned on the
+ * object's entity tag ({@code If-Match: <etag>}) or its absence ({@code If-None-Match: *}): S3, Azure Blob Storage.
+ * The lock's state is the object's body ({@link LockRecordJson}); the conditions core needs (free at {@code now},
+ * tick not yet completed, still ours) are evaluated here on the state last read or written, and the ETag makes the
+ * write fail when anyone has written since. A subclass maps two calls, {@link #readObject} and
+ * {@link #writeObject}, its listing of keys ({@link #listKeys}, for {@link #list}) and {@link #init}, and its store's
+ * errors.
+ *
+ * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
+ * itself. Acquire: when that state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that
+ * fails because someone else has written since, a {@code GET} and then {@code PUT If-Match} (or
+ * {@code If-None-Match: *} when the object does not exist yet). Release and extend: one {@code PUT If-Match <our
+ * etag>} each (a {@code GET} first only when the holder's ETag is not the one this store wrote last). A lost race
+ * found by the {@code GET} returns the record it read; a conditional {@code PUT} that loses returns no record, and
+ * core reads the fresh one.
+ *
+ * <p>Thread-safe when the subclass's two calls are.
+ */
+public abstract class ETagLockStore implements LockStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ETagLockStore.class);
+
+    private final CallTimeouts timeouts;
+    /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
+    private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
+
+    /** @param timeouts the deadline of every request; acquire and extend are capped at their lease */
+    protected ETagLockStore(CallTimeouts timeouts) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+    }
+
+    /** The configured deadline of each call (before the lease cap). */
+    protected final CallTimeouts timeouts() {
+        return timeouts;
+    }
+
+    /**
+     * One page of the object keys under the prefix.
+     *
+     * @param keys the keys with the prefix removed
+     * @param nextPageToken where the next page starts, {@code null} on the last page
+     */
+    protected record KeyPage(List<String> keys, @Nullable String nextPageToken) {
+        public KeyPage {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /** Lists one page of at most {@code pageSize} object keys under the prefix, from {@code pageToken}. */
+    protected abstract KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline);
+
+    /** The key of lock {@code name} without the prefix: the encoding {@link StoredNames#decode} inverts. */
+    protected abstract String encodeName(String name);
+
+    /**
+     * Reads the object of lock {@code name} within {@code deadline}.
+     *
+     * @return its record with the object's ETag as {@link StoreState.ETag}, empty when no object exists
+     */
+    protected abstract Optional<LockRecord> readObject(String name, CallTimeouts deadline);
+
+    /**
+     * Uploads {@link LockRecordJson#write(LockRecord) next's body} as the object of {@code next.name()}, on
+     * condition that the object's ETag is still {@code ifMatch}, or that no object exists when {@code ifMatch} is
+     * {@code null}.
+     *
+     * @param operation {@code acquire}, {@code release} or {@code extend}, for messages
+     * @return the ETag of the written object; empty when the condition failed (another writer won)
+     */
+    protected abstract Optional<String> writeObject(
+            LockRecord next, @Nullable String ifMatch, String operation, CallTimeouts deadline);
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        CallTimeouts deadline = timeouts.forAcquire(request);
+        LockRecord mine = written.get(request.name());
+        if (mine != null && mine.canBeAcquired(request.now(), request.tick())) {
+            Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire", deadline);
+            if (taken.isPresent()) {
+                return acquired(taken.get());
+            }
+        }
+        Optional<LockRecord> current = readObject(request.name(), deadline);
+        if (current.isPresent() && !current.get().canBeAcquired(request.now(), request.tick())) {
+            return new AcquireResult.Lost(current);
+        }
+        return put(acquisition(request, current.orElse(null)), current.orElse(null), "acquire", deadline)
+                .<AcquireResult>map(ETagLockStore::acquired)
+                .orElseGet(() -> new AcquireResult.Lost(Optional.empty()));
+    }
+
+    @Override
+    public boolean release(ReleaseRequest request) {
+        HeldLock lock = request.lock();
+        CallTimeouts deadline = timeouts.forRelease(request);
+        return ours(lock, deadline)
+                .flatMap(base -> put(
+                        new LockRecord(
+                                base.name(),
+                                request.lockUntilAt(request.now()),
+                                base.lockedAt(),
+                                base.lockedBy(),
+                                base.owner(),
+                                base.fence(),
+                                request.completedTickIfAny().orElse(base.lastTick()),
+                                null),
+                        base,
+                        "release",
+                        deadline))
+                .isPresent();
+    }
+
+    @Override
+    public Optional<HeldLock> extend(ExtendRequest request) {
+        HeldLock lock = request.lock();
+        Instant lockUntil = request.lockUntilAt(request.now());
+        CallTimeouts deadline = timeouts.forExtend(request);
+        return ours(lock, deadline)
+                .filter(base -> !base.isFreeAt(request.now())) // the extend condition: lockUntil > now
+                .flatMap(base -> put(
+                        new LockRecord(
+                                base.name(),
+                                lockUntil,
+                                base.lockedAt(),
+                                base.lockedBy(),
+                                base.owner(),
+                                base.fence(),
+                                base.lastTick(),
+                                null),
+                        base,
+                        "extend",
+                        deadline))
+                .map(stored -> new HeldLock(
+                        lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, stored.storeState()));
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name) {
+        return readObject(name, timeouts.forRead());
+    }
+
+    /**
+     * One page of keys ({@link #listKeys}), then a read of each lock object, since its state is in its body: 1 + n
+     * requests for a page of n. A key that is no encoded lock name ({@link StoredNames#decode}) is an object another
+     * tool wrote under the prefix: skipped and logged, never renamed. An object deleted between the listing and its
+     * read is left out.
+     */
+    @Override
+    public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        KeyPage page = listKeys(pageToken, pageSize, deadline);
+        List<LockRecord> records = new ArrayList<>();
+        for (String key : page.keys()) {
+            Optional<String> name = StoredNames.decode(key, this::encodeName);
+            if (name.isEmpty()) {
+                LOG.warn("'{}' is under the lock prefix but is no lock object's key; not listed", key);
+                continue;
+            }
+            readObject(name.get(), deadline).ifPresent(records::add);
+        }
+        return new LockRecordPage(records, page.nextPageToken());
+    }
+
+    private static AcquireResult acquired(LockRecord stored) {
+        return new AcquireResult.Acquired(new HeldLock(
+                stored.name(),
+                stored.owner(),
+                stored.fence(),
+                stored.lockedAt(),
+                stored.lockUntil(),
+                stored.storeState()));
+    }
+
+    private static LockRecord acquisition(AcquireRequest request, @Nullable LockRecord previous) {
+        return new LockRecord(
+                request.name(),
+                request.lockUntilAt(request.now()),
+                request.now(),
+                request.lockedBy(),
+                request.owner(),
+                previous == null ? 1 : previous.fence() + 1,
+                previous == null ? null : previous.lastTick(),
+                null);
+    }
+
+    /**
+     * The current state of {@code lock} if it is still ours: the state we wrote when its ETag is the one the holder
+     * has (no round trip), else the record read back when it carries the holder's owner token. The second case
+     * arises when this store has written the name since (a later acquisition by this instance, whose stale
+     * predecessor now releases) or when core resolved an ambiguous write by reading.
+     */
+    private Optional<LockRecord> ours(HeldLock lock, CallTimeouts deadline) {
+        LockRecord mine = written.get(lock.name());
+        if (mine != null && lock.storeState() != null && lock.storeState().equals(mine.storeState())) {
+            return Optional.of(mine);
+        }
+        return readObject(lock.name(), deadline).filter(current -> lock.owner().equals(current.owner()));
+    }
+
+    /**
+     * Writes {@code next} if the object is still at {@code base} ({@code If-Match} its ETag), or absent when
+     * {@code base} is {@code null} ({@code If-None-Match: *}).
+     *
+     * @return what was stored, with its ETag; empty when the condition failed
+     */
+    private Optional<LockRecord> put(
+            LockRecord next, @Nullable LockRecord base, String operation, CallTimeouts deadline) {
+        Optional<String> etag = writeObject(next, base == null ? null : etagOf(base), operation, deadline);
+        if (etag.isEmpty()) {
+            if (base != null) {
+                written.remove(next.name(), base);
+            }
+            return Optional.empty();
+        }
+        LockRecord stored = new LockRecord(
+                next.name(),
+                next.lockUntil(),
+                next.lockedAt(),
+                next.lockedBy(),
+                next.owner(),
+                next.fence(),
+                next.lastTick(),
+                new StoreState.ETag(etag.get()));
+        written.put(next.name(), stored);
+        return Optional.of(stored);
+    }
+
+    /** A record without an ETag would turn the next conditional write into an unconditional one: refuse to go on. */
+    private static String etagOf(LockRecord record) {
+        if (record.storeState() instanceof StoreState.ETag tag && !tag.value().isBlank()) {
+            return tag.value();
+        }
+        throw new LockStoreException("The store returned no ETag for lock '" + record.name() + "'; the lock's"
+                + " conditional writes need one. Is the endpoint the store it claims to be?");
+    }
+}

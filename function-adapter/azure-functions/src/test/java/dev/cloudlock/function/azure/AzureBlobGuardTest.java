@@ -1,0 +1,131 @@
+package dev.cloudlock.function.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.TickOutcome;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The guard built from app settings alone on Blob Storage: a lock container in the app's own storage account, reached
+ * through the host's {@code AzureWebJobsStorage} connection string, here on Azurite.
+ */
+class AzureBlobGuardTest {
+
+    private static final String CONTAINER = "locks";
+    /** The host's JSON catching up the 02:00 occurrence: deterministic whatever the clock says. */
+    private static final String CATCH_UP_0200 = "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":{\"Last\":"
+            + "\"2026-11-30T01:00:00+00:00\",\"Next\":\"2026-11-30T02:00:00+00:00\",\"LastUpdated\":"
+            + "\"2026-11-30T01:00:00+00:00\"},\"IsPastDue\":true}";
+
+    private static String connectionString;
+    private static BlobContainerClient container;
+
+    @BeforeAll
+    static void container() {
+        // This module's JVM trusts the Cosmos launcher's certificate (its surefire configuration): the trust store must
+        // exist before anything here builds the default TLS context, even for Azurite's plain HTTP.
+        Emulators.cosmosTrustStore();
+        connectionString = Emulators.azuriteConnectionString(Emulators.azurite());
+        container = new BlobContainerClientBuilder()
+                .connectionString(connectionString)
+                .containerName(CONTAINER)
+                .buildClient();
+        container.createIfNotExists();
+    }
+
+    /** The app settings of one function app: the host's storage setting, the lock container and the job name. */
+    private static Map<String, String> appSettings(String job) {
+        return Map.of(
+                AzureGuardSettings.WEB_JOBS_STORAGE,
+                connectionString,
+                AzureGuardSettings.BLOB_CONTAINER,
+                CONTAINER,
+                GuardEnvironment.JOB_NAME,
+                job);
+    }
+
+    private static NightlyReportTimerFunction app(String job) {
+        return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(appSettings(job))));
+    }
+
+    @Test
+    void theGuardLocksInTheBlobContainerOfTheAppsOwnStorageAccount() throws Exception {
+        String job = "nightly-" + UUID.randomUUID();
+        NightlyReportTimerFunction app = app(job);
+        TestExecutionContext context = new TestExecutionContext("nightlyReport");
+        assertThat(app.run(CATCH_UP_0200, context)).isEqualTo(TickOutcome.RAN);
+        assertThat(app.run(CATCH_UP_0200, context))
+                .as("the same occurrence again")
+                .isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(app.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
+        assertThat(container.getBlobClient("shedlock/" + job).downloadContent().toString())
+                .contains("\"lastTick\":\"2026-11-30T02:00:00.000Z\"");
+    }
+
+    @Test
+    void twoAppsFiringTheSameOccurrenceRunItOnce() throws Exception {
+        String job = "fleet-" + UUID.randomUUID();
+        List<NightlyReportTimerFunction> apps = List.of(app(job), app(job));
+        apps.forEach(app -> app.sleepMillis = 1_000);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<TickOutcome>> fired = new ArrayList<>();
+            for (NightlyReportTimerFunction app : apps) {
+                fired.add(pool.submit(() -> app.run(CATCH_UP_0200, new TestExecutionContext("nightlyReport"))));
+            }
+            List<TickOutcome> outcomes = new ArrayList<>();
+            for (Future<TickOutcome> outcome : fired) {
+                outcomes.add(outcome.get(60, TimeUnit.SECONDS));
+            }
+            assertThat(outcomes).containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING);
+            assertThat(apps.stream().mapToInt(app -> app.runs.size()).sum()).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theSettingsNameTheStoreAndNeverPrintTheConnectionString() {
+        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(appSettings("job"));
+        assertThat(settings.blob()).isNotNull();
+        assertThat(settings.blob().connectionString()).isEqualTo(connectionString);
+        assertThat(settings.blob().prefix()).isEqualTo("shedlock/");
+        assertThat(settings.toString()).doesNotContain(Emulators.AZURITE_KEY).contains("connectionString=(set)");
+
+        assertThat(AzureGuardSettings.fromEnvironment(Map.of(
+                                AzureGuardSettings.BLOB_CONTAINER, "locks",
+                                AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI, "https://app.blob.core.windows.net"))
+                        .blob()
+                        .endpoint())
+                .as("the host's identity-based storage setting: Entra ID")
+                .isEqualTo("https://app.blob.core.windows.net");
+
+        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(AzureGuardSettings.BLOB_CONTAINER, "locks")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(AzureGuardSettings.BLOB_CONNECTION_STRING)
+                .hasMessageContaining(AzureGuardSettings.WEB_JOBS_STORAGE);
+        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(
+                        AzureGuardSettings.BLOB_CONTAINER, "locks",
+                        AzureGuardSettings.WEB_JOBS_STORAGE, connectionString,
+                        AzureGuardSettings.COSMOS_ENDPOINT, "https://a.documents.azure.com")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one store");
+        assertThat(AzureGuardSettings.fromEnvironment(Map.of()).blob())
+                .as("no Blob Storage setting: Cosmos DB, as before")
+                .isNull();
+    }
+}
