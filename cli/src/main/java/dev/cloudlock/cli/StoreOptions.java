@@ -3,7 +3,9 @@ package dev.cloudlock.cli;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.cosmos.CosmosLockProvider;
@@ -12,6 +14,7 @@ import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.s3.S3LockProvider;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -24,29 +27,62 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 /**
  * Which store the command works on and how to reach it: the options every command shares. Credentials and region
  * come from each SDK's standard chain (AWS: environment, profile, instance role; Google: Application Default
- * Credentials; Azure: {@value #COSMOS_KEY_VARIABLE} or else {@code DefaultAzureCredential}).
+ * Credentials; Azure: {@value #COSMOS_KEY_VARIABLE} for Cosmos DB, a connection string in
+ * {@code CLOUDLOCK_BLOB_CONNECTION_STRING} or {@code AzureWebJobsStorage} for Blob Storage, else
+ * {@code DefaultAzureCredential}).
  */
 final class StoreOptions {
 
     /** The environment variable holding a Cosmos DB account key; without it, Entra ID credentials are used. */
     static final String COSMOS_KEY_VARIABLE = "CLOUDLOCK_COSMOS_KEY";
 
-    /** The stores the command can open. */
+    /** The environment variables holding a Blob Storage connection string, in the order they are looked up. */
+    static final List<String> BLOB_CONNECTION_STRING_VARIABLES =
+            List.of("CLOUDLOCK_BLOB_CONNECTION_STRING", "AzureWebJobsStorage");
+
+    /** The stores the command can open, by the name {@code --store} takes. */
     enum Store {
-        dynamodb,
-        s3,
-        firestore,
-        cosmos
+        DYNAMODB("dynamodb"),
+        S3("s3"),
+        FIRESTORE("firestore"),
+        COSMOS("cosmos"),
+        AZURE_BLOB("azure-blob");
+
+        final String option;
+
+        Store(String option) {
+            this.option = option;
+        }
+
+        static final String NAMES = "dynamodb, s3, firestore, cosmos, azure-blob";
     }
 
-    @Option(names = "--store", description = "The lock store (required): ${COMPLETION-CANDIDATES}.")
+    /** Reads {@code --store}, naming the stores there are when the value is none of them. */
+    static final class StoreConverter implements picocli.CommandLine.ITypeConverter<Store> {
+        @Override
+        public Store convert(String value) {
+            for (Store store : Store.values()) {
+                if (store.option.equals(value)) {
+                    return store;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException(
+                    "'" + value + "' is no store: use one of " + Store.NAMES);
+        }
+    }
+
+    @Option(
+            names = "--store",
+            converter = StoreConverter.class,
+            description = "The lock store (required): " + Store.NAMES + ".")
     @Nullable
     Store store;
 
     @Option(
             names = "--endpoint",
             description = "The store's endpoint, for emulators and private endpoints: a URL for DynamoDB and S3,"
-                    + " host:port of the Firestore emulator, the Cosmos DB account URL (required for cosmos).")
+                    + " host:port of the Firestore emulator, the Cosmos DB account URL (required for cosmos), the blob"
+                    + " service URL (azure-blob; it replaces a connection string's blob endpoint).")
     @Nullable
     String endpoint;
 
@@ -67,7 +103,11 @@ final class StoreOptions {
     @Nullable
     String bucket;
 
-    @Option(names = "--prefix", defaultValue = "", description = "S3 key prefix of the lock objects (default: none).")
+    @Option(
+            names = "--prefix",
+            description =
+                    "S3 key or Blob Storage name prefix of the lock objects (default: the provider's, shedlock/).")
+    @Nullable
     String prefix;
 
     @Option(names = "--project", description = "Google Cloud project; default: the one of the credentials.")
@@ -89,7 +129,7 @@ final class StoreOptions {
     @Option(
             names = "--container",
             defaultValue = "shedlock",
-            description = "Cosmos DB container (default: ${DEFAULT-VALUE}).")
+            description = "Cosmos DB or Blob Storage container (default: ${DEFAULT-VALUE}).")
     String container;
 
     @Option(
@@ -114,11 +154,11 @@ final class StoreOptions {
     /** The provider on the chosen store; bad or missing coordinates are an {@link IllegalArgumentException}. */
     CloudLockProvider provider() {
         if (store == null) {
-            throw new IllegalArgumentException("--store is required: one of dynamodb, s3, firestore, cosmos");
+            throw new IllegalArgumentException("--store is required: one of " + Store.NAMES);
         }
         String identity = lockedBy != null ? lockedBy : "cloudlock-cli/" + InstanceIdentity.hostAndPid();
         return switch (store) {
-            case dynamodb -> {
+            case DYNAMODB -> {
                 DynamoDbClientBuilder client = DynamoDbClient.builder().httpClient(UrlConnectionHttpClient.create());
                 aws(client::endpointOverride, client::region);
                 yield DynamoDbLockProvider.builder()
@@ -129,21 +169,20 @@ final class StoreOptions {
                         .callTimeout(callTimeout)
                         .build();
             }
-            case s3 -> {
+            case S3 -> {
                 S3ClientBuilder client = S3Client.builder().httpClient(UrlConnectionHttpClient.create());
                 aws(client::endpointOverride, client::region);
                 if (endpoint != null) {
                     client.forcePathStyle(true);
                 }
-                yield S3LockProvider.builder()
+                S3LockProvider.Builder provider = S3LockProvider.builder()
                         .client(client.build())
                         .bucket(required(bucket, "--bucket"))
-                        .prefix(prefix)
                         .lockedBy(identity)
-                        .callTimeout(callTimeout)
-                        .build();
+                        .callTimeout(callTimeout);
+                yield (prefix == null ? provider : provider.prefix(prefix)).build();
             }
-            case firestore -> {
+            case FIRESTORE -> {
                 FirestoreOptions.Builder options = FirestoreOptions.newBuilder();
                 if (project != null) {
                     options.setProjectId(project);
@@ -161,7 +200,7 @@ final class StoreOptions {
                         .callTimeout(callTimeout)
                         .build();
             }
-            case cosmos -> {
+            case COSMOS -> {
                 CosmosClientBuilder client = new CosmosClientBuilder()
                         .endpoint(required(endpoint, "--endpoint"))
                         .gatewayMode()
@@ -179,6 +218,28 @@ final class StoreOptions {
                         .lockedBy(identity)
                         .callTimeout(callTimeout)
                         .build();
+            }
+            case AZURE_BLOB -> {
+                BlobServiceClientBuilder client = new BlobServiceClientBuilder();
+                String connectionString = BLOB_CONNECTION_STRING_VARIABLES.stream()
+                        .map(System::getenv)
+                        .filter(value -> value != null && !value.isBlank())
+                        .findFirst()
+                        .orElse(null);
+                if (connectionString != null) {
+                    client.connectionString(connectionString);
+                } else {
+                    client.credential(new DefaultAzureCredentialBuilder().build());
+                    required(endpoint, "--endpoint (the blob service URL) or " + BLOB_CONNECTION_STRING_VARIABLES);
+                }
+                if (endpoint != null) {
+                    client.endpoint(endpoint); // over the connection string's blob endpoint, with its key
+                }
+                AzureBlobLockProvider.Builder provider = AzureBlobLockProvider.builder()
+                        .container(client.buildClient().getBlobContainerClient(container))
+                        .lockedBy(identity)
+                        .callTimeout(callTimeout);
+                yield (prefix == null ? provider : provider.prefix(prefix)).build();
             }
         };
     }

@@ -44,7 +44,7 @@ class CliUsageIT {
 
         CliProcess.Run badStore = cli("--store", "mongodb", "list");
         assertThat(badStore.exitCode()).as(badStore.toString()).isEqualTo(2);
-        assertThat(badStore.err()).contains("dynamodb, s3, firestore, cosmos");
+        assertThat(badStore.err()).contains("dynamodb, s3, firestore, cosmos, azure-blob");
 
         CliProcess.Run badTimeout = cli("--store", "dynamodb", "--call-timeout", "soon", "list");
         assertThat(badTimeout.exitCode()).as(badTimeout.toString()).isEqualTo(2);
