@@ -23,7 +23,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * What every store shows through real processes. The CLI ({@code java -jar}): setup run twice, a listing after real
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * overlap and their fences increase (with a negative control), and a holder killed with {@code kill -9} keeps the
  * lock until its {@code lockUntil} and no longer.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class CliContract {
 
     static {
@@ -40,7 +43,10 @@ abstract class CliContract {
         Emulators.cosmosTrustStore();
     }
 
-    /** The coordinates (table, prefix, collection, container) this test class uses. */
+    /**
+     * The coordinates (table, prefix, collection, container) this test class uses: one set per class, which every
+     * test shares under names of its own, so that the store is set up by one CLI run rather than one per test.
+     */
     private final String coordinates = unique("cli-locks");
 
     /**
@@ -92,6 +98,12 @@ abstract class CliContract {
         return new LockConfiguration(Instant.now(), name, Duration.ofMinutes(5), Duration.ZERO);
     }
 
+    @BeforeAll
+    void setUpTheStoreOnce() {
+        CliProcess.Run init = cli("init");
+        assertThat(init.exitCode()).as(init.toString()).isZero();
+    }
+
     @Test
     void initRunTwiceSetsTheStoreUpAndThenFindsItReady() {
         String fresh = unique("cli-init");
@@ -109,7 +121,6 @@ abstract class CliContract {
 
     @Test
     void listAndShowPrintTheLocksAfterRealLockTraffic() {
-        cli("init");
         String heldName = unique("nightly-report");
         String doneName = unique("hourly-sync");
         FencedLock held = provider("worker-1").tryLock(config(heldName)).orElseThrow();
@@ -141,7 +152,6 @@ abstract class CliContract {
 
     @Test
     void aFencedReleaseEndsTheStuckHoldingAndIsRefusedOnceANewerHolderHasTheLock() {
-        cli("init");
         String name = unique("stuck-job");
         FencedLock stuck = provider("crashed-node").tryLock(config(name)).orElseThrow();
 
@@ -163,7 +173,6 @@ abstract class CliContract {
 
     @Test
     void aTickResetRepairsTheTickOnlyFromTheValueTheOperatorSaw() {
-        cli("init");
         String job = unique("poisoned-job");
         Instant wrong = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant repaired = wrong.minus(Duration.ofHours(1));
@@ -268,7 +277,6 @@ abstract class CliContract {
 
     @Test
     void processesContendingForOneNameNeverOverlapAndTheirFencesIncreaseEvenWithSkewedClocks() throws Exception {
-        cli("init");
         LockHistory history = contend(unique("processes"), processes(), holdingsPerProcess());
         assertThat(history.size()).isEqualTo(processes() * holdingsPerProcess());
         history.assertConsistent();
@@ -276,7 +284,6 @@ abstract class CliContract {
 
     @Test
     void theMergedHistoryCatchesProcessesWhoseStoreIgnoresItsConditions() throws Exception {
-        cli("init");
         LockHistory history = contend(unique("broken-processes"), 2, 50, "--ignore-conditions");
         assertThat(history.violations())
                 .as("two processes that claim every lock they are refused must be caught")
@@ -285,7 +292,6 @@ abstract class CliContract {
 
     @Test
     void aHolderKilledWithSigkillKeepsTheLockUntilItsLeaseEndsAndNoLonger() throws Exception {
-        cli("init");
         String name = unique("crashed-holder");
         CloudLockProvider survivor = provider("survivor");
         survivor.store().read(name); // the survivor's client is connected before the clock starts

@@ -69,9 +69,4 @@ class CosmosContractTest extends LockProviderContract {
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
     }
-
-    @Override
-    protected int contentionAcquisitionsPerThread() {
-        return 100;
-    }
 }

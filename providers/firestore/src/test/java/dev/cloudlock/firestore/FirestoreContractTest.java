@@ -65,9 +65,4 @@ class FirestoreContractTest extends LockProviderContract {
     protected boolean usesClientClock() {
         return false;
     }
-
-    @Override
-    protected int contentionAcquisitionsPerThread() {
-        return 100;
-    }
 }
