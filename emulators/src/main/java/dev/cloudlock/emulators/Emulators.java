@@ -30,6 +30,8 @@ import java.util.List;
  *       client trusts it through {@link #cosmosTrustStore()}.</li>
  *   <li>{@link #azurite()}: Azurite's Blob Storage service ({@code azurite-blob}, npm), in memory, without
  *       telemetry.</li>
+ *   <li>{@link #localstack()}: LocalStack's DynamoDB and S3 in a Docker container (Testcontainers), only when
+ *       {@code -Dcloudlock.backend=localstack} asks for it ({@link #awsEndpoint()}).</li>
  * </ul>
  */
 public final class Emulators {
@@ -41,6 +43,7 @@ public final class Emulators {
     private static EmulatorProcess cosmos;
     private static EmulatorProcess azurite;
     private static Path cosmosTls;
+    private static String localstack;
 
     private Emulators() {}
 
@@ -61,6 +64,41 @@ public final class Emulators {
     /** Wipes every table, bucket and object in the shared moto server. */
     public static void resetMoto() {
         moto().post("/moto-api/reset");
+    }
+
+    /**
+     * The endpoint serving DynamoDB and S3 to the contract classes that run on moto: the backend
+     * {@link AwsBackend#selected()} names (moto unless {@code -Dcloudlock.backend=localstack}), started on first use.
+     * moto is wiped with {@link #resetMoto()}; LocalStack has no reset call here: recreate the table, use fresh names.
+     *
+     * @throws IllegalArgumentException when {@code -Dcloudlock.backend} names no backend
+     * @throws IllegalStateException when LocalStack is asked for and no Docker engine answers
+     */
+    public static String awsEndpoint() {
+        return awsEndpoint(AwsBackend.selected());
+    }
+
+    static String awsEndpoint(AwsBackend backend) {
+        return switch (backend) {
+            case MOTO -> moto().endpoint();
+            case LOCALSTACK -> localstack();
+        };
+    }
+
+    /**
+     * The shared LocalStack container's endpoint, {@code http://127.0.0.1:<port>}, serving DynamoDB and S3 (any
+     * credentials, any region). Needs a Docker engine and {@code org.testcontainers:testcontainers-localstack} on the
+     * class path (the DynamoDB and S3 modules have it in test scope). The image is
+     * {@value LocalStackEmulator#DEFAULT_IMAGE} unless {@code -Dcloudlock.localstack.image} names another; a
+     * {@code LOCALSTACK_AUTH_TOKEN} in the environment is passed on to it.
+     *
+     * @throws IllegalStateException when no Docker engine answers, naming Docker and how to proceed
+     */
+    public static synchronized String localstack() {
+        if (localstack == null) {
+            localstack = LocalStackEmulator.start();
+        }
+        return localstack;
     }
 
     /** The shared dynalite server (in memory, tables created and deleted instantly). */

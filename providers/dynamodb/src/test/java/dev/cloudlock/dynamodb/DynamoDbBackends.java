@@ -1,5 +1,6 @@
 package dev.cloudlock.dynamodb;
 
+import dev.cloudlock.emulators.AwsBackend;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
@@ -54,7 +55,19 @@ final class DynamoDbBackends {
         DynamoDbLockTable.createIfAbsent(client, TABLE);
     }
 
-    /** Drops and recreates the lock table on dynalite (which has no reset call). */
+    /**
+     * Before each test on the contract's AWS backend ({@link #aws()}): moto is wiped and given the lock table;
+     * LocalStack, which has no reset call here, has its lock table dropped and recreated.
+     */
+    static void resetAws(DynamoDbClient client) {
+        if (AwsBackend.selected() == AwsBackend.MOTO) {
+            resetMoto(client);
+        } else {
+            resetDynalite(client);
+        }
+    }
+
+    /** Drops and recreates the lock table, on a backend that has no reset call (dynalite, LocalStack). */
     static void resetDynalite(DynamoDbClient client) {
         DynamoDbLockTable.deleteIfPresent(client, TABLE);
         DynamoDbLockTable.createIfAbsent(client, TABLE);
@@ -69,6 +82,11 @@ final class DynamoDbBackends {
 
     static String moto() {
         return Emulators.moto().endpoint();
+    }
+
+    /** moto, or LocalStack with {@code -Dcloudlock.backend=localstack} (see {@link Emulators#awsEndpoint()}). */
+    static String aws() {
+        return Emulators.awsEndpoint();
     }
 
     static String dynalite() {

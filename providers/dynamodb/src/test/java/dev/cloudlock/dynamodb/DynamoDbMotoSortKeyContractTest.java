@@ -5,11 +5,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The provider contract on moto with lock items in an application's single table: partition key {@code pk} = lock
- * name, sort key {@code sk} = {@code LOCK#}.
+ * name, sort key {@code sk} = {@code LOCK#}. On LocalStack instead with {@code -Dcloudlock.backend=localstack}.
  */
 class DynamoDbMotoSortKeyContractTest extends DynamoDbContract {
 
-    private static final DynamoDbClient CLIENT = DynamoDbBackends.client(DynamoDbBackends.moto());
+    private static final DynamoDbClient CLIENT = DynamoDbBackends.client(DynamoDbBackends.aws());
 
     @Override
     protected DynamoDbClient client() {
@@ -23,7 +23,7 @@ class DynamoDbMotoSortKeyContractTest extends DynamoDbContract {
 
     @BeforeEach
     void reset() {
-        DynamoDbBackends.resetMoto(CLIENT);
+        DynamoDbBackends.resetAws(CLIENT);
         resetTable(CLIENT);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cloudlock.s3;
 
+import dev.cloudlock.emulators.AwsBackend;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
@@ -59,6 +60,18 @@ final class S3Backends {
         createBucket(client, BUCKET);
     }
 
+    /**
+     * Before each test on the contract's AWS backend ({@link #aws()}): moto is wiped and given the lock bucket;
+     * LocalStack, which has no reset call here, gets the bucket if it lacks it (the contract uses fresh names).
+     */
+    static void resetAws(S3Client client) {
+        if (AwsBackend.selected() == AwsBackend.MOTO) {
+            resetMoto(client);
+        } else {
+            createBucket(client, BUCKET);
+        }
+    }
+
     static void createBucket(S3Client client, String bucket) {
         try {
             client.createBucket(b -> b.bucket(bucket));
@@ -76,6 +89,11 @@ final class S3Backends {
 
     static String moto() {
         return Emulators.moto().endpoint();
+    }
+
+    /** moto, or LocalStack with {@code -Dcloudlock.backend=localstack} (see {@link Emulators#awsEndpoint()}). */
+    static String aws() {
+        return Emulators.awsEndpoint();
     }
 
     static String s3proxy() {
