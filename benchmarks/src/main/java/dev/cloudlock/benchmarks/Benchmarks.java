@@ -12,7 +12,9 @@ import java.util.Map;
  * One command for the whole report: {@code ./mvnw -q -pl benchmarks exec:exec} writes
  * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}; {@code --cold-start} (with exec:exec,
  * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start}. {@code --quick} runs every measurement with
- * few samples (seconds; the test command runs it so the harness cannot rot).
+ * few samples (seconds; the test command runs it so the harness cannot rot). {@code --soak --store S} (with exec:exec,
+ * {@code exec:exec@soak}) writes {@code <date>-soak-<store>}: a long contended run, faults on or off, checked for
+ * violations (see {@link SoakBenchmark}); it exits with status 1 when it found any.
  */
 public final class Benchmarks {
 
@@ -23,11 +25,25 @@ public final class Benchmarks {
         boolean coldStart = false;
         int coldStarts = 10;
         boolean waiting = false;
+        boolean soak = false;
+        String store = null;
+        int acquisitions = 100_000;
+        int threads = 4;
+        String faults = "on";
+        double faultRate = 0.01;
+        long leaseMillis = 5_000;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--soak" -> soak = true;
+                case "--store" -> store = args[++i];
+                case "--acquisitions" -> acquisitions = Integer.parseInt(args[++i]);
+                case "--threads" -> threads = Integer.parseInt(args[++i]);
+                case "--faults" -> faults = args[++i];
+                case "--fault-rate" -> faultRate = Double.parseDouble(args[++i]);
+                case "--lease-ms" -> leaseMillis = Long.parseLong(args[++i]);
                 case "--lock-cycle" -> {
                     coldStart = false;
                     waiting = false;
@@ -39,8 +55,30 @@ public final class Benchmarks {
                 case "--repo" -> repo = Path.of(args[++i]);
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i]
-                            + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --out DIR, --repo DIR");
+                            + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --soak (with --store "
+                            + String.join("|", SoakBenchmark.STORES) + ", --acquisitions N, --threads N, --faults"
+                            + " on|off, --fault-rate P, --lease-ms N), --out DIR, --repo DIR");
             }
+        }
+        if (soak) {
+            if (store == null) {
+                throw new IllegalArgumentException(
+                        "--soak needs --store, one of " + String.join(", ", SoakBenchmark.STORES));
+            }
+            if (!faults.equals("on") && !faults.equals("off")) {
+                throw new IllegalArgumentException("--faults takes on or off, was '" + faults + "'");
+            }
+            long seed = System.nanoTime();
+            SoakBenchmark.Options options = new SoakBenchmark.Options(
+                    store,
+                    acquisitions,
+                    threads,
+                    faults.equals("on")
+                            ? SoakBenchmark.Faults.storeLevel(faultRate, seed)
+                            : SoakBenchmark.Faults.none(),
+                    java.time.Duration.ofMillis(leaseMillis),
+                    SOAK_TIME_LIMIT);
+            System.exit(soak(options, String.join(" ", args), out) ? 0 : 1);
         }
         if (coldStart && waiting) {
             throw new IllegalArgumentException("--cold-start and --waiting are two reports: give one");
@@ -54,6 +92,27 @@ public final class Benchmarks {
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");
         System.exit(0); // the shared emulators stop in their shutdown hooks
+    }
+
+    /** How long a soak may run before it stops by itself (its report then says so). */
+    static final java.time.Duration SOAK_TIME_LIMIT = java.time.Duration.ofHours(4);
+
+    /**
+     * Runs one soak and writes {@code <date>-soak-<store>.md} and {@code .json} into {@code out}; false when it found
+     * violations. The library's warnings (a lost response resolved, a refused release) are counted in the report
+     * rather than logged, unless {@code -Dorg.slf4j.simpleLogger.log.dev.cloudlock=warn} asks for them.
+     */
+    static boolean soak(SoakBenchmark.Options options, String command, Path out) throws InterruptedException {
+        if (System.getProperty("org.slf4j.simpleLogger.log.dev.cloudlock") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.dev.cloudlock", "error");
+        }
+        SoakBenchmark.Result result = SoakBenchmark.run(options);
+        Report report = SoakBenchmark.report(options, result, "Benchmarks " + command, machine());
+        String name = LocalDate.now(ZoneOffset.UTC) + "-soak-" + options.store();
+        report.write(out, name, "cloudlock soak " + LocalDate.now(ZoneOffset.UTC) + ": " + options.store());
+        System.out.println(report.markdown());
+        System.out.println("Written: " + out.resolve(name + ".md") + " and .json");
+        return result.violations().isEmpty();
     }
 
     /** Runs every benchmark; quick mode uses few samples. */
@@ -151,7 +210,7 @@ public final class Benchmarks {
         return report;
     }
 
-    private static String machine() {
+    static String machine() {
         String load;
         try {
             load = java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim();

@@ -1,0 +1,477 @@
+package dev.cloudlock.benchmarks;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.FaultInjectingStore;
+import dev.cloudlock.testkit.LockHistory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+
+/**
+ * A long contended run on one store, with or without faults: worker threads take one lock name, each holding
+ * recorded in a {@link LockHistory}, until the run has the number of acquisitions asked for. It finds what a correct
+ * lock never produces however long it runs — two holdings that overlap, a fencing token that does not increase —
+ * and reports how the store and the library behaved meanwhile: fence gaps, the faults injected and the errors the
+ * callers saw, each by kind, latency percentiles, and requests on the wire. Not part of CI at full size
+ * ({@code SoakTest} runs 1,000 acquisitions).
+ *
+ * <p>A holding is checked only for the part its lease guarantees: from the acquisition's return until at most
+ * {@code lease} after its request was sent (the store's {@code lockUntil} is at least that far after the write). A
+ * worker paused past its lease (GC, a loaded machine) has its holding cut there, or left out when its lease was over
+ * before the acquisition returned; both are counted, and are not violations.
+ */
+final class SoakBenchmark {
+
+    /** The stores a soak runs on, by the name {@code --store} takes. */
+    static final List<String> STORES = List.of("dynamodb", "s3", "firestore", "cosmos", "azure-blob");
+
+    /**
+     * What one soak run does.
+     *
+     * @param store one of {@link #STORES}
+     * @param acquisitions how many holdings to take, in all
+     * @param threads workers contending for the lock, each with its own provider (one instance each)
+     * @param faults where faults come from ({@link Faults#none()} for none)
+     * @param lease each holding's {@code lockAtMostFor}: also how long an acquisition whose caller never learnt of
+     *     it (its response lost, the resolving read failed too) blocks the others
+     * @param timeLimit the run stops after this long even if it has not taken every acquisition (the report says so)
+     */
+    record Options(String store, int acquisitions, int threads, Faults faults, Duration lease, Duration timeLimit) {
+        Options {
+            if (!STORES.contains(store)) {
+                throw new IllegalArgumentException(
+                        "Unknown store '" + store + "': give one of " + String.join(", ", STORES));
+            }
+            if (acquisitions < 1) {
+                throw new IllegalArgumentException("acquisitions must be at least 1, was " + acquisitions);
+            }
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+            }
+            if (lease.compareTo(Duration.ofMillis(100)) < 0) {
+                throw new IllegalArgumentException("the lease must be at least 100 ms, was " + lease);
+            }
+            if (timeLimit.isNegative() || timeLimit.isZero()) {
+                throw new IllegalArgumentException("the time limit must be positive, was " + timeLimit);
+            }
+        }
+    }
+
+    /**
+     * Where a soak's faults come from: each worker's provider is built through it, and it counts what it injected.
+     * {@link #storeLevel} injects at the store layer; a source on the wire (a proxy between the SDK and the emulator)
+     * plugs in here.
+     */
+    interface Faults {
+        /** The provider worker {@code lockedBy} uses: {@code target}'s, with this source's faults. */
+        CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy);
+
+        /** Faults injected so far, by kind. */
+        Map<String, Long> injected();
+
+        /** One line for the report. */
+        String describe();
+
+        /** No faults. */
+        static Faults none() {
+            return new Faults() {
+                @Override
+                public CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy) {
+                    return target.provider(lockedBy);
+                }
+
+                @Override
+                public Map<String, Long> injected() {
+                    return Map.of();
+                }
+
+                @Override
+                public String describe() {
+                    return "off";
+                }
+            };
+        }
+
+        /**
+         * {@link FaultInjectingStore#random} over each worker's store: each call fails with probability {@code rate}
+         * (store unreachable, or applied with its response lost, or an acquisition retried after a lost response).
+         */
+        static Faults storeLevel(double rate, long seed) {
+            if (!(rate > 0 && rate <= 1)) {
+                throw new IllegalArgumentException("the fault rate must be within (0, 1], was " + rate);
+            }
+            List<FaultInjectingStore> stores = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Random seeds = new Random(seed);
+            return new Faults() {
+                @Override
+                public CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy) {
+                    FaultInjectingStore store = FaultInjectingStore.random(
+                            target.provider(lockedBy).store(), rate, new Random(seeds.nextLong()));
+                    stores.add(store);
+                    return new CloudLockProvider(store, lockedBy);
+                }
+
+                @Override
+                public Map<String, Long> injected() {
+                    Map<String, Long> sum = new TreeMap<>();
+                    stores.forEach(s -> s.injected().forEach((kind, n) -> sum.merge(kind, n, Long::sum)));
+                    return sum;
+                }
+
+                @Override
+                public String describe() {
+                    return "on, at the store layer (FaultInjectingStore.random): each call fails with probability "
+                            + rate + " (seed " + seed + ")";
+                }
+            };
+        }
+    }
+
+    /** What a soak run found. */
+    record Result(
+            String target,
+            int acquisitions,
+            long attempts,
+            long refused,
+            List<String> violations,
+            int fenceGaps,
+            long fencesSkipped,
+            long leftOut,
+            long truncated,
+            Map<String, Long> injected,
+            Map<String, Long> errors,
+            Map<String, Samples> latency,
+            Map<String, Integer> requests,
+            Duration elapsed,
+            boolean timedOut) {
+
+        /** Acquire calls that failed: each may have landed unseen, which is what a skipped fence can come from. */
+        long failedAcquisitions() {
+            return errors.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("acquire: "))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+        }
+    }
+
+    private SoakBenchmark() {}
+
+    /** The store's target on its emulator (the one the other benchmarks use). */
+    static LockCycleBenchmark.Target target(String store) {
+        return switch (store) {
+            case "dynamodb" ->
+                new DynamoDbTarget(
+                        "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint());
+            case "s3" ->
+                new S3Target(
+                        "S3 on moto 5.2.1 (requests serialised)",
+                        Emulators.moto().endpoint());
+            case "firestore" -> new FirestoreTarget();
+            case "cosmos" -> new CosmosTarget();
+            case "azure-blob" -> new AzureBlobTarget();
+            default -> throw new IllegalArgumentException("Unknown store '" + store + "'");
+        };
+    }
+
+    /** Runs the soak on its store's emulator. */
+    static Result run(Options options) throws InterruptedException {
+        // The Cosmos launcher's trust store must exist before anything in this JVM builds the default TLS context.
+        Emulators.cosmosTrustStore();
+        try (LockCycleBenchmark.Target target = target(options.store())) {
+            return run(target, options);
+        }
+    }
+
+    static Result run(LockCycleBenchmark.Target target, Options options) throws InterruptedException {
+        // A first call sets up the client's connection (Firestore's channel, Cosmos's metadata), without faults.
+        target.floorWrite("warm-up");
+        target.floorRead("warm-up");
+        String name = "soak-" + System.nanoTime();
+        List<CloudLockProvider> providers = new ArrayList<>();
+        for (int i = 0; i < options.threads(); i++) {
+            providers.add(options.faults().provider(target, "soaker-" + i));
+        }
+        target.drainRequests();
+        LockHistory history = new LockHistory();
+        AtomicInteger remaining = new AtomicInteger(options.acquisitions());
+        AtomicLong attempts = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        AtomicLong leftOut = new AtomicLong();
+        AtomicLong truncated = new AtomicLong();
+        Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+        Map<String, Samples> latency = new LinkedHashMap<>();
+        for (String op : List.of("acquire", "acquire, refused", "acquire, failed", "release", "release, failed")) {
+            latency.put(op, new Samples());
+        }
+        long leaseNanos = options.lease().toNanos();
+        long began = System.nanoTime();
+        long deadline = began + options.timeLimit().toNanos();
+        List<Throwable> crashed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < options.threads(); i++) {
+            CloudLockProvider provider = providers.get(i);
+            String holder = "soaker-" + i;
+            Thread worker = new Thread(
+                    () -> {
+                        try {
+                            while (remaining.get() > 0 && System.nanoTime() < deadline) {
+                                attempts.incrementAndGet();
+                                long asked = System.nanoTime();
+                                Optional<FencedLock> lock;
+                                try {
+                                    lock = provider.tryLock(new LockConfiguration(
+                                            ClockProvider.now(), name, options.lease(), Duration.ZERO));
+                                } catch (RuntimeException e) {
+                                    long took = System.nanoTime() - asked;
+                                    record(latency, "acquire, failed", took);
+                                    errors.computeIfAbsent("acquire: " + kind(e), k -> new LongAdder())
+                                            .increment();
+                                    backOff(took);
+                                    continue;
+                                }
+                                long took = System.nanoTime() - asked;
+                                if (lock.isEmpty()) {
+                                    refused.incrementAndGet();
+                                    record(latency, "acquire, refused", took);
+                                    backOff(took);
+                                    continue;
+                                }
+                                record(latency, "acquire", took);
+                                long start = System.nanoTime();
+                                long end = System.nanoTime();
+                                long leaseEnd = asked + leaseNanos;
+                                if (start >= leaseEnd) {
+                                    leftOut.incrementAndGet();
+                                } else {
+                                    if (end > leaseEnd) {
+                                        truncated.incrementAndGet();
+                                        end = leaseEnd;
+                                    }
+                                    history.record(holder, lock.get().fencingToken(), start, end);
+                                }
+                                remaining.decrementAndGet();
+                                release(lock.get(), latency, errors);
+                            }
+                        } catch (Throwable t) {
+                            crashed.add(t);
+                        }
+                    },
+                    holder);
+            workers.add(worker);
+            worker.start();
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - began);
+        if (!crashed.isEmpty()) {
+            throw new IllegalStateException("a soak worker crashed", crashed.get(0));
+        }
+        List<LockHistory.Interval> intervals = history.intervals();
+        int gaps = 0;
+        long skipped = 0;
+        for (int i = 1; i < intervals.size(); i++) {
+            long step = intervals.get(i).fencingToken() - intervals.get(i - 1).fencingToken();
+            if (step > 1) {
+                gaps++;
+                skipped += step - 1;
+            }
+        }
+        Map<String, Long> errorCounts = new TreeMap<>();
+        errors.forEach((kind, n) -> errorCounts.put(kind, n.sum()));
+        return new Result(
+                target.name(),
+                options.acquisitions() - Math.max(0, remaining.get()),
+                attempts.get(),
+                refused.get(),
+                history.violations(),
+                gaps,
+                skipped,
+                leftOut.get(),
+                truncated.get(),
+                options.faults().injected(),
+                errorCounts,
+                latency,
+                target.drainRequests(),
+                elapsed,
+                remaining.get() > 0);
+    }
+
+    /**
+     * Releases, trying again (up to 5 times, as the handle allows after a failed release) while the store fails: an
+     * application that gave up at once would leave the lock to its lease.
+     */
+    private static void release(FencedLock lock, Map<String, Samples> latency, Map<String, LongAdder> errors) {
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            long sent = System.nanoTime();
+            try {
+                lock.unlock();
+                record(latency, "release", System.nanoTime() - sent);
+                return;
+            } catch (RuntimeException e) {
+                record(latency, "release, failed", System.nanoTime() - sent);
+                errors.computeIfAbsent("release: " + kind(e), k -> new LongAdder())
+                        .increment();
+            }
+        }
+        errors.computeIfAbsent("release: given up after 5 attempts (left to its lease)", k -> new LongAdder())
+                .increment();
+    }
+
+    private static void record(Map<String, Samples> latency, String op, long nanos) {
+        Samples samples = latency.get(op);
+        synchronized (samples) {
+            samples.add(nanos);
+        }
+    }
+
+    /** An error's kind: its class, and its message up to the first detail that varies (a name, a number). */
+    static String kind(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        int cut = message.length();
+        for (String stop : new String[] {"'", "\"", ":", "(", "\n"}) {
+            int at = message.indexOf(stop, message.startsWith("injected fault: ") ? 16 : 0);
+            if (at > 0) {
+                cut = Math.min(cut, at);
+            }
+        }
+        String summary = message.substring(0, Math.min(cut, 120)).trim();
+        return e.getClass().getSimpleName() + (summary.isEmpty() ? "" : " (" + summary + ")");
+    }
+
+    /** After a refusal or an error: a pause of up to twice what the call took, so a busy store serves the holder. */
+    private static void backOff(long tookNanos) throws InterruptedException {
+        long tookMillis = tookNanos / 1_000_000;
+        Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2 + 2 * tookMillis));
+    }
+
+    /** The report of one run. */
+    static Report report(Options options, Result result, String command, String machine) {
+        Report report = new Report();
+        int requests =
+                result.requests().values().stream().mapToInt(Integer::intValue).sum();
+        double seconds = result.elapsed().toNanos() / 1e9;
+        report.paragraph(machine + "\n\nEmulators run on the same machine: latencies are the emulator's. Command: `"
+                + command + "`.");
+        report.heading(result.target());
+        report.paragraph(String.format(
+                "%d threads in one JVM contend for one lock name, lease %d ms, each releasing at once after it"
+                        + " acquires; faults %s.%s",
+                options.threads(),
+                options.lease().toMillis(),
+                options.faults().describe(),
+                result.timedOut()
+                        ? " **Stopped at the time limit (" + options.timeLimit() + ") before every acquisition.**"
+                        : ""));
+        List<List<String>> summary = new ArrayList<>();
+        summary.add(List.of("acquisitions", Integer.toString(result.acquisitions())));
+        summary.add(List.of(
+                "violations (overlapping holdings, fencing tokens not increasing)",
+                Integer.toString(result.violations().size())));
+        summary.add(List.of("fence gaps (fences skipped)", result.fenceGaps() + " (" + result.fencesSkipped() + ")"));
+        summary.add(List.of(
+                "acquire calls that failed (each may have landed unseen: with the holdings left out, the only"
+                        + " source of a skipped fence)",
+                Long.toString(result.failedAcquisitions())));
+        summary.add(List.of("acquisition attempts (refused)", result.attempts() + " (" + result.refused() + ")"));
+        summary.add(List.of(
+                "holdings cut at their lease end / left out (lease over before the acquisition returned)",
+                result.truncated() + " / " + result.leftOut()));
+        summary.add(List.of(
+                "requests on the wire (per acquisition)",
+                String.format("%d (%.2f)", requests, (double) requests / Math.max(1, result.acquisitions()))));
+        summary.add(List.of(
+                "time (acquisitions per second)",
+                String.format("%.1f s (%.0f)", seconds, result.acquisitions() / seconds)));
+        report.table(List.of("", ""), summary);
+        if (!result.violations().isEmpty()) {
+            report.paragraph("**Violations** (first 10):\n\n- "
+                    + String.join(
+                            "\n- ",
+                            result.violations()
+                                    .subList(0, Math.min(10, result.violations().size()))));
+        }
+        report.paragraph("**Faults injected**, by call and kind:");
+        report.table(List.of("fault", "count"), rows(result.injected()));
+        report.paragraph("**Errors the callers saw**, by call and kind (a failed release is tried again, up to 5"
+                + " times; a failed acquisition is followed by a pause, then a new attempt):");
+        report.table(List.of("error", "count"), rows(result.errors()));
+        List<List<String>> latencyRows = new ArrayList<>();
+        Map<String, Object> latencyJson = new LinkedHashMap<>();
+        result.latency().forEach((op, s) -> {
+            if (s.size() == 0) {
+                return;
+            }
+            latencyRows.add(List.of(
+                    op,
+                    Integer.toString(s.size()),
+                    ms(s.percentileMillis(50)),
+                    ms(s.percentileMillis(90)),
+                    ms(s.percentileMillis(99)),
+                    ms(s.percentileMillis(99.9)),
+                    ms(s.percentileMillis(100))));
+            latencyJson.put(
+                    op,
+                    Map.of(
+                            "calls", s.size(),
+                            "p50Ms", s.percentileMillis(50),
+                            "p90Ms", s.percentileMillis(90),
+                            "p99Ms", s.percentileMillis(99),
+                            "p999Ms", s.percentileMillis(99.9),
+                            "maxMs", s.percentileMillis(100)));
+        });
+        report.paragraph("**Latency** per call, in milliseconds:");
+        report.table(List.of("call", "calls", "p50", "p90", "p99", "p99.9", "max"), latencyRows);
+        report.paragraph("Requests on the wire by API call: " + result.requests() + ".");
+
+        report.put("target", result.target());
+        report.put("command", command);
+        report.put("threads", options.threads());
+        report.put("leaseMs", options.lease().toMillis());
+        report.put("faults", options.faults().describe());
+        report.put("acquisitions", result.acquisitions());
+        report.put("violations", result.violations().size());
+        report.put("fenceGaps", result.fenceGaps());
+        report.put("fencesSkipped", result.fencesSkipped());
+        report.put("failedAcquisitions", result.failedAcquisitions());
+        report.put("attempts", result.attempts());
+        report.put("refused", result.refused());
+        report.put("holdingsTruncated", result.truncated());
+        report.put("holdingsLeftOut", result.leftOut());
+        report.put("faultsInjected", result.injected());
+        report.put("errors", result.errors());
+        report.put("latency", latencyJson);
+        report.put("requests", result.requests());
+        report.put("seconds", Math.round(seconds * 10) / 10.0);
+        report.put("timedOut", result.timedOut());
+        report.put("machine", machine);
+        return report;
+    }
+
+    private static List<List<String>> rows(Map<String, Long> counts) {
+        List<List<String>> rows = new ArrayList<>();
+        counts.forEach((kind, n) -> rows.add(List.of(kind, Long.toString(n))));
+        if (rows.isEmpty()) {
+            rows.add(List.of("none", "0"));
+        }
+        return rows;
+    }
+
+    private static String ms(double millis) {
+        return String.format("%.2f", millis);
+    }
+}
