@@ -2,6 +2,7 @@ package dev.cloudlock.benchmarks;
 
 import dev.cloudlock.emulators.Emulators;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
@@ -76,7 +77,7 @@ public final class Benchmarks {
                     faults.equals("on")
                             ? SoakBenchmark.Faults.storeLevel(faultRate, seed)
                             : SoakBenchmark.Faults.none(),
-                    java.time.Duration.ofMillis(leaseMillis),
+                    Duration.ofMillis(leaseMillis),
                     SOAK_TIME_LIMIT);
             System.exit(soak(options, String.join(" ", args), out) ? 0 : 1);
         }
@@ -95,7 +96,7 @@ public final class Benchmarks {
     }
 
     /** How long a soak may run before it stops by itself (its report then says so). */
-    static final java.time.Duration SOAK_TIME_LIMIT = java.time.Duration.ofHours(4);
+    static final Duration SOAK_TIME_LIMIT = Duration.ofHours(4);
 
     /**
      * Runs one soak and writes {@code <date>-soak-<store>.md} and {@code .json} into {@code out}; false when it found
@@ -181,10 +182,10 @@ public final class Benchmarks {
         Emulators.cosmosTrustStore();
         int holdings = quick ? 2 : 10;
         List<WaitingBenchmark.Shape> shapes = List.of(
-                new WaitingBenchmark.Shape(2, java.time.Duration.ofMillis(50), holdings),
-                new WaitingBenchmark.Shape(4, java.time.Duration.ofMillis(50), holdings),
-                new WaitingBenchmark.Shape(2, java.time.Duration.ofMillis(1000), quick ? 1 : 3),
-                new WaitingBenchmark.Shape(4, java.time.Duration.ofMillis(1000), quick ? 1 : 3));
+                new WaitingBenchmark.Shape(2, Duration.ofMillis(50), holdings),
+                new WaitingBenchmark.Shape(4, Duration.ofMillis(50), holdings),
+                new WaitingBenchmark.Shape(2, Duration.ofMillis(1000), quick ? 1 : 3),
+                new WaitingBenchmark.Shape(4, Duration.ofMillis(1000), quick ? 1 : 3));
         Report report = new Report();
         report.paragraph(machine() + "\n\nPauses between attempts: jittered, from 12.5-25 ms doubling to 0.5-1 s"
                 + " (`LockWait`). Emulators run on the same machine: waits are the emulators'; requests per holding"

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -114,7 +115,7 @@ final class SoakBenchmark {
             if (!(rate > 0 && rate <= 1)) {
                 throw new IllegalArgumentException("the fault rate must be within (0, 1], was " + rate);
             }
-            List<FaultInjectingStore> stores = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<FaultInjectingStore> stores = new CopyOnWriteArrayList<>();
             Random seeds = new Random(seed);
             return new Faults() {
                 @Override
@@ -220,7 +221,7 @@ final class SoakBenchmark {
         long leaseNanos = options.lease().toNanos();
         long began = System.nanoTime();
         long deadline = began + options.timeLimit().toNanos();
-        List<Throwable> crashed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Throwable> crashed = new CopyOnWriteArrayList<>();
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < options.threads(); i++) {
             CloudLockProvider provider = providers.get(i);
