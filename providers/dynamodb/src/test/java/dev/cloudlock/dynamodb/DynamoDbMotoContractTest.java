@@ -13,6 +13,11 @@ class DynamoDbMotoContractTest extends DynamoDbContract {
         return CLIENT;
     }
 
+    @Override
+    protected String endpoint() {
+        return DynamoDbBackends.moto();
+    }
+
     @BeforeEach
     void reset() {
         DynamoDbBackends.resetMoto(CLIENT);
