@@ -323,8 +323,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
         Optional<ClockSkewMonitor.ServerTime> time = clock.get().serverTime();
         if (time.isEmpty() && !probedForServerTime) {
+            store.read(name); // a store error ends the call here, and the next call asks again
             probedForServerTime = true; // a store whose answers carry no time is not asked again
-            store.read(name);
             time = clock.get().serverTime();
         }
         if (time.isEmpty()) {

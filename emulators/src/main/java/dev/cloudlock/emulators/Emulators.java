@@ -261,7 +261,7 @@ public final class Emulators {
             throw new IllegalStateException("@vercel/cosmosdb-server is not installed: " + server + " is missing. Run"
                     + " 'npm ci' in " + emulatorsDir() + " (the Maven build does this itself: ./mvnw verify).");
         }
-        Path keyStore = cosmosTlsDir().resolve("server.p12");
+        Path keyStore = cosmosKeyStore();
         return EmulatorProcess.start(
                 fixesOff.isEmpty() ? "cosmos" : "cosmos-without-fixes",
                 port -> {
@@ -292,6 +292,14 @@ public final class Emulators {
      */
     public static Path cosmosTrustStore() {
         return cosmosTlsDir().resolve("truststore.p12");
+    }
+
+    /**
+     * The PKCS12 key store (password {@value #COSMOS_TLS_PASSWORD}) with the key pair and certificate every Cosmos
+     * launcher of this JVM serves: for a proxy in front of a launcher that must present the same certificate.
+     */
+    public static Path cosmosKeyStore() {
+        return cosmosTlsDir().resolve("server.p12");
     }
 
     private static synchronized Path cosmosTlsDir() {

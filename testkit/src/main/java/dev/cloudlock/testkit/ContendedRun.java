@@ -2,10 +2,13 @@ package dev.cloudlock.testkit;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockStoreException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,8 +22,17 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  */
 public final class ContendedRun {
 
-    /** What a run did: the history, how many acquisition attempts it took, and how long. */
-    public record Result(LockHistory history, long attempts, Duration elapsed) {}
+    /**
+     * What a run did: the history, how many acquisition attempts it took, how long, and the store errors its workers
+     * met and went on after (by exception class; empty unless the run tolerates them).
+     */
+    public record Result(LockHistory history, long attempts, Duration elapsed, Map<String, Long> storeErrors) {}
+
+    /** How the workers treat a store error: fail the run, or count it and go on (a run over a faulty wire). */
+    public enum OnStoreError {
+        FAIL,
+        COUNT_AND_GO_ON
+    }
 
     private ContendedRun() {}
 
@@ -37,6 +49,34 @@ public final class ContendedRun {
             int acquisitionsPerThread,
             Duration hold,
             Duration timeout) {
+        return run(
+                providerForWorker,
+                lockName,
+                threads,
+                acquisitionsPerThread,
+                hold,
+                Duration.ofSeconds(60),
+                OnStoreError.FAIL,
+                timeout);
+    }
+
+    /**
+     * As {@link #run(IntFunction, String, int, int, Duration, Duration)}, each holding taken for {@code lease}
+     * ({@code lockAtMostFor}): a holding whose acquisition or release failed ambiguously blocks the others no longer
+     * than that. With {@link OnStoreError#COUNT_AND_GO_ON}, a {@link LockStoreException} from an acquisition or a
+     * release is counted and the worker tries again; a holding whose release failed is still recorded (it ended when
+     * the release was called: no later holder may overlap it).
+     */
+    public static Result run(
+            IntFunction<CloudLockProvider> providerForWorker,
+            String lockName,
+            int threads,
+            int acquisitionsPerThread,
+            Duration hold,
+            Duration lease,
+            OnStoreError onStoreError,
+            Duration timeout) {
+        Map<String, Long> storeErrors = new ConcurrentHashMap<>();
         LockHistory history = new LockHistory();
         AtomicLong attempts = new AtomicLong();
         List<Throwable> failures = new ArrayList<>();
@@ -58,12 +98,20 @@ public final class ContendedRun {
                                 }
                                 attempts.incrementAndGet();
                                 long asked = System.nanoTime();
-                                Optional<FencedLock> lock = provider.tryLock(new LockConfiguration(
-                                        ClockProvider.now(), lockName, Duration.ofSeconds(60), Duration.ZERO));
+                                Optional<FencedLock> lock;
+                                try {
+                                    lock = provider.tryLock(
+                                            new LockConfiguration(ClockProvider.now(), lockName, lease, Duration.ZERO));
+                                } catch (LockStoreException e) {
+                                    if (onStoreError == OnStoreError.FAIL) {
+                                        throw e;
+                                    }
+                                    storeErrors.merge(e.getClass().getSimpleName(), 1L, Long::sum);
+                                    continue;
+                                }
                                 if (lock.isEmpty()) {
-                                    // Back off for up to twice the time the refusal took: a busy store answers slowly,
-                                    // and
-                                    // should then serve the holder rather than pollers.
+                                    // Back off for up to twice the time the refusal took: a busy store answers
+                                    // slowly, and should then serve the holder rather than pollers.
                                     long tookMillis = (System.nanoTime() - asked) / 1_000_000;
                                     Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2 + 2 * tookMillis));
                                     continue;
@@ -71,8 +119,15 @@ public final class ContendedRun {
                                 long startNanos = System.nanoTime();
                                 busyWait(hold);
                                 history.record(holder, lock.get().fencingToken(), startNanos, System.nanoTime());
-                                lock.get().unlock();
                                 held++;
+                                try {
+                                    lock.get().unlock();
+                                } catch (LockStoreException e) {
+                                    if (onStoreError == OnStoreError.FAIL) {
+                                        throw e;
+                                    }
+                                    storeErrors.merge("release: " + e.getClass().getSimpleName(), 1L, Long::sum);
+                                }
                             }
                         } catch (Throwable t) {
                             synchronized (failures) {
@@ -99,7 +154,8 @@ public final class ContendedRun {
             failures.forEach(error::addSuppressed);
             throw error;
         }
-        return new Result(history, attempts.get(), Duration.ofNanos(System.nanoTime() - began));
+        return new Result(
+                history, attempts.get(), Duration.ofNanos(System.nanoTime() - began), Map.copyOf(storeErrors));
     }
 
     private static void busyWait(Duration duration) {

@@ -24,11 +24,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockAssert;
@@ -39,6 +41,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -89,6 +92,33 @@ public abstract class LockProviderContract {
         return null;
     }
 
+    /**
+     * The faults on the wire between the store's SDK and its server for the providers of {@link #providerOnWire}: a
+     * {@link WireFaultProxy} in front of an HTTP store's emulator, an interceptor on a gRPC store's channel. One per
+     * test class, healed after every test. {@code null} when the store's test has no such wire (its wire cases are
+     * then reported as skipped).
+     */
+    protected @Nullable WireFaults wireFaults() {
+        return null;
+    }
+
+    /**
+     * A new provider (a new store and clock estimate) whose every request crosses the wire of {@link #wireFaults()},
+     * with {@code callTimeout} as its call deadline (the cases set a short one, so that the SDK's retries against a
+     * store that refuses everything end soon).
+     */
+    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no wire to fault");
+    }
+
+    /**
+     * True when the store's answers on the wire carry the store's time in a form {@link WireFaults#shiftServerTime}
+     * shifts (HTTP {@code Date} headers); false for a store whose time comes in gRPC messages (Firestore).
+     */
+    protected boolean wireCarriesStoreTime() {
+        return true;
+    }
+
     /** The deadline the never-answering case sets; the call must fail within 3 times it. */
     protected Duration silentDeadline() {
         return Duration.ofSeconds(2);
@@ -108,8 +138,25 @@ public abstract class LockProviderContract {
     }
 
     @AfterEach
-    void restoreClock() {
+    void restoreClockAndWire() {
         ClockProvider.setClock(Clock.systemUTC());
+        WireFaults wire = wireFaults();
+        if (wire != null) {
+            wire.heal();
+        }
+    }
+
+    /** The call deadline of the providers on the wire. */
+    private static final Duration WIRE_CALL_TIMEOUT = Duration.ofSeconds(2);
+
+    private CloudLockProvider providerOnWire(String lockedBy) {
+        return providerOnWire(lockedBy, WIRE_CALL_TIMEOUT);
+    }
+
+    private WireFaults wire() {
+        WireFaults wire = wireFaults();
+        assumeTrue(wire != null, "the store's test puts no fault-injecting wire between its SDK and the store");
+        return wire;
     }
 
     protected static String uniqueName(String base) {
@@ -294,26 +341,86 @@ public abstract class LockProviderContract {
     void aClientWhoseClockIsOffCannotTakeAHeldLockEvenOnItsFirstCall(String skewText) throws InterruptedException {
         assumeFalse(usesClientClock(), "the store trusts the client's clock by design (ShedLock's semantics)");
         Duration skew = Duration.parse(skewText);
-        Duration lease = Duration.ofSeconds(3);
         String name = uniqueName("skewed");
         // The lease runs from the acquisition's time (lockedAt), which lies between these two instants: measure from
         // the earlier, or a slow store (round trips before the release) makes a correct take look early.
         long acquiring = System.nanoTime();
-        provider("on-time").tryLock(config(name, lease, lease)).orElseThrow().unlock(); // held for 3 s after lockedAt
+        provider("on-time")
+                .tryLock(config(name, SKEW_LEASE, SKEW_LEASE))
+                .orElseThrow()
+                .unlock();
         ClockProvider.setClock(Clock.offset(Clock.systemUTC(), skew));
-        assertThat(provider("skewed").tryLock(config(name, LONG, Duration.ZERO)))
-                .as("first call of a client %s off", skew)
+        assertTakenOnlyOnceTheLeaseIsOver(name, acquiring, () -> provider("skewed"));
+    }
+
+    /**
+     * A store whose clock is off from every client's (its {@code Date} headers shifted on the wire by {@code shift})
+     * still judges leases by its own clock: a holder's lease lasts its length on the store's clock, a client on its
+     * first call cannot take it early, and it is taken within the bound once over.
+     */
+    @ParameterizedTest(name = "store clock {0}")
+    @ValueSource(strings = {"PT2S", "PT30S", "-PT30S", "PT1H"})
+    void aStoreWhoseClockIsOffFromEveryClientsStillJudgesLeasesByItsOwnClock(String shiftText)
+            throws InterruptedException {
+        assumeFalse(usesClientClock(), "the store trusts the client's clock by design (ShedLock's semantics)");
+        WireFaults wire = wire();
+        assumeTrue(wireCarriesStoreTime(), "the store's time reaches the client inside gRPC messages, not headers");
+        wire.shiftServerTime(Duration.parse(shiftText));
+        String name = uniqueName("store-clock-off");
+        long acquiring = System.nanoTime();
+        providerOnWire("on-time")
+                .tryLock(config(name, SKEW_LEASE, SKEW_LEASE))
+                .orElseThrow()
+                .unlock();
+        assertTakenOnlyOnceTheLeaseIsOver(name, acquiring, () -> providerOnWire("first-call"));
+    }
+
+    /**
+     * The negative control of the two skew cases: a client that reads another clock than the holder did (the holder
+     * saw the store's {@code Date} 30 s behind; this client sees the true one) takes the held lock at once, which
+     * their "never early" check would report.
+     */
+    @Test
+    void theSkewCasesCatchAClientThatReadsAnotherClockThanTheHolder() {
+        assumeFalse(usesClientClock(), "the store trusts the client's clock by design (ShedLock's semantics)");
+        WireFaults wire = wire();
+        assumeTrue(wireCarriesStoreTime(), "the store's time reaches the client inside gRPC messages, not headers");
+        wire.shiftServerTime(Duration.ofSeconds(-30));
+        String name = uniqueName("two-clocks");
+        long acquiring = System.nanoTime();
+        providerOnWire("behind")
+                .tryLock(config(name, SKEW_LEASE, SKEW_LEASE))
+                .orElseThrow()
+                .unlock();
+        Optional<FencedLock> early = provider("true-clock").tryLock(config(name));
+        assertThat(early).as("taken although the holder's lease is running").isPresent();
+        assertThat(Duration.ofNanos(System.nanoTime() - acquiring)).isLessThan(SKEW_LEASE);
+        early.get().unlock();
+    }
+
+    /** The lease the skew cases hold for: long enough to see an early take, short enough to wait out. */
+    private static final Duration SKEW_LEASE = Duration.ofSeconds(2);
+
+    /**
+     * Asserts that clients from {@code contender} (a fresh one first, then one that keeps asking) cannot take
+     * {@code name}, held for {@link #SKEW_LEASE} from {@code acquiring} ({@code System.nanoTime()} before it was
+     * taken), before the lease is over, and take it within ±(1 s + a round trip) after.
+     */
+    private void assertTakenOnlyOnceTheLeaseIsOver(String name, long acquiring, Supplier<CloudLockProvider> contender)
+            throws InterruptedException {
+        assertThat(contender.get().tryLock(config(name, LONG, Duration.ZERO)))
+                .as("first call of another client")
                 .isEmpty();
-        CloudLockProvider skewed = provider("skewed-again");
+        CloudLockProvider again = contender.get();
         Optional<FencedLock> taken = Optional.empty();
         while (taken.isEmpty()
-                && System.nanoTime() - acquiring < lease.plusSeconds(5).toNanos()) {
+                && System.nanoTime() - acquiring < SKEW_LEASE.plusSeconds(5).toNanos()) {
             long before = System.nanoTime();
-            taken = skewed.tryLock(config(name, LONG, Duration.ZERO));
+            taken = again.tryLock(config(name, LONG, Duration.ZERO));
             if (taken.isPresent()) {
                 assertThat(Duration.ofNanos(before - acquiring))
                         .as("never taken before the lease is over")
-                        .isGreaterThanOrEqualTo(lease.minusMillis(50));
+                        .isGreaterThanOrEqualTo(SKEW_LEASE.minusMillis(50));
             } else {
                 Thread.sleep(100);
             }
@@ -706,6 +813,173 @@ public abstract class LockProviderContract {
         assertThat(lock.fencingToken()).isEqualTo(record(name).fence());
         lock.unlock();
         assertThat(provider("b").lock(config(name))).isPresent();
+    }
+
+    // ---- faults on the wire ----------------------------------------------------------------------------------
+
+    /**
+     * The acquisition reaches the store and is applied, and its answer is lost or replaced by a server error: the SDK
+     * retries (and meets its own record) or gives up, and either way core resolves the outcome by the owner token.
+     * Exactly one holder, and the fence moved by exactly one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = WireFault.class,
+            names = {"RESPONSE_LOST", "ERROR_AFTER_FORWARD"})
+    void anAcquisitionAppliedButNotAnsweredOnTheWireIsResolvedByItsOwnerToken(WireFault fault) {
+        WireFaults wire = wire();
+        String name = uniqueName("wire-" + fault.name().toLowerCase(Locale.ROOT));
+        provider("earlier").tryLock(config(name)).orElseThrow().unlock();
+        long fenceBefore = record(name).fence();
+        CloudLockProvider faulty = providerOnWire("a");
+        faulty.store().read(name); // connected, and the store's time known: the fault meets the acquisition itself
+        long injectedBefore = wire.injected(fault);
+        wire.failNextWrites(fault, 1);
+
+        FencedLock lock = faulty.tryLock(config(name))
+                .orElseThrow(() -> new AssertionError("our write landed, so we hold the lock"));
+        assertThat(wire.injected(fault) - injectedBefore).as("faults injected").isEqualTo(1);
+        assertThat(lock.fencingToken()).as("the fence moved once").isEqualTo(fenceBefore + 1);
+        assertThat(record(name).fence()).isEqualTo(fenceBefore + 1);
+        assertThat(provider("b").tryLock(config(name))).as("exactly one holder").isEmpty();
+        lock.unlock();
+        FencedLock next = provider("b")
+                .tryLock(config(name))
+                .orElseThrow(() -> new AssertionError("the resolved handle did not release the lock"));
+        next.unlock();
+    }
+
+    /**
+     * A store that refuses a few writes (throttling, unavailable) is retried by the SDK or reported as unavailable so
+     * the caller tries again: a free lock is never reported as held, and once the store answers it is taken.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = WireFault.class,
+            names = {"THROTTLED", "UNAVAILABLE"})
+    void writesRefusedForAWhileOnTheWireAreNeverReportedAsHeld(WireFault fault) {
+        WireFaults wire = wire();
+        String name = uniqueName("wire-" + fault.name().toLowerCase(Locale.ROOT));
+        CloudLockProvider faulty = providerOnWire("a");
+        long injectedBefore = wire.injected(fault);
+        wire.failNextWrites(fault, 2);
+        Optional<FencedLock> lock = Optional.empty();
+        for (int attempt = 1; attempt <= 3 && lock.isEmpty(); attempt++) {
+            try {
+                lock = faulty.tryLock(config(name));
+                assertThat(lock).as("attempt %d on a free lock", attempt).isPresent();
+            } catch (LockStoreUnavailableException e) {
+                // the SDK gave up before the store answered again: the caller's turn to retry
+            }
+        }
+        assertThat(wire.injected(fault) - injectedBefore).as("faults injected").isEqualTo(2);
+        assertThat(lock).as("taken once the store answers").isPresent();
+        assertThat(lock.get().fencingToken()).isEqualTo(record(name).fence());
+        lock.get().unlock();
+    }
+
+    /**
+     * A store that refuses every request (throttling without end, or unavailable) is an error the caller can retry,
+     * never "held"; once it answers again, the lock is free.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = WireFault.class,
+            names = {"THROTTLED", "UNAVAILABLE"})
+    void aStoreRefusingEveryRequestOnTheWireIsUnavailableNeverHeld(WireFault fault) {
+        WireFaults wire = wire();
+        String name = uniqueName("wire-outage");
+        CloudLockProvider faulty = providerOnWire("a");
+        faulty.store().read(name); // the store's time is known before the outage
+        wire.failEverything(fault);
+        assertThatThrownBy(() -> faulty.tryLock(config(name))).isInstanceOf(LockStoreUnavailableException.class);
+        wire.heal();
+        FencedLock lock = faulty.tryLock(config(name))
+                .orElseThrow(() -> new AssertionError("nothing was written during the outage, so the lock is free"));
+        lock.unlock();
+    }
+
+    /**
+     * A client whose clock is off, and whose first call met a store error before it learned the store's time, asks
+     * for that time again on its next call rather than judging a held lease by its own clock.
+     */
+    @Test
+    void aClientWhoseFirstCallFailedStillJudgesAHeldLeaseByTheStoresClock() {
+        assumeFalse(usesClientClock(), "the store trusts the client's clock by design (ShedLock's semantics)");
+        WireFaults wire = wire();
+        String name = uniqueName("first-call-failed");
+        FencedLock held = provider("holder")
+                .tryLock(config(name, Duration.ofSeconds(20), Duration.ZERO))
+                .orElseThrow();
+        ClockProvider.setClock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(30)));
+        CloudLockProvider skewed = providerOnWire("skewed");
+        wire.failEverything(WireFault.UNAVAILABLE);
+        assertThatThrownBy(() -> skewed.tryLock(config(name))).isInstanceOf(LockStoreUnavailableException.class);
+        wire.heal();
+        assertThat(skewed.tryLock(config(name)))
+                .as("the holder's lease has about 20 s left on the store's clock; 30 s ahead, it looks over")
+                .isEmpty();
+        ClockProvider.setClock(Clock.systemUTC());
+        held.unlock();
+    }
+
+    /**
+     * Threads contending for one name over a wire that loses answers, answers with errors after applying the request,
+     * and throttles (each at random): the merged history has no overlap and strictly increasing fences. Store errors
+     * are counted and retried, as an application would.
+     */
+    @Test
+    void threadsContendingOverAFaultyWireNeverOverlapAndTheirFencesIncrease() {
+        WireFaults wire = wire();
+        long injectedBefore =
+                wire.injected().values().stream().mapToLong(Long::longValue).sum();
+        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
+        ContendedRun.Result result = ContendedRun.run(
+                i -> providerOnWire("worker-" + i),
+                uniqueName("wire-contended"),
+                4,
+                25,
+                Duration.ofMillis(1),
+                Duration.ofSeconds(5),
+                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
+                Duration.ofMinutes(1));
+        long injected =
+                wire.injected().values().stream().mapToLong(Long::longValue).sum() - injectedBefore;
+        assertThat(result.history().size()).isEqualTo(100);
+        result.history().assertConsistent();
+        assertThat(injected).as("faults injected").isPositive();
+        System.out.printf(
+                "[%s] contended run over a faulty wire: 4 threads x 25 holdings, %d attempts, %d faults injected"
+                        + " (%s), store errors %s, %d ms, 0 violations%n",
+                getClass().getSimpleName(),
+                result.attempts(),
+                injected,
+                wire.injected(),
+                result.storeErrors(),
+                result.elapsed().toMillis());
+    }
+
+    /**
+     * The negative control of the faulty-wire run: the same wire under clients whose store claims every refused lock,
+     * and the merged history shows the overlaps.
+     */
+    @Test
+    void theFaultyWireRunCatchesAStoreThatIgnoresItsConditions() {
+        WireFaults wire = wire();
+        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
+        ContendedRun.Result result = ContendedRun.run(
+                i -> new CloudLockProvider(
+                        new FaultInjectingStore(
+                                providerOnWire("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
+                        "broken-" + i),
+                uniqueName("wire-negative-control"),
+                2,
+                10,
+                Duration.ofMillis(1),
+                Duration.ofSeconds(5),
+                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
+                Duration.ofMinutes(1));
+        assertThat(result.history().violations()).isNotEmpty();
     }
 
     // ---- operators: LockAdmin ------------------------------------------------------------------------------------

@@ -1,13 +1,17 @@
 package dev.cloudlock.azureblob;
 
+import com.azure.storage.blob.BlobContainerClient;
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.WireFaultProxy;
+import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The provider contract on Azurite (Blob Storage), including the contended run: 8 threads x 200 holdings of one
+ * The provider contract on Azurite (Blob Storage), including the contended run: 8 threads x 100 holdings of one
  * name, racing steady-state and read-then-If-Match takeovers.
  */
 class AzureBlobContractTest extends LockProviderContract {
@@ -17,6 +21,34 @@ class AzureBlobContractTest extends LockProviderContract {
         return AzureBlobLockProvider.builder()
                 .container(AzureBlobBackends.container())
                 .lockedBy(lockedBy)
+                .build();
+    }
+
+    /** A fault-injecting proxy in front of Azurite and a client of it, one per test JVM (healed after every test). */
+    private static final class OnWire {
+        static final WireFaultProxy PROXY = WireFaultProxy.http(
+                WireFaultProxy.Store.AZURE_BLOB,
+                new WireFaults(),
+                Emulators.azurite().port());
+        static final BlobContainerClient CONTAINER;
+
+        static {
+            AzureBlobBackends.container(); // the container exists
+            CONTAINER = AzureBlobBackends.quicklyRetryingContainerAt(PROXY.url());
+        }
+    }
+
+    @Override
+    protected WireFaults wireFaults() {
+        return OnWire.PROXY.faults();
+    }
+
+    @Override
+    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+        return AzureBlobLockProvider.builder()
+                .container(OnWire.CONTAINER)
+                .lockedBy(lockedBy)
+                .callTimeout(callTimeout)
                 .build();
     }
 

@@ -6,6 +6,8 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.WireFaultProxy;
+import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,6 +25,42 @@ class CosmosContractTest extends LockProviderContract {
         return CosmosLockProvider.builder()
                 .container(CosmosBackends.container())
                 .lockedBy(lockedBy)
+                .build();
+    }
+
+    /**
+     * A fault-injecting proxy in front of the launcher, over TLS with the launcher's own certificate, and a client of
+     * it: one per test JVM (healed after every test).
+     */
+    private static final class OnWire {
+        static final WireFaultProxy PROXY = WireFaultProxy.https(
+                WireFaultProxy.Store.COSMOS,
+                new WireFaults(),
+                Emulators.cosmos().port(),
+                Emulators.cosmosKeyStore(),
+                Emulators.COSMOS_TLS_PASSWORD.toCharArray());
+        static final CosmosContainer CONTAINER;
+
+        static {
+            CosmosBackends.container(); // the database and container exist
+            CONTAINER = CosmosBackends.builder(PROXY.url())
+                    .buildClient()
+                    .getDatabase(CosmosBackends.DATABASE)
+                    .getContainer(CosmosBackends.CONTAINER);
+        }
+    }
+
+    @Override
+    protected WireFaults wireFaults() {
+        return OnWire.PROXY.faults();
+    }
+
+    @Override
+    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+        return CosmosLockProvider.builder()
+                .container(OnWire.CONTAINER)
+                .lockedBy(lockedBy)
+                .callTimeout(callTimeout)
                 .build();
     }
 

@@ -3,8 +3,12 @@ package dev.cloudlock.dynamodb;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.WireFaultProxy;
+import dev.cloudlock.testkit.WireFaults;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -17,6 +21,38 @@ abstract class DynamoDbContract extends LockProviderContract {
 
     /** The client of the backend under test. */
     protected abstract DynamoDbClient client();
+
+    /** The endpoint of the backend under test. */
+    protected abstract String endpoint();
+
+    /** A fault-injecting proxy in front of a backend, and a client of it. */
+    private record OnWire(WireFaultProxy proxy, DynamoDbClient client) {}
+
+    /** One per backend in this test JVM: the classes on one backend share it (it is healed after every test). */
+    private static final Map<String, OnWire> WIRES = new ConcurrentHashMap<>();
+
+    private OnWire onWire() {
+        return WIRES.computeIfAbsent(endpoint(), endpoint -> {
+            WireFaultProxy proxy = WireFaultProxy.http(
+                    WireFaultProxy.Store.DYNAMODB,
+                    new WireFaults(),
+                    URI.create(endpoint).getPort());
+            return new OnWire(proxy, DynamoDbBackends.client(proxy.url()));
+        });
+    }
+
+    @Override
+    protected WireFaults wireFaults() {
+        return onWire().proxy().faults();
+    }
+
+    @Override
+    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+        return builder(onWire().client())
+                .lockedBy(lockedBy)
+                .callTimeout(callTimeout)
+                .build();
+    }
 
     /** The sort key of the lock table under test; {@code null} for ShedLock's layout (partition key only). */
     protected DynamoDbLockStore.@Nullable SortKey sortKey() {

@@ -16,6 +16,11 @@ class DynamoDbDynaliteContractTest extends DynamoDbContract {
         return CLIENT;
     }
 
+    @Override
+    protected String endpoint() {
+        return DynamoDbBackends.dynalite();
+    }
+
     @BeforeEach
     void reset() {
         DynamoDbBackends.resetDynalite(CLIENT);

@@ -16,6 +16,11 @@ class DynamoDbMotoContractTest extends DynamoDbContract {
         return CLIENT;
     }
 
+    @Override
+    protected String endpoint() {
+        return DynamoDbBackends.aws();
+    }
+
     @BeforeEach
     void reset() {
         DynamoDbBackends.resetAws(CLIENT);

@@ -5,7 +5,9 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
+import dev.cloudlock.emulators.WireFaultInterceptor;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +21,12 @@ class FirestoreContractTest extends LockProviderContract {
 
     private static final Firestore CLIENT = FirestoreBackends.client();
 
+    /** The faults on the wire of {@link #ON_WIRE}: an interceptor on its channel to the same emulator. */
+    private static final WireFaults WIRE = new WireFaults();
+
+    private static final Firestore ON_WIRE =
+            FirestoreBackends.client(new WireFaultInterceptor(WIRE, WireFaultInterceptor.FIRESTORE_WRITES));
+
     @BeforeEach
     void reset() {
         Emulators.resetFirestore();
@@ -31,6 +39,27 @@ class FirestoreContractTest extends LockProviderContract {
                 .collection(FirestoreBackends.COLLECTION)
                 .lockedBy(lockedBy)
                 .build();
+    }
+
+    @Override
+    protected WireFaults wireFaults() {
+        return WIRE;
+    }
+
+    @Override
+    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+        return FirestoreLockProvider.builder()
+                .firestore(ON_WIRE)
+                .collection(FirestoreBackends.COLLECTION)
+                .lockedBy(lockedBy)
+                .callTimeout(callTimeout)
+                .build();
+    }
+
+    /** The server's time reaches the client in gRPC messages ({@code readTime}), which the interceptor leaves. */
+    @Override
+    protected boolean wireCarriesStoreTime() {
+        return false;
     }
 
     @Override
