@@ -32,6 +32,7 @@ public final class Benchmarks {
         int threads = 4;
         String faults = "on";
         double faultRate = 0.01;
+        String faultKinds = SoakBenchmark.DEFAULT_FAULT_KINDS;
         long leaseMillis = 5_000;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
@@ -44,6 +45,7 @@ public final class Benchmarks {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--faults" -> faults = args[++i];
                 case "--fault-rate" -> faultRate = Double.parseDouble(args[++i]);
+                case "--fault-kinds" -> faultKinds = args[++i];
                 case "--lease-ms" -> leaseMillis = Long.parseLong(args[++i]);
                 case "--lock-cycle" -> {
                     coldStart = false;
@@ -58,7 +60,7 @@ public final class Benchmarks {
                     throw new IllegalArgumentException("Unknown option '" + args[i]
                             + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --soak (with --store "
                             + String.join("|", SoakBenchmark.STORES) + ", --acquisitions N, --threads N, --faults"
-                            + " on|off, --fault-rate P, --lease-ms N), --out DIR, --repo DIR");
+                            + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
             }
         }
         if (soak) {
@@ -69,13 +71,13 @@ public final class Benchmarks {
             if (!faults.equals("on") && !faults.equals("off")) {
                 throw new IllegalArgumentException("--faults takes on or off, was '" + faults + "'");
             }
-            long seed = System.nanoTime();
             SoakBenchmark.Options options = new SoakBenchmark.Options(
                     store,
                     acquisitions,
                     threads,
                     faults.equals("on")
-                            ? SoakBenchmark.Faults.storeLevel(faultRate, seed)
+                            ? SoakBenchmark.Faults.onWire(
+                                    faultRate, System.nanoTime(), SoakBenchmark.faultKinds(faultKinds))
                             : SoakBenchmark.Faults.none(),
                     Duration.ofMillis(leaseMillis),
                     SOAK_TIME_LIMIT);

@@ -43,8 +43,13 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     private final Map<String, String> floorETags = new java.util.HashMap<>();
 
     CosmosTarget() {
+        this("https://127.0.0.1:" + Emulators.cosmos().port());
+    }
+
+    /** A client of the launcher at {@code endpoint}: the launcher itself, or a proxy in front of it. */
+    CosmosTarget(String endpoint) {
         client = new CosmosClientBuilder()
-                .endpoint("https://127.0.0.1:" + server.port())
+                .endpoint(endpoint)
                 .key(Emulators.COSMOS_KEY)
                 .gatewayMode()
                 .endpointDiscoveryEnabled(false)

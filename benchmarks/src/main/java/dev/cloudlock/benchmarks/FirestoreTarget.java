@@ -1,5 +1,6 @@
 package dev.cloudlock.benchmarks;
 
+import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.tracing.ApiTracer;
 import com.google.api.gax.tracing.ApiTracerFactory;
 import com.google.api.gax.tracing.BaseApiTracer;
@@ -11,9 +12,12 @@ import com.google.cloud.firestore.FirestoreOptions;
 import com.google.cloud.firestore.Precondition;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.FirestoreEmulatorOwner;
 import dev.cloudlock.firestore.FirestoreLockProvider;
+import io.grpc.ClientInterceptor;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /** The Firestore provider on the Cloud Firestore emulator, with every RPC counted by method. */
 final class FirestoreTarget implements LockCycleBenchmark.Target {
@@ -28,6 +32,14 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     private final Map<String, Timestamp> floorUpdateTimes = new java.util.HashMap<>();
 
     FirestoreTarget() {
+        this(null);
+    }
+
+    /**
+     * A client whose channel runs every call through {@code interceptor} (a {@code WireFaultInterceptor}); with
+     * {@code null}, the emulator-host setting's own channel.
+     */
+    FirestoreTarget(@Nullable ClientInterceptor interceptor) {
         ApiTracerFactory counter =
                 (ApiTracer parent, SpanName span, ApiTracerFactory.OperationType type) -> new BaseApiTracer() {
                     @Override
@@ -35,12 +47,22 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
                         requests.add(span.getMethodName());
                     }
                 };
-        client = FirestoreOptions.newBuilder()
+        String host = "127.0.0.1:" + Emulators.firestore().port();
+        FirestoreOptions.Builder options = FirestoreOptions.newBuilder()
                 .setProjectId(Emulators.FIRESTORE_PROJECT)
-                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
-                .setApiTracerFactory(counter)
-                .build()
-                .getService();
+                .setApiTracerFactory(counter);
+        if (interceptor == null) {
+            options.setEmulatorHost(host);
+        } else {
+            options.setHost(host)
+                    .setCredentials(FirestoreEmulatorOwner.INSTANCE)
+                    .setChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
+                            .setEndpoint(host)
+                            .setChannelConfigurator(
+                                    channel -> channel.usePlaintext().intercept(interceptor))
+                            .build());
+        }
+        client = options.build().getService();
     }
 
     @Override

@@ -2,16 +2,20 @@ package dev.cloudlock.benchmarks;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
-import dev.cloudlock.testkit.FaultInjectingStore;
+import dev.cloudlock.emulators.WireFaultInterceptor;
 import dev.cloudlock.testkit.LockHistory;
+import dev.cloudlock.testkit.WireFault;
+import dev.cloudlock.testkit.WireFaultProxy;
+import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -73,13 +77,20 @@ final class SoakBenchmark {
     }
 
     /**
-     * Where a soak's faults come from: each worker's provider is built through it, and it counts what it injected.
-     * {@link #storeLevel} injects at the store layer; a source on the wire (a proxy between the SDK and the emulator)
-     * plugs in here.
+     * Where a soak's faults come from: it builds the store's target (its client pointed through the faults, if they are
+     * on the wire) and each worker's provider, and counts what it injected. Closing it closes what it started.
      */
-    interface Faults {
-        /** The provider worker {@code lockedBy} uses: {@code target}'s, with this source's faults. */
-        CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy);
+    interface Faults extends AutoCloseable {
+        /** The store's target, its requests crossing this source's faults. */
+        LockCycleBenchmark.Target target(String store);
+
+        /** The provider worker {@code lockedBy} uses. */
+        default CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy) {
+            return target.provider(lockedBy);
+        }
+
+        /** Starts injecting, once the target is set up and its connections are open (which it leaves alone). */
+        default void begin() {}
 
         /** Faults injected so far, by kind. */
         Map<String, Long> injected();
@@ -87,12 +98,15 @@ final class SoakBenchmark {
         /** One line for the report. */
         String describe();
 
-        /** No faults. */
+        @Override
+        default void close() {}
+
+        /** No faults: the store's target on its emulator. */
         static Faults none() {
             return new Faults() {
                 @Override
-                public CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy) {
-                    return target.provider(lockedBy);
+                public LockCycleBenchmark.Target target(String store) {
+                    return SoakBenchmark.target(store);
                 }
 
                 @Override
@@ -108,35 +122,71 @@ final class SoakBenchmark {
         }
 
         /**
-         * {@link FaultInjectingStore#random} over each worker's store: each call fails with probability {@code rate}
-         * (store unreachable, or applied with its response lost, or an acquisition retried after a lost response).
+         * Faults on the wire between the real SDK and the emulator ({@link WireFaults#failAtRandom}): a
+         * {@link WireFaultProxy} in front of the HTTP stores' emulators, a {@link WireFaultInterceptor} on Firestore's
+         * gRPC channel. Each request meets one of {@code kinds}, chosen evenly, with probability {@code rate}.
+         *
+         * @throws IllegalArgumentException when {@code rate} is not within (0, 1] or no kind is given, before anything
+         *     starts
          */
-        static Faults storeLevel(double rate, long seed) {
-            if (!(rate > 0 && rate <= 1)) {
-                throw new IllegalArgumentException("the fault rate must be within (0, 1], was " + rate);
-            }
-            List<FaultInjectingStore> stores = new CopyOnWriteArrayList<>();
-            Random seeds = new Random(seed);
+        static Faults onWire(double rate, long seed, List<WireFault> kinds) {
+            WireFault[] chosen = kinds.toArray(WireFault[]::new);
+            new WireFaults().failAtRandom(rate, seed, chosen); // refuses a bad rate or no kind, before anything starts
+            WireFaults wire = new WireFaults();
+            List<WireFaultProxy> proxies = new CopyOnWriteArrayList<>();
             return new Faults() {
                 @Override
-                public CloudLockProvider provider(LockCycleBenchmark.Target target, String lockedBy) {
-                    FaultInjectingStore store = FaultInjectingStore.random(
-                            target.provider(lockedBy).store(), rate, new Random(seeds.nextLong()));
-                    stores.add(store);
-                    return new CloudLockProvider(store, lockedBy);
+                public void begin() {
+                    wire.failAtRandom(rate, seed, chosen);
+                }
+
+                @Override
+                public LockCycleBenchmark.Target target(String store) {
+                    return switch (store) {
+                        case "dynamodb" ->
+                            new DynamoDbTarget(DYNAMODB, http(WireFaultProxy.Store.DYNAMODB, dynamodb()));
+                        case "s3" -> new S3Target(S3, http(WireFaultProxy.Store.S3, s3()));
+                        case "firestore" ->
+                            new FirestoreTarget(new WireFaultInterceptor(wire, WireFaultInterceptor.FIRESTORE_WRITES));
+                        case "cosmos" ->
+                            new CosmosTarget(proxy(WireFaultProxy.https(
+                                    WireFaultProxy.Store.COSMOS,
+                                    wire,
+                                    Emulators.cosmos().port(),
+                                    Emulators.cosmosKeyStore(),
+                                    Emulators.COSMOS_TLS_PASSWORD.toCharArray())));
+                        case "azure-blob" ->
+                            new AzureBlobTarget(http(WireFaultProxy.Store.AZURE_BLOB, Emulators.azurite()));
+                        default -> throw new IllegalArgumentException("Unknown store '" + store + "'");
+                    };
+                }
+
+                private String http(WireFaultProxy.Store kind, EmulatorProcess emulator) {
+                    return proxy(WireFaultProxy.http(kind, wire, emulator.port()));
+                }
+
+                private String proxy(WireFaultProxy proxy) {
+                    proxies.add(proxy);
+                    return proxy.url();
                 }
 
                 @Override
                 public Map<String, Long> injected() {
-                    Map<String, Long> sum = new TreeMap<>();
-                    stores.forEach(s -> s.injected().forEach((kind, n) -> sum.merge(kind, n, Long::sum)));
-                    return sum;
+                    Map<String, Long> counts = new TreeMap<>();
+                    wire.injected().forEach((kind, n) -> counts.put(kind.name(), n));
+                    return counts;
                 }
 
                 @Override
                 public String describe() {
-                    return "on, at the store layer (FaultInjectingStore.random): each call fails with probability "
+                    return "on the wire (WireFaults.failAtRandom, through a WireFaultProxy, or Firestore's"
+                            + " WireFaultInterceptor): each request meets one of " + kinds + " with probability "
                             + rate + " (seed " + seed + ")";
+                }
+
+                @Override
+                public void close() {
+                    proxies.forEach(WireFaultProxy::close);
                 }
             };
         }
@@ -171,16 +221,43 @@ final class SoakBenchmark {
 
     private SoakBenchmark() {}
 
+    /** The wire faults a soak injects unless told otherwise: all of them. */
+    static final String DEFAULT_FAULT_KINDS = "RESPONSE_LOST,ERROR_AFTER_FORWARD,THROTTLED,UNAVAILABLE,NO_ANSWER";
+
+    /**
+     * The wire faults {@code names} lists, separated by commas.
+     *
+     * @throws IllegalArgumentException naming the valid kinds, when a name is none of them
+     */
+    static List<WireFault> faultKinds(String names) {
+        List<WireFault> kinds = new ArrayList<>();
+        for (String name : names.split(",")) {
+            try {
+                kinds.add(WireFault.valueOf(name.trim()));
+            } catch (IllegalArgumentException unknown) {
+                throw new IllegalArgumentException("Unknown wire fault '" + name.trim() + "': give some of "
+                        + Arrays.toString(WireFault.values()));
+            }
+        }
+        return kinds;
+    }
+
+    private static final String DYNAMODB = "DynamoDB on dynalite 4.0.0";
+    private static final String S3 = "S3 on moto 5.2.1 (requests serialised)";
+
+    private static EmulatorProcess dynamodb() {
+        return Emulators.dynalite();
+    }
+
+    private static EmulatorProcess s3() {
+        return Emulators.moto();
+    }
+
     /** The store's target on its emulator (the one the other benchmarks use). */
     static LockCycleBenchmark.Target target(String store) {
         return switch (store) {
-            case "dynamodb" ->
-                new DynamoDbTarget(
-                        "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint());
-            case "s3" ->
-                new S3Target(
-                        "S3 on moto 5.2.1 (requests serialised)",
-                        Emulators.moto().endpoint());
+            case "dynamodb" -> new DynamoDbTarget(DYNAMODB, dynamodb().endpoint());
+            case "s3" -> new S3Target(S3, s3().endpoint());
             case "firestore" -> new FirestoreTarget();
             case "cosmos" -> new CosmosTarget();
             case "azure-blob" -> new AzureBlobTarget();
@@ -192,7 +269,8 @@ final class SoakBenchmark {
     static Result run(Options options) throws InterruptedException {
         // The Cosmos launcher's trust store must exist before anything in this JVM builds the default TLS context.
         Emulators.cosmosTrustStore();
-        try (LockCycleBenchmark.Target target = target(options.store())) {
+        try (Faults faults = options.faults();
+                LockCycleBenchmark.Target target = faults.target(options.store())) {
             return run(target, options);
         }
     }
@@ -207,6 +285,7 @@ final class SoakBenchmark {
             providers.add(options.faults().provider(target, "soaker-" + i));
         }
         target.drainRequests();
+        options.faults().begin();
         LockHistory history = new LockHistory();
         AtomicInteger remaining = new AtomicInteger(options.acquisitions());
         AtomicLong attempts = new AtomicLong();
@@ -340,17 +419,21 @@ final class SoakBenchmark {
         }
     }
 
-    /** An error's kind: its class, and its message up to the first detail that varies (a name, a number). */
+    /**
+     * An error's kind: its class and the start of its message, up to the first detail ({@code :} or {@code (}), with
+     * quoted names and numbers blanked, so that errors that differ only in a lock name or a figure count as one.
+     */
     static String kind(Throwable e) {
-        String message = String.valueOf(e.getMessage());
-        int cut = message.length();
-        for (String stop : new String[] {"'", "\"", ":", "(", "\n"}) {
-            int at = message.indexOf(stop, message.startsWith("injected fault: ") ? 16 : 0);
+        String message =
+                String.valueOf(e.getMessage()).replaceAll("'[^']*'", "'…'").replaceAll("\\d+", "N");
+        int cut = Math.min(message.length(), 160);
+        for (String stop : new String[] {":", "(", "\n"}) {
+            int at = message.indexOf(stop);
             if (at > 0) {
                 cut = Math.min(cut, at);
             }
         }
-        String summary = message.substring(0, Math.min(cut, 120)).trim();
+        String summary = message.substring(0, cut).trim();
         return e.getClass().getSimpleName() + (summary.isEmpty() ? "" : " (" + summary + ")");
     }
 
@@ -406,7 +489,7 @@ final class SoakBenchmark {
                             result.violations()
                                     .subList(0, Math.min(10, result.violations().size()))));
         }
-        report.paragraph("**Faults injected**, by call and kind:");
+        report.paragraph("**Faults injected**, by kind (requests that met each):");
         report.table(List.of("fault", "count"), rows(result.injected()));
         report.paragraph("**Errors the callers saw**, by call and kind (a failed release is tried again, up to 5"
                 + " times; a failed acquisition is followed by a pause, then a new attempt):");

@@ -423,8 +423,13 @@ public final class Emulators {
 
     /** The connection string of {@value #AZURITE_ACCOUNT} on {@code server}, as Azure's tools write it. */
     public static String azuriteConnectionString(EmulatorProcess server) {
+        return azuriteConnectionString(server.endpoint());
+    }
+
+    /** The connection string of {@value #AZURITE_ACCOUNT} at {@code endpoint} (an Azurite, or a proxy in front of one). */
+    public static String azuriteConnectionString(String endpoint) {
         return "DefaultEndpointsProtocol=http;AccountName=" + AZURITE_ACCOUNT + ";AccountKey=" + AZURITE_KEY
-                + ";BlobEndpoint=" + server.endpoint() + "/" + AZURITE_ACCOUNT + ";";
+                + ";BlobEndpoint=" + endpoint + "/" + AZURITE_ACCOUNT + ";";
     }
 
     /** The repository's {@code emulators/} folder, holding the npm emulators and our launchers. */

@@ -73,7 +73,6 @@ final class AzureBlobBackends {
     }
 
     private static String connectionString(String endpoint) {
-        return "DefaultEndpointsProtocol=http;AccountName=" + Emulators.AZURITE_ACCOUNT + ";AccountKey="
-                + Emulators.AZURITE_KEY + ";BlobEndpoint=" + endpoint + "/" + Emulators.AZURITE_ACCOUNT + ";";
+        return Emulators.azuriteConnectionString(endpoint);
     }
 }

@@ -3,16 +3,13 @@ package dev.cloudlock.firestore;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.tracing.ApiTracerFactory;
-import com.google.auth.Credentials;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.FirestoreEmulatorOwner;
 import io.grpc.ClientInterceptor;
-import java.net.URI;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 /** Firestore clients on the shared Cloud Firestore emulator. */
 final class FirestoreBackends {
@@ -35,14 +32,13 @@ final class FirestoreBackends {
 
     /**
      * A client of the shared emulator whose channel runs every call through {@code interceptor}: plaintext with the
-     * emulator's owner token, as the emulator host setting configures it. (The library opens a channel of its own,
-     * without interceptors, when the credentials are {@code NoCredentials}, hence credentials of our own.)
+     * emulator's owner token, as the emulator host setting configures it ({@link FirestoreEmulatorOwner} says why).
      */
     static Firestore client(ClientInterceptor interceptor) {
         return FirestoreOptions.newBuilder()
                 .setProjectId(Emulators.FIRESTORE_PROJECT)
                 .setHost(emulatorHost())
-                .setCredentials(EmulatorOwner.INSTANCE)
+                .setCredentials(FirestoreEmulatorOwner.INSTANCE)
                 .setChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
                         .setEndpoint(emulatorHost())
                         .setChannelConfigurator(
@@ -80,33 +76,5 @@ final class FirestoreBackends {
 
     private static String emulatorHost() {
         return "127.0.0.1:" + Emulators.firestore().port();
-    }
-
-    /** The emulator's owner token, sent as request metadata over the plaintext channel. */
-    private static final class EmulatorOwner extends Credentials {
-        static final EmulatorOwner INSTANCE = new EmulatorOwner();
-
-        @Override
-        public String getAuthenticationType() {
-            return "Bearer";
-        }
-
-        @Override
-        public Map<String, List<String>> getRequestMetadata(URI uri) {
-            return Map.of("Authorization", List.of("Bearer owner"));
-        }
-
-        @Override
-        public boolean hasRequestMetadata() {
-            return true;
-        }
-
-        @Override
-        public boolean hasRequestMetadataOnly() {
-            return true;
-        }
-
-        @Override
-        public void refresh() {}
     }
 }
