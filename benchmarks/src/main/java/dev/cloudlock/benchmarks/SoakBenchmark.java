@@ -201,6 +201,7 @@ final class SoakBenchmark {
             List<String> violations,
             int fenceGaps,
             long fencesSkipped,
+            List<String> gaps,
             long leftOut,
             long truncated,
             Map<String, Long> injected,
@@ -210,7 +211,7 @@ final class SoakBenchmark {
             Duration elapsed,
             boolean timedOut) {
 
-        /** Acquire calls that failed: each may have landed unseen, which is what a skipped fence can come from. */
+        /** Acquire calls that failed: each may have landed unseen, one of the things a skipped fence comes from. */
         long failedAcquisitions() {
             return errors.entrySet().stream()
                     .filter(e -> e.getKey().startsWith("acquire: "))
@@ -364,11 +365,23 @@ final class SoakBenchmark {
         List<LockHistory.Interval> intervals = history.intervals();
         int gaps = 0;
         long skipped = 0;
+        List<String> gapDetails = new ArrayList<>();
         for (int i = 1; i < intervals.size(); i++) {
-            long step = intervals.get(i).fencingToken() - intervals.get(i - 1).fencingToken();
+            LockHistory.Interval before = intervals.get(i - 1);
+            LockHistory.Interval after = intervals.get(i);
+            long step = after.fencingToken() - before.fencingToken();
             if (step > 1) {
                 gaps++;
                 skipped += step - 1;
+                if (gapDetails.size() < 10) {
+                    gapDetails.add(String.format(
+                            "fence %d (%s) then %d (%s), %.0f ms after the first was released",
+                            before.fencingToken(),
+                            before.holder(),
+                            after.fencingToken(),
+                            after.holder(),
+                            (after.startNanos() - before.endNanos()) / 1e6));
+                }
             }
         }
         Map<String, Long> errorCounts = new TreeMap<>();
@@ -381,6 +394,7 @@ final class SoakBenchmark {
                 history.violations(),
                 gaps,
                 skipped,
+                gapDetails,
                 leftOut.get(),
                 truncated.get(),
                 options.faults().injected(),
@@ -468,8 +482,8 @@ final class SoakBenchmark {
                 Integer.toString(result.violations().size())));
         summary.add(List.of("fence gaps (fences skipped)", result.fenceGaps() + " (" + result.fencesSkipped() + ")"));
         summary.add(List.of(
-                "acquire calls that failed (each may have landed unseen: with the holdings left out, the only"
-                        + " source of a skipped fence)",
+                "acquire calls that failed (each may have landed unseen, as may a request its client gave up on and"
+                        + " a holding left out: what skips a fence)",
                 Long.toString(result.failedAcquisitions())));
         summary.add(List.of("acquisition attempts (refused)", result.attempts() + " (" + result.refused() + ")"));
         summary.add(List.of(
@@ -482,6 +496,11 @@ final class SoakBenchmark {
                 "time (acquisitions per second)",
                 String.format("%.1f s (%.0f)", seconds, result.acquisitions() / seconds)));
         report.table(List.of("", ""), summary);
+        if (!result.gaps().isEmpty()) {
+            report.paragraph("**Fence gaps** (first 10): a skipped fence is an acquisition that landed while no caller"
+                    + " learnt of it, so the lock waited for its lease to end:\n\n- "
+                    + String.join("\n- ", result.gaps()));
+        }
         if (!result.violations().isEmpty()) {
             report.paragraph("**Violations** (first 10):\n\n- "
                     + String.join(
