@@ -288,6 +288,7 @@ final class SoakBenchmark {
         target.drainRequests();
         options.faults().begin();
         LockHistory history = new LockHistory();
+        // Counts down with every acquisition; threads already asking when it reaches 0 may each take one more.
         AtomicInteger remaining = new AtomicInteger(options.acquisitions());
         AtomicLong attempts = new AtomicLong();
         AtomicLong refused = new AtomicLong();
@@ -388,7 +389,7 @@ final class SoakBenchmark {
         errors.forEach((kind, n) -> errorCounts.put(kind, n.sum()));
         return new Result(
                 target.name(),
-                options.acquisitions() - Math.max(0, remaining.get()),
+                options.acquisitions() - remaining.get(),
                 attempts.get(),
                 refused.get(),
                 history.violations(),
