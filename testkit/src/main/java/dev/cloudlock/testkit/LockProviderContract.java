@@ -30,6 +30,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
@@ -933,16 +934,8 @@ public abstract class LockProviderContract {
         WireFaults wire = wire();
         long injectedBefore =
                 wire.injected().values().stream().mapToLong(Long::longValue).sum();
-        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
-        ContendedRun.Result result = ContendedRun.run(
-                i -> providerOnWire("worker-" + i),
-                uniqueName("wire-contended"),
-                4,
-                25,
-                Duration.ofMillis(1),
-                Duration.ofSeconds(5),
-                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
-                Duration.ofMinutes(1));
+        ContendedRun.Result result =
+                contendOverAFaultyWire(wire, i -> providerOnWire("worker-" + i), uniqueName("wire-contended"), 4, 25);
         long injected =
                 wire.injected().values().stream().mapToLong(Long::longValue).sum() - injectedBefore;
         assertThat(result.history().size()).isEqualTo(100);
@@ -960,25 +953,40 @@ public abstract class LockProviderContract {
     }
 
     /**
+     * Runs {@code threads} workers taking {@code name} {@code holdings} times each over a wire that fails 5% of
+     * requests at random (lost answers, errors after the write landed, throttling), with 5 s leases, store errors
+     * counted and retried.
+     */
+    private static ContendedRun.Result contendOverAFaultyWire(
+            WireFaults wire, IntFunction<CloudLockProvider> providers, String name, int threads, int holdings) {
+        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
+        return ContendedRun.run(
+                providers,
+                name,
+                threads,
+                holdings,
+                Duration.ofMillis(1),
+                Duration.ofSeconds(5),
+                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
+                Duration.ofMinutes(1));
+    }
+
+    /**
      * The negative control of the faulty-wire run: the same wire under clients whose store claims every refused lock,
      * and the merged history shows the overlaps.
      */
     @Test
     void theFaultyWireRunCatchesAStoreThatIgnoresItsConditions() {
         WireFaults wire = wire();
-        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
-        ContendedRun.Result result = ContendedRun.run(
+        ContendedRun.Result result = contendOverAFaultyWire(
+                wire,
                 i -> new CloudLockProvider(
                         new FaultInjectingStore(
                                 providerOnWire("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
                         "broken-" + i),
                 uniqueName("wire-negative-control"),
                 2,
-                10,
-                Duration.ofMillis(1),
-                Duration.ofSeconds(5),
-                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
-                Duration.ofMinutes(1));
+                10);
         assertThat(result.history().violations()).isNotEmpty();
     }
 
