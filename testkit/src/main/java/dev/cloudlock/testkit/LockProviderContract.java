@@ -125,7 +125,7 @@ public abstract class LockProviderContract {
         return Duration.ofSeconds(2);
     }
 
-    /** Threads in the contended history run. */
+    /** Threads in the contended history run (and, up to 4, waiters taking turns). */
     protected int contentionThreads() {
         return 8;
     }
@@ -1330,7 +1330,8 @@ public abstract class LockProviderContract {
         LockHistory history = new LockHistory();
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int t = 0; t < 4; t++) {
+        int waiters = Math.min(4, contentionThreads()); // a store narrowed to one thread races no one
+        for (int t = 0; t < waiters; t++) {
             String holder = "waiter-" + t;
             CloudLockProvider provider = provider(holder);
             Thread thread = new Thread(() -> {
@@ -1356,7 +1357,7 @@ public abstract class LockProviderContract {
         assertThat(failures).isEmpty();
         assertThat(history.size())
                 .as("every waiter got the lock every time it asked")
-                .isEqualTo(20);
+                .isEqualTo(waiters * 5);
         history.assertConsistent();
     }
 
