@@ -28,7 +28,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -73,22 +72,25 @@ class SdkDefaultClientsTest {
         setSystemProperty("aws.secretAccessKey", "test");
     }
 
-    private static FencedLock lock(CloudLockProvider provider, String name) {
-        return provider.tryLock(new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO))
-                .orElseThrow();
-    }
-
-    /** The lock as the application's endpoint shows it. */
-    private static JsonNode shown(String baseUrl, String name) {
-        HttpResponse<String> response = StarterApps.get(baseUrl, "/actuator/cloudlocks/" + name);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return JSON.readTree(response.body());
-    }
-
-    private static void assertHealthUp(String baseUrl) {
+    /**
+     * The application's store answers its health check, and its endpoint shows a lock that {@code testSide}, a
+     * provider on a client of the test's own pointed at the emulator, holds: both reach the same store.
+     */
+    private static void assertTheApplicationReadsWhatTheTestWrote(String baseUrl, CloudLockProvider testSide) {
         HttpResponse<String> health = StarterApps.get(baseUrl, "/actuator/health/cloudlock");
         assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
         assertThat(health.body()).contains("\"status\":\"UP\"");
+
+        FencedLock written = testSide.tryLock(new LockConfiguration(
+                        Instant.now(), "written-by-the-test", Duration.ofMinutes(1), Duration.ZERO))
+                .orElseThrow();
+        try {
+            HttpResponse<String> shown = StarterApps.get(baseUrl, "/actuator/cloudlocks/written-by-the-test");
+            assertThat(shown.statusCode()).as(shown.body()).isEqualTo(200);
+            assertThat(JSON.readTree(shown.body()).get("fence").asLong()).isEqualTo(written.fencingToken());
+        } finally {
+            written.unlock();
+        }
     }
 
     @Test
@@ -102,27 +104,17 @@ class SdkDefaultClientsTest {
         DynamoDbLockTable.createIfAbsent(moto, table);
         pointTheAwsSdkDefaultsAtMoto();
 
-        try (ConfigurableApplicationContext app = StarterApps.start(
-                LockingApp.class,
-                Map.of(
-                        "spring.cloud.aws.dynamodb.enabled", "false",
-                        "cloudlock.store", "dynamodb",
-                        "cloudlock.dynamodb.table-name", table))) {
+        try (moto;
+                ConfigurableApplicationContext app = StarterApps.start(
+                        LockingApp.class,
+                        Map.of(
+                                "spring.cloud.aws.dynamodb.enabled", "false",
+                                "cloudlock.store", "dynamodb",
+                                "cloudlock.dynamodb.table-name", table))) {
             assertThat(app.getBeansOfType(DynamoDbClient.class)).containsOnlyKeys("cloudLockDynamoDbClient");
-            String baseUrl = StarterApps.baseUrl(app);
-            assertHealthUp(baseUrl);
-
-            FencedLock written = lock(
-                    DynamoDbLockProvider.builder()
-                            .client(moto)
-                            .tableName(table)
-                            .lockedBy("the-test")
-                            .build(),
-                    "written-on-moto");
-            assertThat(shown(baseUrl, "written-on-moto").get("fence").asLong()).isEqualTo(written.fencingToken());
-            written.unlock();
-        } finally {
-            moto.close();
+            assertTheApplicationReadsWhatTheTestWrote(
+                    StarterApps.baseUrl(app),
+                    DynamoDbLockProvider.builder().client(moto).tableName(table).build());
         }
     }
 
@@ -147,27 +139,17 @@ class SdkDefaultClientsTest {
         }
         pointTheAwsSdkDefaultsAtMoto();
 
-        try (ConfigurableApplicationContext app = StarterApps.start(
-                LockingApp.class,
-                Map.of(
-                        "spring.cloud.aws.s3.enabled", "false",
-                        "cloudlock.store", "s3",
-                        "cloudlock.s3.bucket", bucket))) {
+        try (moto;
+                ConfigurableApplicationContext app = StarterApps.start(
+                        LockingApp.class,
+                        Map.of(
+                                "spring.cloud.aws.s3.enabled", "false",
+                                "cloudlock.store", "s3",
+                                "cloudlock.s3.bucket", bucket))) {
             assertThat(app.getBeansOfType(S3Client.class)).containsOnlyKeys("cloudLockS3Client");
-            String baseUrl = StarterApps.baseUrl(app);
-            assertHealthUp(baseUrl);
-
-            FencedLock written = lock(
-                    S3LockProvider.builder()
-                            .client(moto)
-                            .bucket(bucket)
-                            .lockedBy("the-test")
-                            .build(),
-                    "written-on-moto");
-            assertThat(shown(baseUrl, "written-on-moto").get("fence").asLong()).isEqualTo(written.fencingToken());
-            written.unlock();
-        } finally {
-            moto.close();
+            assertTheApplicationReadsWhatTheTestWrote(
+                    StarterApps.baseUrl(app),
+                    S3LockProvider.builder().client(moto).bucket(bucket).build());
         }
     }
 
@@ -190,20 +172,9 @@ class SdkDefaultClientsTest {
                         .setEmulatorHost(emulatorHost)
                         .build()
                         .getService()) {
-            assertHealthUp(app.baseUrl());
-
-            FencedLock written = lock(
-                    FirestoreLockProvider.builder()
-                            .firestore(firestore)
-                            .lockedBy("the-test")
-                            .build(),
-                    "written-on-the-emulator");
-            assertThat(shown(app.baseUrl(), "written-on-the-emulator")
-                            .get("fence")
-                            .asLong())
-                    .as(app.output())
-                    .isEqualTo(written.fencingToken());
-            written.unlock();
+            assertTheApplicationReadsWhatTheTestWrote(
+                    app.baseUrl(),
+                    FirestoreLockProvider.builder().firestore(firestore).build());
         }
     }
 }
