@@ -32,7 +32,11 @@ public final class BlobAccount {
     public static final String WEB_JOBS_STORAGE_BLOB_URI = "AzureWebJobsStorage__blobServiceUri";
     /** The function host's connection string of the app's own storage account. */
     public static final String WEB_JOBS_STORAGE = "AzureWebJobsStorage";
-    /** The settings {@link #lookup} reads, in its order. */
+    /** The settings made for cloudlock, which {@link #lookup} reads first, in its order. */
+    public static final List<String> OWN_SETTINGS = List.of(ENDPOINT, CONNECTION_STRING);
+    /** The settings of the Azure Functions host for the app's own storage account, read next, in this order. */
+    public static final List<String> HOST_SETTINGS = List.of(WEB_JOBS_STORAGE_BLOB_URI, WEB_JOBS_STORAGE);
+    /** The settings {@link #lookup} reads, in its order: {@link #OWN_SETTINGS}, then {@link #HOST_SETTINGS}. */
     public static final List<String> SETTINGS =
             List.of(ENDPOINT, CONNECTION_STRING, WEB_JOBS_STORAGE_BLOB_URI, WEB_JOBS_STORAGE);
 
@@ -50,7 +54,19 @@ public final class BlobAccount {
      * @param settings a setting's value by its name, or {@code null} (e.g. {@code System::getenv})
      */
     public static Optional<BlobAccount> lookup(Function<String, @Nullable String> settings) {
-        for (String setting : SETTINGS) {
+        return lookup(SETTINGS, settings);
+    }
+
+    /**
+     * The account the first present setting of {@link #OWN_SETTINGS} names, or empty: for a caller with a client of
+     * its own to use when only the function host's settings name an account (the Spring Boot starter).
+     */
+    public static Optional<BlobAccount> lookupOwn(Function<String, @Nullable String> settings) {
+        return lookup(OWN_SETTINGS, settings);
+    }
+
+    private static Optional<BlobAccount> lookup(List<String> names, Function<String, @Nullable String> settings) {
+        for (String setting : names) {
             String value = settings.apply(setting);
             if (value != null && !value.isBlank()) {
                 boolean entraId = setting.equals(ENDPOINT) || setting.equals(WEB_JOBS_STORAGE_BLOB_URI);

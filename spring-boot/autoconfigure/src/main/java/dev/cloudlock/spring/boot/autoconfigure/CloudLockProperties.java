@@ -214,14 +214,17 @@ public class CloudLockProperties {
     }
 
     /**
-     * Where the locks are in Blob Storage, and which storage account holds them when the application has no
-     * {@code BlobServiceClient} bean: the endpoint or connection string set here, else the settings the Azure
-     * Functions guard and the CLI read, in the same order ({@code dev.cloudlock.azureblob.BlobAccount}).
+     * Where the locks are in Blob Storage, and in which storage account: the endpoint or connection string set here
+     * (or in CLOUDLOCK_BLOB_ENDPOINT, CLOUDLOCK_BLOB_CONNECTION_STRING), else the application's
+     * {@code BlobContainerClient} or {@code BlobServiceClient}, else the function host's AzureWebJobsStorage
+     * settings: the order the Azure Functions guard and the CLI read them in ({@code BlobAccount}), with the
+     * application's clients between cloudlock's own settings and the host's.
      */
     public static class AzureBlob {
         /**
          * The container of the lock blobs; it must exist. Required with cloudlock.store=azure-blob, unless the
-         * application has one BlobContainerClient bean, whose container is then used.
+         * application has one BlobContainerClient bean and no account is set for the locks: that bean's container
+         * is then used.
          */
         private @Nullable String container;
 
@@ -236,8 +239,7 @@ public class CloudLockProperties {
 
         /**
          * A connection string of the storage account, used when no endpoint is set. Stands for
-         * CLOUDLOCK_BLOB_CONNECTION_STRING; without either, AzureWebJobsStorage__blobServiceUri, then
-         * AzureWebJobsStorage.
+         * CLOUDLOCK_BLOB_CONNECTION_STRING.
          */
         private @Nullable String connectionString;
 

@@ -18,7 +18,9 @@ import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.s3.S3LockProvider;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.env.Environment;
@@ -187,47 +189,61 @@ final class StoreProviders {
         }
 
         /**
-         * The application's client of the named container, else a client of it from the application's
-         * {@code BlobServiceClient}, else one on the account the settings name. Without a name, the application's one
-         * {@code BlobContainerClient}.
+         * The lock container: on the account cloudlock's own settings name, if they do; else the application's
+         * client of it (its only {@code BlobContainerClient} when no container is named), or its
+         * {@code BlobServiceClient}; else on the account the function host's settings name.
          */
         private static BlobContainerClient container(
                 CloudLockProperties.AzureBlob blob, BeanFactory beans, Environment environment) {
+            Function<String, @Nullable String> settings = setting -> setting(setting, blob, environment);
             String name = blob.getContainer();
+            Optional<BlobAccount> own = BlobAccount.lookupOwn(settings);
             if (name == null || name.isBlank()) {
-                BlobContainerClient only =
-                        beans.getBeanProvider(BlobContainerClient.class).getIfUnique();
+                BlobContainerClient only = own.isPresent()
+                        ? null
+                        : beans.getBeanProvider(BlobContainerClient.class).getIfUnique();
                 if (only == null) {
                     throw new CloudLockStartupException(
                             "cloudlock.azure-blob.container is not set (it is required with cloudlock.store=azure-blob"
-                                    + " unless the application has one BlobContainerClient bean)",
+                                    + " unless the application has one BlobContainerClient bean and sets no account"
+                                    + " for the locks)",
                             "Set cloudlock.azure-blob.container to the lock container in the application's"
                                     + " configuration");
                 }
                 return only;
             }
-            for (BlobContainerClient own : beans.getBeanProvider(BlobContainerClient.class)) {
-                if (own.getBlobContainerName().equals(name)) {
-                    return own;
+            if (own.isPresent()) {
+                return client(own.get(), beans).getBlobContainerClient(name);
+            }
+            for (BlobContainerClient application : beans.getBeanProvider(BlobContainerClient.class)) {
+                if (application.getBlobContainerName().equals(name)) {
+                    return application;
                 }
             }
-            BlobServiceClient service =
+            BlobServiceClient application =
                     beans.getBeanProvider(BlobServiceClient.class).getIfUnique();
-            if (service == null) {
-                BlobAccount account = BlobAccount.lookup(setting -> setting(setting, blob, environment))
-                        .orElseThrow(() -> new CloudLockStartupException(
-                                "cloudlock.store=azure-blob needs a storage account, and none is configured",
-                                "Set cloudlock.azure-blob.connection-string, or cloudlock.azure-blob.endpoint to reach"
-                                        + " it with Entra ID; or set one of " + BlobAccount.SETTINGS + " as the"
-                                        + " Azure Functions guard reads them; or declare a BlobServiceClient bean (Spring"
-                                        + " Cloud Azure does with spring.cloud.azure.storage.blob.*)"));
-                service = account.configure(new BlobServiceClientBuilder(), () -> entraId(beans))
-                        .buildClient();
+            if (application != null) {
+                return application.getBlobContainerClient(name);
             }
-            return service.getBlobContainerClient(name);
+            BlobAccount host = BlobAccount.lookup(settings)
+                    .orElseThrow(() -> new CloudLockStartupException(
+                            "cloudlock.store=azure-blob needs a storage account, and none is configured",
+                            "Set cloudlock.azure-blob.connection-string, or cloudlock.azure-blob.endpoint to reach"
+                                    + " it with Entra ID; or set one of " + BlobAccount.SETTINGS + " as the"
+                                    + " Azure Functions guard reads them; or declare a BlobServiceClient bean (Spring"
+                                    + " Cloud Azure does with spring.cloud.azure.storage.blob.*)"));
+            return client(host, beans).getBlobContainerClient(name);
         }
 
-        /** A setting of {@link BlobAccount}: the {@code cloudlock.azure-blob.*} property that stands for it, else the environment's. */
+        private static BlobServiceClient client(BlobAccount account, BeanFactory beans) {
+            return account.configure(new BlobServiceClientBuilder(), () -> entraId(beans))
+                    .buildClient();
+        }
+
+        /**
+         * A setting of {@link BlobAccount}: the {@code cloudlock.azure-blob.*} property that stands for it, else the
+         * environment's.
+         */
         private static @Nullable String setting(
                 String name, CloudLockProperties.AzureBlob blob, Environment environment) {
             String property = switch (name) {

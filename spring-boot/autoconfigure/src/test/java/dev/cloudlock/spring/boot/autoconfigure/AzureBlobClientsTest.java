@@ -21,11 +21,13 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
- * Where the Blob Storage store's client comes from when Spring Cloud Azure gives none: the account settings the Azure
- * Functions guard reads, the {@code cloudlock.azure-blob.*} properties, or the application's own
- * {@code BlobContainerClient}; and the failures that name what to set. On Azurite.
+ * Where the Blob Storage store's client comes from: the {@code cloudlock.azure-blob.*} account properties, the
+ * application's own {@code BlobContainerClient} or {@code BlobServiceClient}, the function host's settings the Azure
+ * Functions guard reads too, in that order; and the failures that name what to set. On Azurite; where the wrong
+ * account would be used, it is a port nothing listens on, and the lock fails within a 2 s call timeout.
  */
 class AzureBlobClientsTest {
 
@@ -50,6 +52,18 @@ class AzureBlobClientsTest {
         @Bean
         BlobContainerClient applicationContainer() {
             return azurite.getBlobContainerClient(APP_CONTAINER);
+        }
+    }
+
+    /** An application with a {@code BlobServiceClient} of its own, on the account {@code test.account} names. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class ServiceClientApp {
+        @Bean
+        BlobServiceClient applicationService(Environment environment) {
+            return new BlobServiceClientBuilder()
+                    .connectionString(environment.getRequiredProperty("test.account"))
+                    .buildClient();
         }
     }
 
@@ -118,6 +132,50 @@ class AzureBlobClientsTest {
 
         assertThat(azurite.getBlobContainerClient(CONTAINER)
                         .getBlobClient("shedlock/from-the-property")
+                        .exists())
+                .isTrue();
+    }
+
+    @Test
+    void theLocksOwnAccountSettingComesBeforeTheApplicationsBlobServiceClient() {
+        try (ConfigurableApplicationContext app = start(
+                ServiceClientApp.class,
+                Map.of(
+                        "test.account",
+                        unreachableConnectionString(),
+                        "cloudlock.azure-blob.container",
+                        CONTAINER,
+                        "cloudlock.azure-blob.connection-string",
+                        AzureBlobStarterTest.connectionString(),
+                        "cloudlock.call-timeout",
+                        "2s"))) {
+            lockOnce(app, "own-account-over-the-apps");
+        }
+
+        assertThat(azurite.getBlobContainerClient(CONTAINER)
+                        .getBlobClient("shedlock/own-account-over-the-apps")
+                        .exists())
+                .isTrue();
+    }
+
+    @Test
+    void theApplicationsBlobServiceClientComesBeforeTheFunctionHostsAccount() {
+        try (ConfigurableApplicationContext app = start(
+                ServiceClientApp.class,
+                Map.of(
+                        "test.account",
+                        AzureBlobStarterTest.connectionString(),
+                        "cloudlock.azure-blob.container",
+                        CONTAINER,
+                        BlobAccount.WEB_JOBS_STORAGE,
+                        unreachableConnectionString(),
+                        "cloudlock.call-timeout",
+                        "2s"))) {
+            lockOnce(app, "apps-client-over-the-host");
+        }
+
+        assertThat(azurite.getBlobContainerClient(CONTAINER)
+                        .getBlobClient("shedlock/apps-client-over-the-host")
                         .exists())
                 .isTrue();
     }
