@@ -182,8 +182,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     /**
      * Takes the lock for one scheduled occurrence, remembering completed occurrences as {@code completedTicks} says:
      * {@link CompletedTicks#WATERMARK} is {@link #lockTick(LockConfiguration, Instant, Duration)};
-     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the job's lock (one run at a time), then the tick's own record
-     * {@code <job>@<tick>}, so the tick is done exactly when it completed, however many newer ticks completed first.
+     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's own record {@code <job>@<tick>}, then the job's lock
+     * (one run at a time), so the tick is done exactly when it completed, however many newer ticks completed first.
      * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its record and
      * releases the job, {@link FencedLock#unlock()} releases both and leaves the tick open.
      *
@@ -209,43 +209,45 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     /**
-     * {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock, then the tick's record, each one ordinary acquisition
-     * on its own name. The job's lock is taken with the tick, so its watermark still refuses a tick at or before one
-     * completed while the job ran under {@link CompletedTicks#WATERMARK} (this mode never advances it): a job
-     * switched over does not run those ticks again.
+     * {@link CompletedTicks#EVERY_OCCURRENCE}: the tick's record, then the job's lock, each one ordinary tick
+     * acquisition on its own name. The tick's record comes first so that a duplicate of a completed or running tick
+     * is answered by it alone (one request, as under the watermark) and never holds the job's lock, even for a
+     * moment: taken first, the job's lock would make a concurrent delivery of another tick find the job busy. The
+     * job's lock is taken with the tick: this mode never advances its watermark, so it refuses only a tick at or
+     * before one completed while the job ran under {@link CompletedTicks#WATERMARK}, and a job switched over does not
+     * run those ticks again.
      */
     private TickAttempt acquireOccurrence(LockConfiguration config, Instant tick, Duration maxLead) {
         String job = checkName(config.getName());
         String record = checkName(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick));
-        TickAttempt jobAttempt = acquire(config, tick, maxLead);
-        if (jobAttempt.status() != TickAttempt.Status.ACQUIRED) {
-            return jobAttempt;
-        }
-        StoreLock jobLock = (StoreLock) jobAttempt.lock().orElseThrow();
+        checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
         // lockAtLeastFor is the job's: its lock keeps it; the tick record only needs to live as long as the run.
         LockConfiguration recordConfig =
                 new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
-        TickAttempt recordAttempt;
+        TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead);
+        if (recordAttempt.status() != TickAttempt.Status.ACQUIRED) {
+            return recordAttempt; // DONE: this tick completed; RUNNING: an attempt of this tick holds its record
+        }
+        StoreLock recordLock = (StoreLock) recordAttempt.lock().orElseThrow();
+        TickAttempt jobAttempt;
         try {
-            recordAttempt = acquire(recordConfig, tick, maxLead);
+            jobAttempt = acquire(config, tick, maxLead);
         } catch (RuntimeException e) {
             try {
-                jobLock.release(null);
+                recordLock.release(null);
             } catch (RuntimeException releaseFailed) {
                 e.addSuppressed(releaseFailed);
             }
             throw e;
         }
-        if (recordAttempt.status() != TickAttempt.Status.ACQUIRED) {
-            // DONE: this tick completed. RUNNING: an attempt whose job lease ended before its tick record's (it
-            // crashed, or outlived its lease) still holds the record; the tick stays its until that lease ends.
-            jobLock.release(null);
-            return recordAttempt;
+        if (jobAttempt.status() != TickAttempt.Status.ACQUIRED) {
+            // RUNNING: another tick of the job runs. DONE: the watermark from before the switch covers this tick.
+            recordLock.release(null);
+            return jobAttempt;
         }
         return new TickAttempt(
                 TickAttempt.Status.ACQUIRED,
-                Optional.of(new OccurrenceLock(
-                        jobLock, (StoreLock) recordAttempt.lock().orElseThrow(), tick)));
+                Optional.of(new OccurrenceLock((StoreLock) jobAttempt.lock().orElseThrow(), recordLock, tick)));
     }
 
     private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick, Duration maxTickLead) {
@@ -590,9 +592,9 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
 
         /**
-         * Releases the tick record (recording {@code completed} when given), then the job's lock: a run that finds
-         * the job free finds the tick recorded. When the record's release fails, the job's lock stays held (as a
-         * failed release of a watermark tick leaves it) until a retry on this handle or the end of its lease.
+         * Releases the tick record (recording {@code completed} when given), then the job's lock. When the record's
+         * release fails, the job's lock stays held (as a failed release of a watermark tick leaves it) until a retry
+         * on this handle or the end of its lease.
          */
         private synchronized void finish(@Nullable Instant completed) {
             claim();

@@ -327,7 +327,9 @@ class CloudLockProviderTest {
         assertThat(everyOccurrence(b, Duration.ZERO, START.minus(MINUTE)).status())
                 .as("an older tick, done by the watermark before the switch")
                 .isEqualTo(TickAttempt.Status.DONE);
-        assertThat(store.read(TICK_RECORD)).as("no tick record written").isEmpty();
+        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick())
+                .as("the tick record was taken, then released unrecorded")
+                .isNull();
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = everyOccurrence(b, Duration.ZERO, START.plus(MINUTE));
         assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
@@ -343,9 +345,7 @@ class CloudLockProviderTest {
                 .lock()
                 .orElseThrow();
         assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.RUNNING);
-        assertThat(record().isFreeAt(clock.instant()))
-                .as("the job's lock released again")
-                .isTrue();
+        assertThat(store.read("job")).as("the job's lock never taken").isEmpty();
         TickAttempt other = everyOccurrence(b, Duration.ZERO, START.minus(MINUTE));
         assertThat(other.status()).as("another tick of the job").isEqualTo(TickAttempt.Status.ACQUIRED);
         other.lock().orElseThrow().completeTick();
@@ -384,22 +384,36 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void aStoreErrorTakingTheTickRecordReleasesTheJobsLockAndIsThrown() {
-        CloudLockProvider flaky = new CloudLockProvider(new TickRecordsUnavailable(store), "flaky");
+    void aDuplicateOfACompletedTickIsAnsweredByItsRecordAloneAndNeverHoldsTheJobsLock() {
+        everyOccurrence(a, Duration.ZERO, START).lock().orElseThrow().completeTick();
+        FencedLock next =
+                everyOccurrence(a, Duration.ZERO, START.minus(MINUTE)).lock().orElseThrow();
+        long fence = record().fence();
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(record().fence()).as("the job's lock was not taken").isEqualTo(fence);
+        next.completeTick();
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(record().fence()).as("nor while the job is free").isEqualTo(fence);
+    }
+
+    @Test
+    void aStoreErrorTakingTheJobsLockReleasesTheTickRecordAndIsThrown() {
+        CloudLockProvider flaky = new CloudLockProvider(new JobLocksUnavailable(store), "flaky");
         assertThatThrownBy(() -> everyOccurrence(flaky, Duration.ZERO, START))
                 .isInstanceOf(LockStoreUnavailableException.class);
-        assertThat(record().isFreeAt(clock.instant())).isTrue();
-        assertThat(store.read(TICK_RECORD)).isEmpty();
+        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
+                .as("the tick record released")
+                .isTrue();
         // The negative control: the same delivery on the store without the fault runs.
         assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
     }
 
-    /** The in-memory store, refusing every write to a tick record ({@code <job>@<tick>}) as unavailable. */
-    private record TickRecordsUnavailable(InMemoryLockStore real) implements LockStore {
+    /** The in-memory store, refusing every acquisition of a job's lock (a name without {@code @}) as unavailable. */
+    private record JobLocksUnavailable(InMemoryLockStore real) implements LockStore {
         @Override
         public AcquireResult tryAcquire(AcquireRequest request) {
-            if (request.name().contains("@")) {
-                throw new LockStoreUnavailableException("injected fault: tick records cannot be written");
+            if (!request.name().contains("@")) {
+                throw new LockStoreUnavailableException("injected fault: the job's lock cannot be written");
             }
             return real.tryAcquire(request);
         }
