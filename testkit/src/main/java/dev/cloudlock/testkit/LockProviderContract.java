@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend:
  * ShedLock's expectations of a lock provider plus ours (owner-checked release and extend, fencing tokens, tick
- * dedupe, name checks, store errors never reported as "held", ambiguity resolved by owner), waiting for a lock
+ * dedupe under the watermark and with every occurrence recorded, name checks, store errors never reported as "held", ambiguity resolved by owner), waiting for a lock
  * (taken after a release, given up at the deadline, ended by an interrupt, each with its negative control) and a
  * contended history with its negative control.
  *
