@@ -197,7 +197,8 @@ public final class GuardedFunctions {
                 .withLeaseMargin(Duration.ZERO)
                 .withLockAtLeastFor(lockAtLeastFor)
                 .withFunctionTimeout(properties.getLease())
-                .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"));
+                .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"))
+                .withEveryOccurrence(properties.isEveryOccurrence());
         return new Settings(
                 jobName,
                 source,
