@@ -21,7 +21,7 @@ public enum CompletedTicks {
     WATERMARK,
 
     /**
-     * Each occurrence that runs gets a record of its own, {@link #recordName(String, Instant) <job>@<tick>}, whose
+     * Each occurrence that runs gets a record of its own, {@link #recordName(String, Instant) &lt;job&gt;@&lt;tick&gt;}, whose
      * {@code lastTick} is set when it completes: a tick is done exactly when it completed itself, so a late retry of
      * an older tick still runs after newer ones completed. The job's lock still lets one run at a time. A run costs
      * two more writes (the tick record's acquire and release), a duplicate of a completed tick one request as under
