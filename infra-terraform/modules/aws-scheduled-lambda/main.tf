@@ -97,10 +97,11 @@ resource "aws_lambda_function" "this" {
 
   environment {
     variables = merge(var.environment, local.java_tool_options, {
-      CLOUDLOCK_DYNAMODB_TABLE  = var.lock_table_name
-      CLOUDLOCK_JOB_NAME        = local.job_name
-      CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
-      CLOUDLOCK_WHEN_BUSY       = var.when_busy
+      CLOUDLOCK_DYNAMODB_TABLE   = var.lock_table_name
+      CLOUDLOCK_JOB_NAME         = local.job_name
+      CLOUDLOCK_TICK_RESOLUTION  = var.tick_resolution
+      CLOUDLOCK_WHEN_BUSY        = var.when_busy
+      CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
     })
   }
 

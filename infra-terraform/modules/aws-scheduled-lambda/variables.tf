@@ -156,12 +156,12 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY and JAVA_TOOL_OPTIONS from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "JAVA_TOOL_OPTIONS"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "JAVA_TOOL_OPTIONS"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }
@@ -181,4 +181,10 @@ variable "when_busy" {
     condition     = contains(["skip", "retry"], var.when_busy)
     error_message = "when_busy is \"skip\" or \"retry\"."
   }
+}
+
+variable "every_occurrence" {
+  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same table, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, never deleted; the job name may then have at most 230 characters."
+  type        = bool
+  default     = false
 }

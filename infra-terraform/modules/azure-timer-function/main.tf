@@ -83,9 +83,10 @@ resource "azurerm_linux_function_app" "this" {
   }
 
   app_settings = merge(var.app_settings, {
-    CLOUDLOCK_JOB_NAME       = local.job_name
-    CLOUDLOCK_TIMER_SCHEDULE = var.timer_schedule
-    CLOUDLOCK_WHEN_BUSY      = var.when_busy
+    CLOUDLOCK_JOB_NAME         = local.job_name
+    CLOUDLOCK_TIMER_SCHEDULE   = var.timer_schedule
+    CLOUDLOCK_WHEN_BUSY        = var.when_busy
+    CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
     }, var.blob_lock_container == null ? {
     CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
     CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database

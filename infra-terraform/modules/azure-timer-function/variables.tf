@@ -116,12 +116,12 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE and CLOUDLOCK_WHEN_BUSY from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_WHEN_BUSY"])) == 0
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
   }
 }
@@ -141,4 +141,10 @@ variable "when_busy" {
     condition     = contains(["skip", "retry"], var.when_busy)
     error_message = "when_busy is \"skip\" or \"retry\"."
   }
+}
+
+variable "every_occurrence" {
+  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same container, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, never deleted; the job name may then have at most 230 characters."
+  type        = bool
+  default     = false
 }

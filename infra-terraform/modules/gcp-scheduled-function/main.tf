@@ -67,6 +67,7 @@ resource "google_cloudfunctions2_function" "this" {
       CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
       CLOUDLOCK_JOB_NAME             = local.job_name
       CLOUDLOCK_WHEN_BUSY            = var.when_busy
+      CLOUDLOCK_EVERY_OCCURRENCE     = var.every_occurrence ? "true" : "false"
     })
   }
 

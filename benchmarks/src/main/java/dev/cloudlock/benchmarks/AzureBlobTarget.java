@@ -116,6 +116,15 @@ final class AzureBlobTarget implements LockCycleBenchmark.Target {
                 + " negligible.";
     }
 
+    /** The blob's content plus its name. */
+    @Override
+    public LockCycleBenchmark.StoredSize storedSize(String lockName) {
+        String blob = "shedlock/" + dev.cloudlock.spi.ObjectKeys.encode(lockName);
+        long body = container.getBlobClient(blob).getProperties().getBlobSize();
+        return new LockCycleBenchmark.StoredSize(
+                body + blob.length(), "JSON body " + body + " B + name " + blob.length() + " B");
+    }
+
     @Override
     public void close() {
         // the container client holds no resources of its own; Azurite stops with the JVM

@@ -162,6 +162,22 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
                 + " measurement.";
     }
 
+    /** The item as stored, in JSON with its system properties ({@code _rid}, {@code _etag}, {@code _ts}, ...). */
+    @Override
+    public LockCycleBenchmark.StoredSize storedSize(String lockName) {
+        // The benchmark's names hold no character the item id escapes: the id is the name.
+        Map<?, ?> item = container
+                .readItem(lockName, new PartitionKey(lockName), Map.class)
+                .getItem();
+        long bytes;
+        try {
+            bytes = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(item).length;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        return new LockCycleBenchmark.StoredSize(bytes, "item JSON (" + item.size() + " properties)");
+    }
+
     @Override
     public void close() {
         client.close();

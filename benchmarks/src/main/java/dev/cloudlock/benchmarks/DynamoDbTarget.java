@@ -100,6 +100,38 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
                 + " 2026-11-30). A lock item is about 200 bytes: 1 WRU per write, 1 RRU per strongly consistent read.";
     }
 
+    /** DynamoDB's item size: each attribute's name plus its value (a string's UTF-8, a number's digits / 2 + 1). */
+    @Override
+    public LockCycleBenchmark.StoredSize storedSize(String lockName) {
+        Map<String, AttributeValue> item = client.getItem(b -> b.tableName("shedlock")
+                        .key(Map.of("_id", AttributeValue.fromS(lockName)))
+                        .consistentRead(true))
+                .item();
+        long bytes = 0;
+        for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
+            bytes += utf8(attribute.getKey());
+            AttributeValue value = attribute.getValue();
+            if (value.s() != null) {
+                bytes += utf8(value.s());
+            } else if (value.n() != null) {
+                bytes += (value.n()
+                                                .replaceAll("[^0-9]", "")
+                                                .replaceFirst("^0+(?=.)", "")
+                                                .length()
+                                        + 1)
+                                / 2
+                        + 1;
+            } else {
+                bytes += 1;
+            }
+        }
+        return new LockCycleBenchmark.StoredSize(bytes, "item size (" + item.size() + " attributes)");
+    }
+
+    private static int utf8(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
     @Override
     public void close() {
         client.close();

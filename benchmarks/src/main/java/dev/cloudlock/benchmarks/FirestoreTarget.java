@@ -138,6 +138,38 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
                 + " BatchGetDocuments of one document is one read; one Commit of one write is one write.";
     }
 
+    /**
+     * Firestore's storage size of the document: its name (collection and document ids, each UTF-8 + 1, plus 16),
+     * each field (name UTF-8 + 1, plus its value: a string UTF-8 + 1, an integer or timestamp 8, null 1), plus 32.
+     */
+    @Override
+    public LockCycleBenchmark.StoredSize storedSize(String lockName) {
+        Map<String, Object> fields;
+        try {
+            fields = client.collection("shedlock")
+                    .document(dev.cloudlock.firestore.FirestoreDocumentIds.encode(lockName))
+                    .get()
+                    .get()
+                    .getData();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+        long bytes = size("shedlock") + size(dev.cloudlock.firestore.FirestoreDocumentIds.encode(lockName)) + 16 + 32;
+        for (Map.Entry<String, Object> field :
+                java.util.Objects.requireNonNull(fields).entrySet()) {
+            Object value = field.getValue();
+            bytes += size(field.getKey()) + (value instanceof String text ? size(text) : value == null ? 1 : 8);
+        }
+        return new LockCycleBenchmark.StoredSize(bytes, "document size (" + fields.size() + " fields)");
+    }
+
+    private static int size(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
+    }
+
     @Override
     public void close() {
         try {

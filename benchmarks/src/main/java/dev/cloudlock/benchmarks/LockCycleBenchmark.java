@@ -41,9 +41,18 @@ final class LockCycleBenchmark {
 
         String prices();
 
+        /**
+         * The bytes the record of lock {@code lockName} occupies as the store counts them for storage, and what was
+         * counted.
+         */
+        StoredSize storedSize(String lockName);
+
         @Override
         void close();
     }
+
+    /** A record's size in bytes, and how the store counts it. */
+    record StoredSize(long bytes, String counted) {}
 
     private LockCycleBenchmark() {}
 

@@ -106,6 +106,15 @@ final class S3Target implements LockCycleBenchmark.Target {
                 + " recorded 2026-11-30); a lock object is about 200 bytes, storage is negligible.";
     }
 
+    /** The object's body plus its key (S3 Standard stores both; no per-object overhead on that class). */
+    @Override
+    public LockCycleBenchmark.StoredSize storedSize(String lockName) {
+        String key = "shedlock/" + dev.cloudlock.spi.ObjectKeys.encode(lockName);
+        long body = client.headObject(b -> b.bucket(BUCKET).key(key)).contentLength();
+        return new LockCycleBenchmark.StoredSize(
+                body + key.length(), "JSON body " + body + " B + key " + key.length() + " B");
+    }
+
     @Override
     public void close() {
         client.close();

@@ -6,6 +6,7 @@ import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.azureblob.AzureBlobLockProvider;
+import dev.cloudlock.azureblob.BlobAccount;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.cosmos.CosmosLockProvider;
@@ -14,7 +15,7 @@ import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.s3.S3LockProvider;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -27,18 +28,15 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 /**
  * Which store the command works on and how to reach it: the options every command shares. Credentials and region
  * come from each SDK's standard chain (AWS: environment, profile, instance role; Google: Application Default
- * Credentials; Azure: {@value #COSMOS_KEY_VARIABLE} for Cosmos DB, a connection string in
- * {@code CLOUDLOCK_BLOB_CONNECTION_STRING} or {@code AzureWebJobsStorage} for Blob Storage, else
- * {@code DefaultAzureCredential}).
+ * Credentials; Azure: {@value #COSMOS_KEY_VARIABLE} for Cosmos DB, else {@code DefaultAzureCredential}; for Blob
+ * Storage the account the environment names in {@link BlobAccount}'s order, shared with the Azure Functions guard:
+ * {@code CLOUDLOCK_BLOB_ENDPOINT}, {@code CLOUDLOCK_BLOB_CONNECTION_STRING}, {@code AzureWebJobsStorage__blobServiceUri},
+ * {@code AzureWebJobsStorage}).
  */
 final class StoreOptions {
 
     /** The environment variable holding a Cosmos DB account key; without it, Entra ID credentials are used. */
     static final String COSMOS_KEY_VARIABLE = "CLOUDLOCK_COSMOS_KEY";
-
-    /** The environment variables holding a Blob Storage connection string, in the order they are looked up. */
-    static final List<String> BLOB_CONNECTION_STRING_VARIABLES =
-            List.of("CLOUDLOCK_BLOB_CONNECTION_STRING", "AzureWebJobsStorage");
 
     /** The stores the command can open, by the name {@code --store} takes. */
     enum Store {
@@ -82,7 +80,8 @@ final class StoreOptions {
             names = "--endpoint",
             description = "The store's endpoint, for emulators and private endpoints: a URL for DynamoDB and S3,"
                     + " host:port of the Firestore emulator, the Cosmos DB account URL (required for cosmos), the blob"
-                    + " service URL (azure-blob; it replaces a connection string's blob endpoint).")
+                    + " service URL (azure-blob; it replaces the endpoint of the account the environment names, keeping"
+                    + " its credentials).")
     @Nullable
     String endpoint;
 
@@ -221,19 +220,15 @@ final class StoreOptions {
             }
             case AZURE_BLOB -> {
                 BlobServiceClientBuilder client = new BlobServiceClientBuilder();
-                String connectionString = BLOB_CONNECTION_STRING_VARIABLES.stream()
-                        .map(System::getenv)
-                        .filter(value -> value != null && !value.isBlank())
-                        .findFirst()
-                        .orElse(null);
-                if (connectionString != null) {
-                    client.connectionString(connectionString);
+                Optional<BlobAccount> account = BlobAccount.lookup(System::getenv);
+                if (account.isPresent()) {
+                    account.get().configure(client, () -> new DefaultAzureCredentialBuilder().build());
                 } else {
                     client.credential(new DefaultAzureCredentialBuilder().build());
-                    required(endpoint, "--endpoint (the blob service URL) or " + BLOB_CONNECTION_STRING_VARIABLES);
+                    required(endpoint, "--endpoint (the blob service URL) or one of " + BlobAccount.SETTINGS);
                 }
                 if (endpoint != null) {
-                    client.endpoint(endpoint); // over the connection string's blob endpoint, with its key
+                    client.endpoint(endpoint); // over the account's blob endpoint, with its key, SAS or identity
                 }
                 AzureBlobLockProvider.Builder provider = AzureBlobLockProvider.builder()
                         .container(client.buildClient().getBlobContainerClient(container))

@@ -176,12 +176,78 @@ public class CloudLockProvider implements ExtensibleLockProvider {
      *     clock-skew tolerance)
      */
     public TickAttempt lockTick(LockConfiguration lockConfiguration, Instant tick, Duration maxLead) {
+        return lockTick(lockConfiguration, tick, maxLead, CompletedTicks.WATERMARK);
+    }
+
+    /**
+     * Takes the lock for one scheduled occurrence, remembering completed occurrences as {@code completedTicks} says:
+     * {@link CompletedTicks#WATERMARK} is {@link #lockTick(LockConfiguration, Instant, Duration)};
+     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's own record {@code <job>@<tick>}, then the job's lock
+     * (one run at a time), so the tick is done exactly when it completed, however many newer ticks completed first.
+     * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its record and
+     * releases the job, {@link FencedLock#unlock()} releases both and leaves the tick open.
+     *
+     * @param tick the occurrence's scheduled time (stored with millisecond precision)
+     * @param maxLead how far ahead of the store's time a tick may be
+     * @throws IllegalArgumentException when a name, the lease or the tick is invalid, before any request; under
+     *     {@link CompletedTicks#EVERY_OCCURRENCE}, also when the job's name is longer than
+     *     {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the tick record's
+     *     name
+     */
+    public TickAttempt lockTick(
+            LockConfiguration lockConfiguration, Instant tick, Duration maxLead, CompletedTicks completedTicks) {
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(maxLead, "maxLead");
+        Objects.requireNonNull(completedTicks, "completedTicks");
         if (maxLead.isNegative()) {
             throw new IllegalArgumentException("maxLead must not be negative, was " + maxLead);
         }
-        return acquire(lockConfiguration, tick.truncatedTo(ChronoUnit.MILLIS), maxLead);
+        Instant at = tick.truncatedTo(ChronoUnit.MILLIS);
+        return completedTicks == CompletedTicks.WATERMARK
+                ? acquire(lockConfiguration, at, maxLead)
+                : acquireOccurrence(lockConfiguration, at, maxLead);
+    }
+
+    /**
+     * {@link CompletedTicks#EVERY_OCCURRENCE}: the tick's record, then the job's lock, each one ordinary tick
+     * acquisition on its own name. The tick's record comes first so that a duplicate of a completed or running tick
+     * is answered by it alone (one request, as under the watermark) and never holds the job's lock, even for a
+     * moment: taken first, the job's lock would make a concurrent delivery of another tick find the job busy. The
+     * job's lock is taken with the tick: this mode never advances its watermark, so it refuses only a tick at or
+     * before one completed while the job ran under {@link CompletedTicks#WATERMARK}, and a job switched over does not
+     * run those ticks again.
+     */
+    private TickAttempt acquireOccurrence(LockConfiguration config, Instant tick, Duration maxLead) {
+        String job = checkName(config.getName());
+        String record = checkName(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick));
+        checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
+        // lockAtLeastFor is the job's: its lock keeps it; the tick record only needs to live as long as the run.
+        LockConfiguration recordConfig =
+                new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
+        TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead);
+        if (recordAttempt.status() != TickAttempt.Status.ACQUIRED) {
+            return recordAttempt; // DONE: this tick completed; RUNNING: an attempt of this tick holds its record
+        }
+        StoreLock recordLock = (StoreLock) recordAttempt.lock().orElseThrow();
+        TickAttempt jobAttempt;
+        try {
+            jobAttempt = acquire(config, tick, maxLead);
+        } catch (RuntimeException e) {
+            try {
+                recordLock.release(null);
+            } catch (RuntimeException releaseFailed) {
+                e.addSuppressed(releaseFailed);
+            }
+            throw e;
+        }
+        if (jobAttempt.status() != TickAttempt.Status.ACQUIRED) {
+            // RUNNING: another tick of the job runs. DONE: the watermark from before the switch covers this tick.
+            recordLock.release(null);
+            return jobAttempt;
+        }
+        return new TickAttempt(
+                TickAttempt.Status.ACQUIRED,
+                Optional.of(new OccurrenceLock((StoreLock) jobAttempt.lock().orElseThrow(), recordLock, tick)));
     }
 
     private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick, Duration maxTickLead) {
@@ -479,6 +545,128 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         public String toString() {
             return "FencedLock[" + name() + ", fence=" + held.fence() + ", lockUntil=" + held.lockUntil()
                     + (tick == null ? "" : ", tick=" + tick) + "]";
+        }
+    }
+    /**
+     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the tick's record,
+     * both held. Single-use like {@link StoreLock}; a step that fails with a store error may be retried on the same
+     * handle, from that step on.
+     */
+    final class OccurrenceLock implements FencedLock {
+        private StoreLock job;
+        private StoreLock record;
+        private final Instant tick;
+        private boolean recordReleased;
+        private boolean live = true;
+
+        OccurrenceLock(StoreLock job, StoreLock record, Instant tick) {
+            this.job = job;
+            this.record = record;
+            this.tick = tick;
+        }
+
+        @Override
+        public String name() {
+            return job.name();
+        }
+
+        /** The job lock's token: it orders every run of the job, whichever tick each ran. */
+        @Override
+        public long fencingToken() {
+            return job.fencingToken();
+        }
+
+        @Override
+        public Optional<Instant> tick() {
+            return Optional.of(tick);
+        }
+
+        @Override
+        public void unlock() {
+            finish(null);
+        }
+
+        @Override
+        public void completeTick() {
+            finish(tick);
+        }
+
+        /**
+         * Releases the tick record (recording {@code completed} when given), then the job's lock. When the record's
+         * release fails, the job's lock stays held (as a failed release of a watermark tick leaves it) until a retry
+         * on this handle or the end of its lease.
+         */
+        private synchronized void finish(@Nullable Instant completed) {
+            claim();
+            try {
+                if (!recordReleased) {
+                    record.release(completed);
+                    recordReleased = true;
+                }
+                job.release(null);
+            } catch (RuntimeException e) {
+                live = true;
+                throw e;
+            }
+        }
+
+        /**
+         * Extends the job's lock, then the tick record's, both to {@code lockAtMostFor} from now ({@code
+         * lockAtLeastFor} is the job's). When either has been lost, the other is released (the tick stays open) and
+         * the result is empty.
+         */
+        @Override
+        public synchronized Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
+            checkLease(lockAtMostFor, lockAtLeastFor);
+            checkLeaseEnd(clientNow(), lockAtMostFor);
+            claim();
+            Optional<SimpleLock> jobExtended;
+            try {
+                jobExtended = job.extend(lockAtMostFor, lockAtLeastFor);
+            } catch (RuntimeException e) {
+                live = true;
+                throw e;
+            }
+            if (jobExtended.isEmpty()) {
+                giveUp(record, "its job's lock could not be extended");
+                return Optional.empty();
+            }
+            job = (StoreLock) jobExtended.get(); // held from here, whatever happens to the record
+            Optional<SimpleLock> recordExtended;
+            try {
+                recordExtended = record.extend(lockAtMostFor, Duration.ZERO);
+            } catch (RuntimeException e) {
+                live = true;
+                throw e;
+            }
+            if (recordExtended.isEmpty()) {
+                giveUp(job, "its tick record '" + record.name() + "' could not be extended");
+                return Optional.empty();
+            }
+            return Optional.of(new OccurrenceLock(job, (StoreLock) recordExtended.get(), tick));
+        }
+
+        /** Releases {@code lock} without recording the tick after its partner was lost; a failure is only logged. */
+        private void giveUp(StoreLock lock, String why) {
+            try {
+                lock.release(null);
+            } catch (RuntimeException e) {
+                LOG.warn("Lock '{}' could not be released after {}", lock.name(), why, e);
+            }
+        }
+
+        private void claim() {
+            if (!live) {
+                throw new IllegalStateException("Lock '" + name() + "' handle is no longer valid: it was already"
+                        + " released or extended (extend returns a new handle)");
+            }
+            live = false;
+        }
+
+        @Override
+        public String toString() {
+            return "FencedLock[" + name() + ", fence=" + fencingToken() + ", tick=" + tick + ", tick record="
+                    + record.name() + "]";
         }
     }
 }

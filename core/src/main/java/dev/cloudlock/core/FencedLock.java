@@ -28,8 +28,9 @@ public interface FencedLock extends SimpleLock {
     Optional<Instant> tick();
 
     /**
-     * Releases the lock and records its tick as completed, so a later delivery of the same (or an older) tick is
-     * skipped as done. Releasing with {@link #unlock()} instead leaves the tick open for a retry.
+     * Releases the lock and records its tick as completed, so a later delivery of the same tick (and, under
+     * {@link CompletedTicks#WATERMARK}, of an older one) is skipped as done. Releasing with {@link #unlock()} instead
+     * leaves the tick open for a retry.
      *
      * @throws IllegalStateException when the lock was not taken for a tick, or the handle is already dead
      */

@@ -10,7 +10,6 @@ import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -51,7 +50,7 @@ public final class WireFaultInterceptor implements ClientInterceptor {
     @Override
     public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
         WireFault fault = faults.decide(writes.contains(method.getBareMethodName()));
-        sleep(faults.latency());
+        faults.awaitLatency();
         if (fault == null) {
             return next.newCall(method, options);
         }
@@ -128,16 +127,5 @@ public final class WireFaultInterceptor implements ClientInterceptor {
 
         @Override
         public void sendMessage(Q message) {}
-    }
-
-    private static void sleep(Duration latency) {
-        if (latency.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(latency.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -91,7 +91,7 @@ class FleetDemoTest {
     void withBusySkipBusyDeliveriesAreAcknowledgedAndNeverRetriedAndNoTickRunsTwice() throws InterruptedException {
         FleetDemo.Summary summary;
         try (DemoStore store = DemoStore.start("in-memory")) {
-            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true, WhenBusy.SKIP);
+            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true, WhenBusy.SKIP, false);
         }
         assertThat(summary.outcomes())
                 .doesNotContainKey(FleetDemo.DeliveryOutcome.BUSY_RETRY)
@@ -102,6 +102,47 @@ class FleetDemoTest {
         // Whether a tick is lost depends on where the scheduler sends the tick after an overrunning one (an instance
         // busy with the long run queues it, and it then runs): the count is shown, not asserted.
         System.out.printf("[demo --busy skip] ticks lost: %d of %d%n", summary.ticksLost(), summary.ticks());
+        assertThat(summary.ticksRunTwice()).isZero();
+        assertThat(summary.violations()).isEmpty();
+    }
+
+    /** Ten ticks 400 ms apart, busy deliveries retried: tick 8's first attempt fails and its retry comes after tick 9 ran. */
+    private static FleetDemo.Summary lateRetryOfTick8(boolean everyOccurrence) throws InterruptedException {
+        try (DemoStore store = DemoStore.start("in-memory")) {
+            return FleetDemo.run(store::provider, 3, 4, Duration.ofMillis(400), true, WhenBusy.RETRY, everyOccurrence);
+        }
+    }
+
+    @Test
+    void withBusyRetryAndEveryOccurrenceATickOvertakenByANewerOneIsNotLost() throws InterruptedException {
+        FleetDemo.Summary summary = lateRetryOfTick8(true);
+        assertThat(summary.ticks()).isEqualTo(10);
+        FleetDemo.Execution tick8 = summary.executions().stream()
+                .filter(e -> e.tick() == 8 && !e.failed())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("tick 8 never ran: " + summary.successesPerTick()));
+        FleetDemo.Execution tick9 = summary.executions().stream()
+                .filter(e -> e.tick() == 9 && !e.failed())
+                .findFirst()
+                .orElseThrow();
+        assertThat(tick8.startNanos()).as("tick 8 ran after tick 9 completed").isGreaterThan(tick9.endNanos());
+        assertThat(tick8.attempt()).as("on the platform's retry").isPositive();
+        assertThat(summary.eachTickRanOnce())
+                .as(summary.successesPerTick().toString())
+                .isTrue();
+        assertThat(summary.ticksLost()).isZero();
+        assertThat(summary.ticksRunTwice()).isZero();
+        assertThat(summary.violations()).isEmpty();
+    }
+
+    @Test
+    void underTheWatermarkTheSameLateRetryIsSkippedAsDoneAndTheTickIsLost() throws InterruptedException {
+        // The negative control of the previous case.
+        FleetDemo.Summary summary = lateRetryOfTick8(false);
+        assertThat(summary.successesPerTick()).doesNotContainKey(8);
+        assertThat(summary.skips())
+                .anyMatch(skip -> skip.tick() == 8 && skip.outcome() == FleetDemo.DeliveryOutcome.SKIPPED_DONE);
+        assertThat(summary.ticksSuperseded()).isEqualTo(1);
         assertThat(summary.ticksRunTwice()).isZero();
         assertThat(summary.violations()).isEmpty();
     }
@@ -119,6 +160,7 @@ class FleetDemoTest {
                         "3",
                         "--seconds",
                         "4",
+                        "--every-occurrence",
                         "--timeline",
                         timeline.toString())
                 .redirectErrorStream(true);

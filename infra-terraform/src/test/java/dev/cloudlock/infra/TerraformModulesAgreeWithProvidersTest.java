@@ -62,7 +62,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 LambdaGuardSettings.TABLE,
                                 GuardEnvironment.JOB_NAME,
                                 GuardEnvironment.TICK_RESOLUTION,
-                                GuardEnvironment.WHEN_BUSY)))
+                                GuardEnvironment.WHEN_BUSY,
+                                GuardEnvironment.EVERY_OCCURRENCE)))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
@@ -73,7 +74,11 @@ class TerraformModulesAgreeWithProvidersTest {
                         module("gcp-scheduled-function"),
                         "google_cloudfunctions2_function",
                         "service_config.environment_variables",
-                        Set.of(GcpGuardSettings.COLLECTION, GuardEnvironment.JOB_NAME, GuardEnvironment.WHEN_BUSY)))
+                        Set.of(
+                                GcpGuardSettings.COLLECTION,
+                                GuardEnvironment.JOB_NAME,
+                                GuardEnvironment.WHEN_BUSY,
+                                GuardEnvironment.EVERY_OCCURRENCE)))
                 .isEmpty();
     }
 
@@ -91,7 +96,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 AzureGuardSettings.BLOB_CONTAINER,
                                 GuardEnvironment.JOB_NAME,
                                 AzureGuardSettings.TIMER_SCHEDULE,
-                                GuardEnvironment.WHEN_BUSY)))
+                                GuardEnvironment.WHEN_BUSY,
+                                GuardEnvironment.EVERY_OCCURRENCE)))
                 .isEmpty();
     }
 }

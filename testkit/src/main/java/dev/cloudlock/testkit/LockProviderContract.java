@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreConfigurationException;
@@ -30,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
@@ -47,7 +49,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend:
  * ShedLock's expectations of a lock provider plus ours (owner-checked release and extend, fencing tokens, tick
- * dedupe, name checks, store errors never reported as "held", ambiguity resolved by owner), waiting for a lock
+ * dedupe under the watermark and with every occurrence recorded, name checks, store errors never reported as "held", ambiguity resolved by owner), waiting for a lock
  * (taken after a release, given up at the deadline, ended by an interrupt, each with its negative control) and a
  * contended history with its negative control.
  *
@@ -124,7 +126,7 @@ public abstract class LockProviderContract {
         return Duration.ofSeconds(2);
     }
 
-    /** Threads in the contended history run. */
+    /** Threads in the contended history run (and, up to 4, waiters taking turns). */
     protected int contentionThreads() {
         return 8;
     }
@@ -631,6 +633,194 @@ public abstract class LockProviderContract {
         plain.unlock();
     }
 
+    // ---- every occurrence ----------------------------------------------------------------------------------------
+
+    private TickAttempt lockTick(String lockedBy, String job, Instant tick, CompletedTicks completedTicks) {
+        return provider(lockedBy).lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, completedTicks);
+    }
+
+    /**
+     * A tick's first attempt fails, the next tick runs and completes, then the platform's retry of the first tick
+     * arrives: what that retry gets.
+     */
+    private TickAttempt lateRetryAfterANewerTickCompleted(String job, CompletedTicks completedTicks) {
+        Instant older = Instant.parse("2026-11-30T05:00:00Z");
+        Instant newer = older.plusSeconds(60);
+        TickAttempt failing = lockTick("a", job, older, completedTicks);
+        assertThat(failing.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        failing.lock().orElseThrow().unlock(); // the job failed: the tick stays open
+        TickAttempt next = lockTick("b", job, newer, completedTicks);
+        assertThat(next.status()).as("the newer tick").isEqualTo(TickAttempt.Status.ACQUIRED);
+        next.lock().orElseThrow().completeTick();
+        return lockTick("c", job, older, completedTicks);
+    }
+
+    @Test
+    void underTheWatermarkALateRetryOfAnOlderTickIsDoneOnceANewerTickCompleted() {
+        // The negative control of the next case: the watermark loses that occurrence.
+        assertThat(lateRetryAfterANewerTickCompleted(uniqueName("late-watermark"), CompletedTicks.WATERMARK)
+                        .status())
+                .isEqualTo(TickAttempt.Status.DONE);
+    }
+
+    @Test
+    void withEveryOccurrenceALateRetryOfAnOlderTickRunsOnceAfterANewerTickCompleted() {
+        String job = uniqueName("late-every");
+        Instant older = Instant.parse("2026-11-30T05:00:00Z");
+        TickAttempt retry = lateRetryAfterANewerTickCompleted(job, CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(retry.status()).as("the late retry").isEqualTo(TickAttempt.Status.ACQUIRED);
+        FencedLock lock = retry.lock().orElseThrow();
+        assertThat(lock.name()).isEqualTo(job);
+        assertThat(lock.tick()).contains(older);
+        assertThat(lock.fencingToken())
+                .as("the job's token: greater than the newer tick's run (fence 2)")
+                .isEqualTo(3);
+        lock.completeTick();
+        assertThat(lockTick("d", job, older, CompletedTicks.EVERY_OCCURRENCE).status())
+                .as("another retry of it")
+                .isEqualTo(TickAttempt.Status.DONE);
+        assertThat(lockTick("d", job, older.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE)
+                        .status())
+                .as("the newer tick")
+                .isEqualTo(TickAttempt.Status.DONE);
+        assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(job, older))
+                        .lastTick())
+                .isEqualTo(older);
+        assertThat(record(job).lastTick())
+                .as("the job's watermark is not advanced")
+                .isNull();
+        assertThat(provider("e").tryLock(config(job)))
+                .as("the job's lock was released")
+                .isPresent()
+                .get()
+                .satisfies(SimpleLock::unlock);
+    }
+
+    @Test
+    void withEveryOccurrenceADeliveryWhileTheTickRunsIsRunningAndOneAfterItCompletedIsDone() {
+        String job = uniqueName("every-duplicate");
+        Instant tick = Instant.parse("2026-11-30T06:00:00Z");
+        TickAttempt first = lockTick("a", job, tick, CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(lockTick("b", job, tick, CompletedTicks.EVERY_OCCURRENCE).status())
+                .as("a duplicate while it runs")
+                .isEqualTo(TickAttempt.Status.RUNNING);
+        assertThat(lockTick("b", job, tick.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE)
+                        .status())
+                .as("another tick while it runs: one run of the job at a time")
+                .isEqualTo(TickAttempt.Status.RUNNING);
+        first.lock().orElseThrow().completeTick();
+        assertThat(lockTick("c", job, tick, CompletedTicks.EVERY_OCCURRENCE).status())
+                .as("a second delivery after it completed")
+                .isEqualTo(TickAttempt.Status.DONE);
+        assertThat(provider("e").tryLock(config(job)))
+                .as("a DONE delivery leaves the job's lock free")
+                .isPresent()
+                .get()
+                .satisfies(SimpleLock::unlock);
+        TickAttempt failing = lockTick("c", job, tick.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(failing.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        failing.lock().orElseThrow().unlock();
+        TickAttempt retry = lockTick("d", job, tick.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(retry.status()).as("the retry of a failed tick").isEqualTo(TickAttempt.Status.ACQUIRED);
+        retry.lock().orElseThrow().completeTick();
+    }
+
+    /** Deliveries of one tick raced from {@code threads} threads; the winners hold until every delivery answered. */
+    private static List<TickAttempt.Status> raceOneTick(
+            java.util.function.IntFunction<CloudLockProvider> providers, String job, int threads)
+            throws InterruptedException {
+        Instant tick = Instant.parse("2026-11-30T07:00:00Z");
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(threads);
+        List<TickAttempt.Status> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> deliveries = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            CloudLockProvider provider = providers.apply(i);
+            Thread delivery = new Thread(() -> {
+                try {
+                    start.await();
+                    TickAttempt attempt = provider.lockTick(
+                            config(job),
+                            tick,
+                            CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                            CompletedTicks.EVERY_OCCURRENCE);
+                    statuses.add(attempt.status());
+                    answered.countDown();
+                    if (attempt.lock().isPresent()) {
+                        answered.await();
+                        attempt.lock().get().completeTick();
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                    answered.countDown();
+                }
+            });
+            deliveries.add(delivery);
+            delivery.start();
+        }
+        start.countDown();
+        for (Thread delivery : deliveries) {
+            delivery.join(Duration.ofMinutes(1).toMillis());
+        }
+        assertThat(failures).as("deliveries that failed").isEmpty();
+        return statuses;
+    }
+
+    @Test
+    void withEveryOccurrenceConcurrentDeliveriesOfOneTickRunItOnce() throws InterruptedException {
+        String job = uniqueName("every-race");
+        List<TickAttempt.Status> statuses = raceOneTick(i -> provider("delivery-" + i), job, 4);
+        assertThat(statuses)
+                .as("outcomes of four concurrent deliveries")
+                .containsExactlyInAnyOrder(
+                        TickAttempt.Status.ACQUIRED,
+                        TickAttempt.Status.RUNNING,
+                        TickAttempt.Status.RUNNING,
+                        TickAttempt.Status.RUNNING);
+        assertThat(lockTick("late", job, Instant.parse("2026-11-30T07:00:00Z"), CompletedTicks.EVERY_OCCURRENCE)
+                        .status())
+                .isEqualTo(TickAttempt.Status.DONE);
+    }
+
+    @Test
+    void theRaceOfOneTickCatchesAStoreThatIgnoresItsCondition() throws InterruptedException {
+        // The negative control of the previous case: the same race on a store that claims every refused write.
+        String job = uniqueName("every-race-broken");
+        List<TickAttempt.Status> statuses = raceOneTick(
+                i -> new CloudLockProvider(
+                        new FaultInjectingStore(
+                                provider("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
+                        "broken-" + i),
+                job,
+                4);
+        assertThat(statuses).filteredOn(s -> s == TickAttempt.Status.ACQUIRED).hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void withEveryOccurrenceAJobNameTooLongForItsTickRecordsIsRefusedBeforeAnyRequest() {
+        Instant tick = Instant.parse("2026-11-30T08:00:00Z");
+        String tooLong = "j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME + 1);
+        CloudLockProvider down = unreachableProvider(); // an IllegalArgumentException from it proves no request
+        assertThatThrownBy(() -> down.lockTick(
+                        config(tooLong),
+                        tick,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("231 characters")
+                .hasMessageContaining("at most 230");
+        String longest = uniqueName("j").concat("j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME - 10));
+        assertThat(longest).hasSize(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME);
+        TickAttempt attempt = lockTick("a", longest, tick, CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(attempt.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        attempt.lock().orElseThrow().completeTick();
+        assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(longest, tick))
+                        .name())
+                .hasSize(255);
+    }
+
     @Test
     void badNamesAreRejectedWithAClearMessage() {
         CloudLockProvider provider = provider("a");
@@ -933,16 +1123,8 @@ public abstract class LockProviderContract {
         WireFaults wire = wire();
         long injectedBefore =
                 wire.injected().values().stream().mapToLong(Long::longValue).sum();
-        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
-        ContendedRun.Result result = ContendedRun.run(
-                i -> providerOnWire("worker-" + i),
-                uniqueName("wire-contended"),
-                4,
-                25,
-                Duration.ofMillis(1),
-                Duration.ofSeconds(5),
-                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
-                Duration.ofMinutes(1));
+        ContendedRun.Result result =
+                contendOverAFaultyWire(wire, i -> providerOnWire("worker-" + i), uniqueName("wire-contended"), 4, 25);
         long injected =
                 wire.injected().values().stream().mapToLong(Long::longValue).sum() - injectedBefore;
         assertThat(result.history().size()).isEqualTo(100);
@@ -960,25 +1142,40 @@ public abstract class LockProviderContract {
     }
 
     /**
+     * Runs {@code threads} workers taking {@code name} {@code holdings} times each over a wire that fails 5% of
+     * requests at random (lost answers, errors after the write landed, throttling), with 5 s leases, store errors
+     * counted and retried.
+     */
+    private static ContendedRun.Result contendOverAFaultyWire(
+            WireFaults wire, IntFunction<CloudLockProvider> providers, String name, int threads, int holdings) {
+        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
+        return ContendedRun.run(
+                providers,
+                name,
+                threads,
+                holdings,
+                Duration.ofMillis(1),
+                Duration.ofSeconds(5),
+                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
+                Duration.ofMinutes(1));
+    }
+
+    /**
      * The negative control of the faulty-wire run: the same wire under clients whose store claims every refused lock,
      * and the merged history shows the overlaps.
      */
     @Test
     void theFaultyWireRunCatchesAStoreThatIgnoresItsConditions() {
         WireFaults wire = wire();
-        wire.failAtRandom(0.05, 16, WireFault.RESPONSE_LOST, WireFault.ERROR_AFTER_FORWARD, WireFault.THROTTLED);
-        ContendedRun.Result result = ContendedRun.run(
+        ContendedRun.Result result = contendOverAFaultyWire(
+                wire,
                 i -> new CloudLockProvider(
                         new FaultInjectingStore(
                                 providerOnWire("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
                         "broken-" + i),
                 uniqueName("wire-negative-control"),
                 2,
-                10,
-                Duration.ofMillis(1),
-                Duration.ofSeconds(5),
-                ContendedRun.OnStoreError.COUNT_AND_GO_ON,
-                Duration.ofMinutes(1));
+                10);
         assertThat(result.history().violations()).isNotEmpty();
     }
 
@@ -1322,7 +1519,8 @@ public abstract class LockProviderContract {
         LockHistory history = new LockHistory();
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int t = 0; t < 4; t++) {
+        int waiters = Math.min(4, contentionThreads()); // a store narrowed to one thread races no one
+        for (int t = 0; t < waiters; t++) {
             String holder = "waiter-" + t;
             CloudLockProvider provider = provider(holder);
             Thread thread = new Thread(() -> {
@@ -1348,7 +1546,7 @@ public abstract class LockProviderContract {
         assertThat(failures).isEmpty();
         assertThat(history.size())
                 .as("every waiter got the lock every time it asked")
-                .isEqualTo(20);
+                .isEqualTo(waiters * 5);
         history.assertConsistent();
     }
 

@@ -237,7 +237,7 @@ public final class WireFaultProxy implements AutoCloseable {
                     return;
                 }
                 WireFault fault = faults.decide(store.isWrite(request));
-                sleep(faults.latency());
+                faults.awaitLatency();
                 if (fault == WireFault.NO_ANSWER) {
                     while (fromClient.read() >= 0) {
                         // hold the connection, unanswered, until the client gives up
@@ -322,17 +322,6 @@ public final class WireFaultProxy implements AutoCloseable {
             } catch (IOException ignored) {
                 // closing anyway
             }
-        }
-    }
-
-    private static void sleep(Duration latency) {
-        if (latency.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(latency.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

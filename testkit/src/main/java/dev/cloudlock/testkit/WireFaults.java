@@ -134,6 +134,19 @@ public final class WireFaults {
         return latency;
     }
 
+    /** Waits the {@link #latency()}, as the wire does before it forwards or fails a request. */
+    public void awaitLatency() {
+        Duration wait = latency;
+        if (wait.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(wait.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** How far the store's clock, as its answers show it, is shifted. */
     public Duration serverTimeShift() {
         return serverTimeShift;

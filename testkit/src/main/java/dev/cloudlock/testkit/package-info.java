@@ -2,7 +2,8 @@
  * For store authors and for tests of applications: {@link dev.cloudlock.testkit.LockProviderContract}, the contract
  * every store passes (extend it and point it at your store), {@link dev.cloudlock.testkit.LockHistory} and
  * {@link dev.cloudlock.testkit.ContendedRun} to prove that holdings never overlap, {@link
- * dev.cloudlock.testkit.FaultInjectingStore} for faults a real backend cannot produce on demand, and {@link
+ * dev.cloudlock.testkit.WireFaultProxy} to inject faults on the wire between a real SDK and its server, {@link
+ * dev.cloudlock.testkit.FaultInjectingStore} for faults above the store that no wire can produce, and {@link
  * dev.cloudlock.testkit.MutableClock}. It starts no emulator: bring your own backend.
  */
 @NullMarked

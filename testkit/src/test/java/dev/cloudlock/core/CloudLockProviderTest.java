@@ -3,16 +3,25 @@ package dev.cloudlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.testkit.FaultInjectingStore;
 import dev.cloudlock.testkit.MutableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -273,5 +282,178 @@ class CloudLockProviderTest {
                 .contains("although our lease runs until");
         lock.unlock(); // refused: logs the description above, throws nothing
         assertThat(record().owner()).isEqualTo(theirs.owner());
+    }
+
+    // ---- every occurrence -----------------------------------------------------------------------------------------
+
+    private static final String TICK_RECORD = "job@2026-11-30T02:00:00.000Z";
+
+    private static TickAttempt everyOccurrence(CloudLockProvider provider, Duration atLeast, Instant tick) {
+        return provider.lockTick(
+                config(MINUTE, atLeast),
+                tick,
+                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                CompletedTicks.EVERY_OCCURRENCE);
+    }
+
+    @Test
+    void anOccurrenceHoldsTheJobsLockAndItsOwnTickRecordWhichRecordsItWhenItCompletes() {
+        assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("job", START)).isEqualTo(TICK_RECORD);
+        assertThat(CompletedTicks.WATERMARK.recordName("job", START)).isEqualTo("job");
+        FencedLock lock =
+                everyOccurrence(a, Duration.ofSeconds(30), START).lock().orElseThrow();
+        assertThat(record().lockUntil()).isEqualTo(START.plus(MINUTE));
+        assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plus(MINUTE));
+        assertThat(lock.fencingToken()).isEqualTo(record().fence()).isEqualTo(1);
+        assertThat(lock.toString()).contains(TICK_RECORD);
+        clock.advance(Duration.ofSeconds(1));
+        lock.completeTick();
+        LockRecord tickRecord = store.read(TICK_RECORD).orElseThrow();
+        assertThat(tickRecord.lastTick()).isEqualTo(START);
+        assertThat(tickRecord.lockUntil())
+                .as("lockAtLeastFor is the job's: the tick record is released to now")
+                .isEqualTo(START.plusSeconds(1));
+        assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(30));
+        assertThat(record().lastTick()).isNull();
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aJobSwitchedToEveryOccurrenceKeepsTheTicksItsWatermarkCompletedDone() {
+        a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().completeTick();
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status())
+                .as("a redelivery of the tick completed before the switch")
+                .isEqualTo(TickAttempt.Status.DONE);
+        assertThat(everyOccurrence(b, Duration.ZERO, START.minus(MINUTE)).status())
+                .as("an older tick, done by the watermark before the switch")
+                .isEqualTo(TickAttempt.Status.DONE);
+        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick())
+                .as("the tick record was taken, then released unrecorded")
+                .isNull();
+        clock.advance(MINUTE); // the next occurrence is due
+        TickAttempt next = everyOccurrence(b, Duration.ZERO, START.plus(MINUTE));
+        assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        next.lock().orElseThrow().completeTick();
+        assertThat(record().lastTick()).as("never advanced again").isEqualTo(START);
+    }
+
+    @Test
+    void aTickWhoseRecordAnEarlierAttemptStillHoldsIsRunningUntilThatLeaseEndsWhileTheJobsOtherTicksRun() {
+        // An attempt whose job lease ended before its tick record's (it took the record a moment later).
+        FencedLock earlier = a.lockTick(
+                        new LockConfiguration(ClockProvider.now(), TICK_RECORD, MINUTE, Duration.ZERO), START)
+                .lock()
+                .orElseThrow();
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.RUNNING);
+        assertThat(store.read("job")).as("the job's lock never taken").isEmpty();
+        TickAttempt other = everyOccurrence(b, Duration.ZERO, START.minus(MINUTE));
+        assertThat(other.status()).as("another tick of the job").isEqualTo(TickAttempt.Status.ACQUIRED);
+        other.lock().orElseThrow().completeTick();
+        clock.advance(MINUTE); // the earlier attempt's lease ends
+        TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
+        assertThat(retry.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        retry.lock().orElseThrow().completeTick();
+        assertThat(store.read(TICK_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
+        earlier.completeTick(); // refused (logged): the record is the retry's now
+        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick()).isEqualTo(START);
+    }
+
+    @Test
+    void extendingAnOccurrenceMovesBothLeasesAndKeepsTheJobsToken() {
+        FencedLock lock = everyOccurrence(a, Duration.ZERO, START).lock().orElseThrow();
+        clock.advance(Duration.ofSeconds(50));
+        FencedLock extended = (FencedLock) lock.extend(MINUTE, Duration.ZERO).orElseThrow();
+        assertThat(extended.fencingToken()).isEqualTo(lock.fencingToken());
+        assertThat(extended.tick()).contains(START);
+        assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(110));
+        assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plusSeconds(110));
+        assertThatThrownBy(lock::completeTick).as("the old handle").isInstanceOf(IllegalStateException.class);
+        extended.completeTick();
+        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick()).isEqualTo(START);
+    }
+
+    @Test
+    void anOccurrenceWhoseJobLockWasLostCannotBeExtendedAndLeavesItsTickOpen() {
+        FencedLock lock = everyOccurrence(a, Duration.ZERO, START).lock().orElseThrow();
+        clock.advance(MINUTE.plusSeconds(1));
+        assertThat(lock.extend(MINUTE, Duration.ZERO)).isEmpty();
+        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
+                .isTrue();
+        TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
+        assertThat(retry.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+    }
+
+    @Test
+    void aDuplicateOfACompletedTickIsAnsweredByItsRecordAloneAndNeverHoldsTheJobsLock() {
+        everyOccurrence(a, Duration.ZERO, START).lock().orElseThrow().completeTick();
+        FencedLock next =
+                everyOccurrence(a, Duration.ZERO, START.minus(MINUTE)).lock().orElseThrow();
+        long fence = record().fence();
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(record().fence()).as("the job's lock was not taken").isEqualTo(fence);
+        next.completeTick();
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(record().fence()).as("nor while the job is free").isEqualTo(fence);
+    }
+
+    @Test
+    void aStoreErrorTakingTheJobsLockReleasesTheTickRecordAndIsThrown() {
+        CloudLockProvider flaky = new CloudLockProvider(new JobLocksUnavailable(store), "flaky");
+        assertThatThrownBy(() -> everyOccurrence(flaky, Duration.ZERO, START))
+                .isInstanceOf(LockStoreUnavailableException.class);
+        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
+                .as("the tick record released")
+                .isTrue();
+        // The negative control: the same delivery on the store without the fault runs.
+        assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+    }
+
+    /** The in-memory store, refusing every acquisition of a job's lock (a name without {@code @}) as unavailable. */
+    private record JobLocksUnavailable(InMemoryLockStore real) implements LockStore {
+        @Override
+        public AcquireResult tryAcquire(AcquireRequest request) {
+            if (!request.name().contains("@")) {
+                throw new LockStoreUnavailableException("injected fault: the job's lock cannot be written");
+            }
+            return real.tryAcquire(request);
+        }
+
+        @Override
+        public boolean release(ReleaseRequest request) {
+            return real.release(request);
+        }
+
+        @Override
+        public Optional<HeldLock> extend(ExtendRequest request) {
+            return real.extend(request);
+        }
+
+        @Override
+        public Optional<LockRecord> read(String name) {
+            return real.read(name);
+        }
+
+        @Override
+        public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+            return real.list(pageToken, pageSize);
+        }
+
+        @Override
+        public StoreSetup init() {
+            return real.init();
+        }
+    }
+
+    @Test
+    void aJobNameTooLongForItsTickRecordsIsRefusedNamingTheLimit() {
+        String job = "j".repeat(231);
+        assertThatThrownBy(() -> CompletedTicks.EVERY_OCCURRENCE.recordName(job, START))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("231 characters")
+                .hasMessageContaining("'<job>@<tick>'")
+                .hasMessageContaining("at most 230");
+        assertThat(CompletedTicks.WATERMARK.recordName(job, START)).isEqualTo(job);
+        assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("j".repeat(230), START))
+                .hasSize(255);
     }
 }

@@ -23,6 +23,12 @@ public final class GuardEnvironment {
     public static final String LOCK_AT_LEAST_FOR = "CLOUDLOCK_LOCK_AT_LEAST_FOR";
     /** How a delivery that finds the lock held is answered: {@code skip} or {@code retry} ({@link WhenBusy}). */
     public static final String WHEN_BUSY = "CLOUDLOCK_WHEN_BUSY";
+    /**
+     * {@code true} to record each occurrence that completed, so a late retry of an older tick still runs after newer
+     * ones completed ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE}); {@code false} for the job's
+     * watermark.
+     */
+    public static final String EVERY_OCCURRENCE = "CLOUDLOCK_EVERY_OCCURRENCE";
 
     private GuardEnvironment() {}
 
@@ -52,6 +58,23 @@ public final class GuardEnvironment {
             throw new IllegalArgumentException(
                     variable + " must be an ISO-8601 duration such as PT1M, was '" + text + "'", e);
         }
+    }
+
+    /**
+     * The boolean in {@code variable} ({@code true} or {@code false}, in any case), or {@code fallback} when it is
+     * absent or blank.
+     *
+     * @throws IllegalArgumentException naming the variable when the value is anything else
+     */
+    public static boolean flag(Map<String, String> env, String variable, boolean fallback) {
+        String value = text(env, variable);
+        if (value == null) {
+            return fallback;
+        }
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new IllegalArgumentException(variable + " must be 'true' or 'false', was '" + env.get(variable) + "'");
     }
 
     /** The text in {@code variable}, or {@code null} when it is absent or blank. */

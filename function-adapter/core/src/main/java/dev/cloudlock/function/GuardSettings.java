@@ -1,5 +1,6 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.CompletedTicks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -30,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code CLOUDLOCK_WHEN_BUSY}</td><td>a delivery that finds the lock held: {@code skip} (acknowledge it)
  *       or {@code retry} (fail it so the platform delivers it again; see {@link WhenBusy})</td><td>{@code
  * skip}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_EVERY_OCCURRENCE}</td><td>{@code true}: record each completed occurrence, so a late
+ *       retry of an older tick still runs after newer ticks completed ({@link CompletedTicks#EVERY_OCCURRENCE});
+ *       {@code false}: the job's watermark, a tick older than one completed is done</td><td>{@code false}</td></tr>
  * </table>
  *
  * @param jobName the job's lock name, or {@code null} to take it from the event or the function
@@ -40,6 +44,8 @@ import org.jspecify.annotations.Nullable;
  * @param functionTimeout the function's timeout, the lease base where the platform gives no remaining time, or
  *     {@code null} when the platform gives it (Lambda) or the cloud's default applies; positive when set
  * @param whenBusy how a delivery that finds the lock held is answered
+ * @param everyOccurrence whether each completed occurrence is recorded on its own
+ *     ({@link CompletedTicks#EVERY_OCCURRENCE}) rather than as the job's watermark
  */
 public record GuardSettings(
         @Nullable String jobName,
@@ -47,7 +53,8 @@ public record GuardSettings(
         Duration leaseMargin,
         Duration lockAtLeastFor,
         @Nullable Duration functionTimeout,
-        WhenBusy whenBusy) {
+        WhenBusy whenBusy,
+        boolean everyOccurrence) {
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
@@ -58,6 +65,11 @@ public record GuardSettings(
      * design's "Busy deliveries" for why.
      */
     public static final WhenBusy DEFAULT_WHEN_BUSY = WhenBusy.SKIP;
+    /**
+     * By default a job keeps a watermark: one record, two requests per run ({@link CompletedTicks#WATERMARK}); every
+     * occurrence costs two more requests and a record per occurrence.
+     */
+    public static final boolean DEFAULT_EVERY_OCCURRENCE = false;
 
     public GuardSettings {
         if (jobName != null && jobName.isBlank()) {
@@ -96,10 +108,19 @@ public record GuardSettings(
         }
     }
 
-    /** No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout, skip when busy. */
+    /**
+     * No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout, skip when busy, a
+     * watermark of completed ticks.
+     */
     public static GuardSettings defaults() {
         return new GuardSettings(
-                null, DEFAULT_TICK_RESOLUTION, DEFAULT_LEASE_MARGIN, Duration.ZERO, null, DEFAULT_WHEN_BUSY);
+                null,
+                DEFAULT_TICK_RESOLUTION,
+                DEFAULT_LEASE_MARGIN,
+                Duration.ZERO,
+                null,
+                DEFAULT_WHEN_BUSY,
+                DEFAULT_EVERY_OCCURRENCE);
     }
 
     /** Settings from this process's environment variables. */
@@ -120,7 +141,8 @@ public record GuardSettings(
                 GuardEnvironment.duration(env, GuardEnvironment.LEASE_MARGIN, defaults.leaseMargin()),
                 GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),
                 GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT),
-                whenBusy(env, defaults.whenBusy()));
+                whenBusy(env, defaults.whenBusy()),
+                GuardEnvironment.flag(env, GuardEnvironment.EVERY_OCCURRENCE, defaults.everyOccurrence()));
     }
 
     private static WhenBusy whenBusy(Map<String, String> env, WhenBusy fallback) {
@@ -129,27 +151,47 @@ public record GuardSettings(
     }
 
     public GuardSettings withJobName(@Nullable String jobName) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
     }
 
     public GuardSettings withTickResolution(Duration tickResolution) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
     }
 
     public GuardSettings withLeaseMargin(Duration leaseMargin) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
     }
 
     public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
     }
 
     public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+    }
+
+    /**
+     * These settings with every occurrence recorded ({@code true}, {@link CompletedTicks#EVERY_OCCURRENCE}) or the
+     * job's watermark ({@code false}, {@link CompletedTicks#WATERMARK}).
+     */
+    public GuardSettings withEveryOccurrence(boolean everyOccurrence) {
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+    }
+
+    /** How the guard remembers completed ticks: {@link #everyOccurrence()} as the core's {@link CompletedTicks}. */
+    public CompletedTicks completedTicks() {
+        return everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
     }
 
     public GuardSettings withWhenBusy(WhenBusy whenBusy) {
-        return new GuardSettings(jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy);
+        return new GuardSettings(
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
     }
 
     /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */

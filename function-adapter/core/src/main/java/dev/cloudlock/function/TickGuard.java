@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a delivery while another runs the job is {@link TickOutcome#SKIPPED_RUNNING}, or, with
  *       {@link WhenBusy#RETRY}, a {@link TickBusyException} so the platform delivers it again;</li>
- *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickOutcome#SKIPPED_DONE};</li>
+ *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickOutcome#SKIPPED_DONE}; with
+ *       {@link GuardSettings#everyOccurrence()}, only a delivery of a tick that completed itself, so a late retry of
+ *       an older tick still runs;</li>
  *   <li>a job that throws releases the lock without recording the tick and its exception is rethrown, so the
  *       platform's retry may run it again;</li>
  *   <li>the lease is the invocation's remaining time (or, where the platform does not report it, the configured
@@ -114,7 +116,8 @@ public final class TickGuard {
         TickAttempt attempt = provider.lockTick(
                 new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast),
                 tick.scheduledTime(),
-                maxLead);
+                maxLead,
+                settings.completedTicks());
         if (attempt.status() == TickAttempt.Status.RUNNING) {
             if (settings.whenBusy() == WhenBusy.RETRY) {
                 LOG.info(

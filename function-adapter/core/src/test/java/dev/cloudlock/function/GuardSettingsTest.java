@@ -3,6 +3,7 @@ package dev.cloudlock.function;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.core.CompletedTicks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -32,7 +33,8 @@ class GuardSettingsTest {
                 GuardEnvironment.LEASE_MARGIN, "PT2S",
                 GuardEnvironment.LOCK_AT_LEAST_FOR, "PT30S",
                 GuardEnvironment.FUNCTION_TIMEOUT, " PT10M ",
-                GuardEnvironment.WHEN_BUSY, "Retry"));
+                GuardEnvironment.WHEN_BUSY, "Retry",
+                GuardEnvironment.EVERY_OCCURRENCE, "TRUE"));
         assertThat(settings)
                 .isEqualTo(new GuardSettings(
                         "nightly-report",
@@ -40,7 +42,9 @@ class GuardSettingsTest {
                         Duration.ofSeconds(2),
                         Duration.ofSeconds(30),
                         Duration.ofMinutes(10),
-                        WhenBusy.RETRY));
+                        WhenBusy.RETRY,
+                        true));
+        assertThat(settings.completedTicks()).isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
     }
 
     @Test
@@ -78,6 +82,19 @@ class GuardSettingsTest {
     }
 
     @Test
+    void everyOccurrenceIsTrueOrFalseAndOffByDefault() {
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.EVERY_OCCURRENCE, "yes")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("CLOUDLOCK_EVERY_OCCURRENCE must be 'true' or 'false', was 'yes'");
+        assertThat(GuardSettings.fromEnvironment(Map.of(GuardEnvironment.EVERY_OCCURRENCE, " false "))
+                        .everyOccurrence())
+                .isFalse();
+        GuardSettings defaults = GuardSettings.fromEnvironment(Map.of());
+        assertThat(defaults.everyOccurrence()).isFalse();
+        assertThat(defaults.completedTicks()).isEqualTo(CompletedTicks.WATERMARK);
+    }
+
+    @Test
     void anOutOfRangeValueNamesItsFieldAndVariable() {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.TICK_RESOLUTION, "PT0S")))
                 .hasMessageContaining("tickResolution")
@@ -109,7 +126,8 @@ class GuardSettingsTest {
                 .isEqualTo(Duration.ofMinutes(9));
         assertThat(defaults.withLeaseMargin(Duration.ZERO).withJobName("j"))
                 .isEqualTo(new GuardSettings(
-                        "j", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, null, WhenBusy.SKIP));
+                        "j", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, null, WhenBusy.SKIP, false));
+        assertThat(defaults.withEveryOccurrence(true).everyOccurrence()).isTrue();
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -179,6 +180,50 @@ class TickGuardTest {
                 .isEqualTo(TickOutcome.RAN);
         assertThat(guard("b", WhenBusy.RETRY).run(tick, REMAINING, context -> {}))
                 .isEqualTo(TickOutcome.SKIPPED_DONE);
+    }
+
+    /**
+     * A tick's first attempt fails; the platform's retry of it arrives only after the next tick ran (Lambda's first
+     * retry comes about a minute later: on a one-minute schedule, after the next tick). Returns what the retry got
+     * and how many times the first tick's job succeeded.
+     */
+    private static List<Object> aRetryAfterTheNextTickRan(Map<String, String> env) throws Exception {
+        String job = "late-retry-" + UUID.randomUUID();
+        Tick first = tick(job, "2026-11-30T05:00:00Z");
+        Tick next = tick(job, "2026-11-30T05:01:00Z");
+        TickGuard guard = TickGuard.builder(provider("instance"))
+                .settings(GuardSettings.fromEnvironment(env))
+                .build();
+        AtomicInteger firstSucceeded = new AtomicInteger();
+        assertThatThrownBy(() -> guard.run(first, REMAINING, context -> {
+                    throw new IllegalStateException("downstream unavailable");
+                }))
+                .hasMessage("downstream unavailable");
+        assertThat(guard.run(next, REMAINING, context -> {})).isEqualTo(TickOutcome.RAN);
+        TickOutcome retry = guard.run(first, REMAINING, context -> firstSucceeded.incrementAndGet());
+        if (retry == TickOutcome.RAN) {
+            assertThat(guard.run(first, REMAINING, context -> firstSucceeded.incrementAndGet()))
+                    .as("a second retry")
+                    .isEqualTo(TickOutcome.SKIPPED_DONE);
+            assertThat(guard.run(next, REMAINING, context -> {}))
+                    .as("the next tick again")
+                    .isEqualTo(TickOutcome.SKIPPED_DONE);
+        }
+        return List.of(retry, firstSucceeded.get());
+    }
+
+    @Test
+    void withEveryOccurrenceTheLateRetryOfAFailedTickRunsItOnceAfterTheNextTickRan() throws Exception {
+        List<Object> result = aRetryAfterTheNextTickRan(Map.of(GuardEnvironment.EVERY_OCCURRENCE, "true"));
+        assertThat(result.get(0)).isEqualTo(TickOutcome.RAN);
+        assertThat(result.get(1)).as("successful runs of the first tick").isEqualTo(1);
+    }
+
+    @Test
+    void withTheWatermarkTheSameLateRetryIsSkippedAsDoneAndTheTickIsLost() throws Exception {
+        List<Object> result = aRetryAfterTheNextTickRan(Map.of());
+        assertThat(result.get(0)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(result.get(1)).as("successful runs of the first tick").isEqualTo(0);
     }
 
     @Test

@@ -42,4 +42,18 @@ class DynamoDbDynaliteSortKeyContractTest extends DynamoDbContract {
     protected @Nullable WireFaults wireFaults() {
         return null;
     }
+
+    /**
+     * 4 threads x 50 holdings: the conditional writes race under the sort-key layout too, while the partition-key class
+     * of the same backend runs the full 8 x 100.
+     */
+    @Override
+    protected int contentionThreads() {
+        return 4;
+    }
+
+    @Override
+    protected int contentionAcquisitionsPerThread() {
+        return 50;
+    }
 }

@@ -16,7 +16,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The provider contract on S3Proxy 4.1.0, a second, independent S3 implementation. Every test of the contract runs;
- * only the contended run is narrowed to a single thread (below).
+ * only the contended run and the waiters taking turns are narrowed to a single thread (below), and the wire cases run
+ * on moto.
  */
 class S3ProxyContractTest extends S3Contract {
 
@@ -35,8 +36,9 @@ class S3ProxyContractTest extends S3Contract {
     /**
      * One worker: S3Proxy does not apply concurrent {@code If-Match} writes atomically (emulators.md measured 5
      * double winners in 437 concurrent takeovers), so a multi-threaded takeover race here would test S3Proxy, not
-     * this provider. The contended If-Match race runs on moto ({@link S3MotoContractTest}); here the run still checks
-     * 200 sequential holdings (fencing tokens increasing, steady-state acquisitions).
+     * this provider (four waiters taking turns met it: two holders given fence 2). The contended If-Match race runs on
+     * moto ({@link S3MotoContractTest}); here the run still checks 100 sequential holdings (fencing tokens
+     * increasing, steady-state acquisitions).
      */
     @Override
     protected int contentionThreads() {

@@ -169,6 +169,7 @@ class GuardedHandlersTest {
                                 Duration.ofSeconds(2),
                                 Duration.ZERO,
                                 null,
-                                WhenBusy.SKIP)));
+                                WhenBusy.SKIP,
+                                false)));
     }
 }

@@ -1,5 +1,7 @@
 package dev.cloudlock.function.azure;
 
+import dev.cloudlock.azureblob.AzureBlobLockProvider;
+import dev.cloudlock.azureblob.BlobAccount;
 import dev.cloudlock.function.GuardSettings;
 import java.time.Duration;
 import java.util.Map;
@@ -34,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>the variables of {@link GuardSettings}</td><td>job name (default: the function's name), resolution,
  *       margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
  * </table>
- * The module {@code infra-terraform/modules/azure-timer-function} sets the endpoint, database, container and job
+ * The Blob Storage account is looked up in {@link BlobAccount}'s order, which the {@code cloudlock} CLI and the Spring
+ * Boot starter share. The module {@code infra-terraform/modules/azure-timer-function} sets the endpoint, database, container and job
  * name, and {@value #TIMER_SCHEDULE}, which the timer reads as {@code @TimerTrigger(schedule =
  * "%CLOUDLOCK_TIMER_SCHEDULE%")}.
  *
@@ -103,15 +106,15 @@ public record AzureGuardSettings(
     /** The app setting naming a Blob Storage lock container; set, the guard locks there instead of in Cosmos DB. */
     public static final String BLOB_CONTAINER = "CLOUDLOCK_BLOB_CONTAINER";
     /** The app setting of the blob service URL, reached with Entra ID. */
-    public static final String BLOB_ENDPOINT = "CLOUDLOCK_BLOB_ENDPOINT";
+    public static final String BLOB_ENDPOINT = BlobAccount.ENDPOINT;
     /** The app setting of a connection string for the lock container's account. */
-    public static final String BLOB_CONNECTION_STRING = "CLOUDLOCK_BLOB_CONNECTION_STRING";
+    public static final String BLOB_CONNECTION_STRING = BlobAccount.CONNECTION_STRING;
     /** The app setting of the lock blobs' name prefix. */
     public static final String BLOB_PREFIX = "CLOUDLOCK_BLOB_PREFIX";
     /** The function host's connection string of the app's own storage account. */
-    public static final String WEB_JOBS_STORAGE = "AzureWebJobsStorage";
+    public static final String WEB_JOBS_STORAGE = BlobAccount.WEB_JOBS_STORAGE;
     /** The function host's blob service URL of the app's own storage account, when it uses an identity. */
-    public static final String WEB_JOBS_STORAGE_BLOB_URI = "AzureWebJobsStorage__blobServiceUri";
+    public static final String WEB_JOBS_STORAGE_BLOB_URI = BlobAccount.WEB_JOBS_STORAGE_BLOB_URI;
     /** The app setting holding the timer's NCRONTAB schedule, read by the host, not by this library. */
     public static final String TIMER_SCHEDULE = "CLOUDLOCK_TIMER_SCHEDULE";
     /** The database unless configured otherwise (as the Terraform module's default). */
@@ -204,14 +207,13 @@ public record AzureGuardSettings(
         if (container == null) {
             return null;
         }
-        String endpoint = blankToNull(env.get(BLOB_ENDPOINT));
-        String connectionString = blankToNull(env.get(BLOB_CONNECTION_STRING));
-        if (endpoint == null && connectionString == null) {
-            endpoint = blankToNull(env.get(WEB_JOBS_STORAGE_BLOB_URI));
-            connectionString = blankToNull(env.get(WEB_JOBS_STORAGE));
-        }
+        BlobAccount account = BlobAccount.lookup(env::get).orElse(null);
         String prefix = env.get(BLOB_PREFIX);
-        return new Blob(container, endpoint, connectionString, prefix == null ? "shedlock/" : prefix);
+        return new Blob(
+                container,
+                account == null ? null : account.endpoint(),
+                account == null ? null : account.connectionString(),
+                prefix == null ? AzureBlobLockProvider.DEFAULT_PREFIX : prefix);
     }
 
     /** The settings without the key's value. */

@@ -1,12 +1,17 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.function.TickListener;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.function.context.catalog.FunctionAroundWrapper;
+import org.springframework.cloud.function.observability.FunctionObservationConvention;
+import org.springframework.cloud.function.observability.ObservationFunctionAroundWrapper;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -14,7 +19,10 @@ import org.springframework.context.annotation.Bean;
  * {@code cloudlock.functions.*} (startup fails, naming the property, when one is incomplete) and, unless
  * {@code cloudlock.around-wrapper=false} or the application defines its own {@link FunctionAroundWrapper}, the
  * {@link TickGuardFunctionAroundWrapper}. It runs before Spring Cloud Function's observation configuration, whose
- * wrapper then backs off: only one wrapper is honoured.
+ * wrapper then backs off, as only one wrapper is honoured: when the application has an {@link ObservationRegistry},
+ * the guard's wrapper calls the functions through Spring Cloud Function's {@link ObservationFunctionAroundWrapper}
+ * (with the application's {@link FunctionObservationConvention}, if any), so that guarding costs no observation. A
+ * {@link TickListener} bean (cloudlock-micrometer's {@code TickMeters}) hears every guarded delivery.
  */
 @AutoConfiguration(beforeName = "org.springframework.cloud.function.observability.ObservationAutoConfiguration")
 @ConditionalOnBean(CloudLockProvider.class)
@@ -23,14 +31,21 @@ public class CloudLockFunctionAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public GuardedFunctions guardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
-        return new GuardedFunctions(provider, properties);
+    public GuardedFunctions guardedFunctions(
+            CloudLockProvider provider, CloudLockFunctionProperties properties, ObjectProvider<TickListener> listener) {
+        return new GuardedFunctions(provider, properties, listener.getIfUnique(() -> TickListener.NONE));
     }
 
     @Bean
     @ConditionalOnMissingBean(FunctionAroundWrapper.class)
     @ConditionalOnProperty(prefix = "cloudlock", name = "around-wrapper", havingValue = "true", matchIfMissing = true)
-    public TickGuardFunctionAroundWrapper tickGuardFunctionAroundWrapper(GuardedFunctions guards) {
-        return new TickGuardFunctionAroundWrapper(guards);
+    public TickGuardFunctionAroundWrapper tickGuardFunctionAroundWrapper(
+            GuardedFunctions guards,
+            ObjectProvider<ObservationRegistry> observations,
+            ObjectProvider<FunctionObservationConvention> convention) {
+        ObservationRegistry registry = observations.getIfUnique();
+        return new TickGuardFunctionAroundWrapper(
+                guards,
+                registry == null ? null : new ObservationFunctionAroundWrapper(registry, convention.getIfAvailable()));
     }
 }

@@ -24,6 +24,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *   <tr><td>{@code when-busy}</td><td>a delivery that finds the lock held: {@code skip} (return
  *       {@code SKIPPED_RUNNING}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
  *       platform delivers it again; see {@link WhenBusy})</td><td>{@code skip}</td></tr>
+ *   <tr><td>{@code every-occurrence}</td><td>{@code true}: record each completed occurrence, so a late retry of an
+ *       older tick still runs after newer ticks completed ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE});
+ *       {@code false}: the job's watermark</td><td>{@code false}</td></tr>
  * </table>
  *
  * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
@@ -46,6 +49,7 @@ public class CloudLockFunctionProperties {
         private Duration lease = Duration.ofMinutes(15);
         private Duration lockAtLeastFor = Duration.ZERO;
         private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
+        private boolean everyOccurrence = GuardSettings.DEFAULT_EVERY_OCCURRENCE;
 
         public @Nullable String getJobName() {
             return jobName;
@@ -93,6 +97,14 @@ public class CloudLockFunctionProperties {
 
         public void setWhenBusy(WhenBusy whenBusy) {
             this.whenBusy = whenBusy;
+        }
+
+        public boolean isEveryOccurrence() {
+            return everyOccurrence;
+        }
+
+        public void setEveryOccurrence(boolean everyOccurrence) {
+            this.everyOccurrence = everyOccurrence;
         }
     }
 }

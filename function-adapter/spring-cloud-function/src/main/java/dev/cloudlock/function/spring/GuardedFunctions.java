@@ -5,6 +5,7 @@ import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.function.TickListener;
 import dev.cloudlock.function.TickResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,10 +51,22 @@ public final class GuardedFunctions {
      * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
      */
     public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
+        this(provider, properties, TickListener.NONE);
+    }
+
+    /**
+     * A guard on {@code provider} for each function {@code properties} configures, each telling {@code listener} of
+     * every delivery it answers (cloudlock-micrometer's {@code TickMeters}: the {@code cloudlock.guard.ticks} meter
+     * and the {@code cloudlock.guard.tick} observation).
+     *
+     * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
+     */
+    public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties, TickListener listener) {
         Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(listener, "listener");
         this.functions = properties.getFunctions().entrySet().stream()
                 .collect(Collectors.toUnmodifiableMap(
-                        Map.Entry::getKey, e -> settings(provider, e.getKey(), e.getValue())));
+                        Map.Entry::getKey, e -> settings(provider, listener, e.getKey(), e.getValue())));
     }
 
     /** Whether {@code cloudlock.functions.<functionName>} configures a guard for the function. */
@@ -151,7 +164,10 @@ public final class GuardedFunctions {
     }
 
     private static Settings settings(
-            CloudLockProvider provider, String functionName, CloudLockFunctionProperties.FunctionGuard properties) {
+            CloudLockProvider provider,
+            TickListener listener,
+            String functionName,
+            CloudLockFunctionProperties.FunctionGuard properties) {
         String prefix = "cloudlock.functions." + functionName + ".";
         if (properties.getTickSource() == null || properties.getTickSource().isBlank()) {
             throw new IllegalArgumentException(prefix + "tick-source is required (e.g. eventbridge, cloud-scheduler,"
@@ -181,9 +197,12 @@ public final class GuardedFunctions {
                 .withLeaseMargin(Duration.ZERO)
                 .withLockAtLeastFor(lockAtLeastFor)
                 .withFunctionTimeout(properties.getLease())
-                .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"));
+                .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"))
+                .withEveryOccurrence(properties.isEveryOccurrence());
         return new Settings(
-                jobName, source, TickGuard.builder(provider).settings(guard).build());
+                jobName,
+                source,
+                TickGuard.builder(provider).settings(guard).listener(listener).build());
     }
 
     private static void requirePositive(@Nullable Duration value, String property) {

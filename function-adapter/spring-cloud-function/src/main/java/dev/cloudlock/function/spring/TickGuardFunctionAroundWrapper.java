@@ -3,6 +3,7 @@ package dev.cloudlock.function.spring;
 import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.function.TickResult;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.function.context.catalog.FunctionAroundWrapper;
 import org.springframework.cloud.function.context.catalog.SimpleFunctionRegistry.FunctionInvocationWrapper;
@@ -22,6 +23,11 @@ import org.springframework.messaging.support.MessageBuilder;
  * of the same function is in progress (a concurrent call bypasses it). Only one {@code FunctionAroundWrapper} bean
  * is honoured: this one backs off when the application defines its own. Use {@link GuardedFunctions#guard} for
  * the rest.
+ *
+ * <p>Being the one wrapper, it would replace Spring Cloud Function's own, which observes every function call
+ * ({@code ObservationFunctionAroundWrapper}). Given that wrapper, it calls every function through it, so each run of a
+ * function's body is observed as without the guard; a delivery the guard skips runs no body and is observed only by
+ * the guard's {@code TickListener}.
  */
 public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
 
@@ -29,18 +35,30 @@ public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
     public static final String OUTCOME_HEADER = "cloudlock-outcome";
 
     private final GuardedFunctions guards;
+    private final @Nullable FunctionAroundWrapper inner;
 
     public TickGuardFunctionAroundWrapper(GuardedFunctions guards) {
+        this(guards, null);
+    }
+
+    /**
+     * @param inner the wrapper each call goes through inside the guard (Spring Cloud Function's observation), or
+     *     {@code null} to call the function directly
+     */
+    public TickGuardFunctionAroundWrapper(GuardedFunctions guards, @Nullable FunctionAroundWrapper inner) {
         this.guards = guards;
+        this.inner = inner;
     }
 
     @Override
     protected @Nullable Object doApply(Object input, FunctionInvocationWrapper targetFunction) {
         String name = targetFunction.getFunctionDefinition();
+        Function<Object, @Nullable Object> call =
+                inner == null ? targetFunction::apply : in -> inner.apply(in, targetFunction);
         if (!guards.isGuarded(name)) {
-            return targetFunction.apply(input);
+            return call.apply(input);
         }
-        TickResult<@Nullable Object> result = guards.run(name, input, targetFunction::apply);
+        TickResult<@Nullable Object> result = guards.run(name, input, call);
         if (!result.ran()) {
             return MessageBuilder.withPayload(("\"" + result.outcome() + "\"").getBytes(StandardCharsets.UTF_8))
                     .setHeader(OUTCOME_HEADER, result.outcome().name())

@@ -182,4 +182,37 @@ class AwsFunctionInvokerTest {
                 .isEqualTo("\"SKIPPED_RUNNING\"");
         assertThat(runs("busySkipReport")).as("successful runs of the tick").isEqualTo(0);
     }
+
+    /**
+     * A tick's first attempt fails and Lambda's retry of it (about a minute later) arrives after the next tick of a
+     * one-minute schedule ran. Each delivery reaches an execution environment of its own. Returns the retry's
+     * response.
+     */
+    private static String aRetryAfterTheNextTickRan(String function) {
+        String first = Events.eventBridge("2026-11-30T06:00:00Z");
+        Object failed;
+        try {
+            failed = invoke(new FunctionInvoker(function), first);
+        } catch (RuntimeException e) {
+            failed = e;
+        }
+        assertThat(failed).as("the first attempt fails").isInstanceOf(RuntimeException.class);
+        assertThat(invoke(new FunctionInvoker(function), Events.eventBridge("2026-11-30T06:01:00Z")))
+                .as("the next tick")
+                .isEqualTo("\"report built by " + function + "\"");
+        return invoke(new FunctionInvoker(function), first);
+    }
+
+    @Test
+    void withEveryOccurrenceALateRetryOfAFailedTickRunsAfterTheNextTickRan() {
+        assertThat(aRetryAfterTheNextTickRan("everyOccurrenceReport"))
+                .isEqualTo("\"report built by everyOccurrenceReport\"");
+        assertThat(runs("everyOccurrenceReport")).as("both ticks ran").isEqualTo(2);
+    }
+
+    @Test
+    void withTheWatermarkTheSameLateRetryIsSkippedAsDone() {
+        assertThat(aRetryAfterTheNextTickRan("watermarkReport")).isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(runs("watermarkReport")).as("the first tick is lost").isEqualTo(1);
+    }
 }

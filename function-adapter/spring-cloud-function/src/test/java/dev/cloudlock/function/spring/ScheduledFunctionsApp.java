@@ -148,6 +148,18 @@ public class ScheduledFunctionsApp {
         return guards.guard("busySkipReport", event -> failsFirst("busySkipReport"));
     }
 
+    /** Decorated, {@code every-occurrence=true}; the first call fails. */
+    @Bean
+    public Function<Map<String, Object>, String> everyOccurrenceReport(GuardedFunctions guards) {
+        return guards.guard("everyOccurrenceReport", event -> failsFirst("everyOccurrenceReport"));
+    }
+
+    /** Decorated, {@code every-occurrence} left at false (the watermark); the first call fails. */
+    @Bean
+    public Function<Map<String, Object>, String> watermarkReport(GuardedFunctions guards) {
+        return guards.guard("watermarkReport", event -> failsFirst("watermarkReport"));
+    }
+
     /**
      * A Cloud Scheduler HTTP target: the tick is the X-CloudScheduler-ScheduleTime header, so the input is a Message
      * (of the job's JSON body: the GCP adapter cannot turn its HTTP body into a String payload).

@@ -52,7 +52,7 @@ class KeepAliveCompatibilityTest {
     }
 
     private static LockConfiguration config(String name) {
-        return new LockConfiguration(ClockProvider.now(), name, Duration.ofMillis(800), Duration.ZERO);
+        return new LockConfiguration(ClockProvider.now(), name, Duration.ofMillis(1500), Duration.ZERO);
     }
 
     @Test
@@ -63,7 +63,7 @@ class KeepAliveCompatibilityTest {
         Optional<SimpleLock> lock = keepAlive.lock(config(name));
         assertThat(lock).isPresent();
 
-        Thread.sleep(2_000); // 2.5 x lockAtMostFor: without the extensions the lease would have run out
+        Thread.sleep(3_500); // 2.3 x lockAtMostFor: without the extensions the lease would have run out
         assertThat(provider("other").lock(config(name))).as("while kept alive").isEmpty();
 
         lock.get().unlock();

@@ -24,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -33,10 +34,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@link LockProvider}.
  *
  * <p>It uses the application's store client when there is one (the {@code DynamoDbClient} and {@code S3Client} of
- * Spring Cloud AWS, the {@code CosmosClient} of Spring Cloud Azure, a {@code Firestore} bean), so the lock store
- * shares its region, endpoint and credentials; otherwise it builds one with the SDK's defaults (environment, system
- * properties, instance credentials). It runs after Spring Cloud AWS's and Spring Cloud Azure's auto-configurations
- * for that reason. At startup it reads one record, so that a missing table, bucket or container fails startup with
+ * Spring Cloud AWS, the {@code CosmosClient} and {@code BlobServiceClient} of Spring Cloud Azure, a {@code Firestore}
+ * bean, a {@code BlobContainerClient} bean), so the lock store shares its region, endpoint and credentials; otherwise
+ * it builds one with the SDK's defaults (environment, system properties, instance credentials), or for Blob Storage
+ * on the account the settings name ({@code BlobAccount}'s order, as the Azure Functions guard). It runs after Spring
+ * Cloud AWS's and Spring Cloud Azure's auto-configurations for that reason. At startup it reads one record, so that a missing table, bucket or container fails startup with
  * the fix ({@link CloudLockFailureAnalyzer}) rather than the first job.
  */
 @AutoConfiguration(
@@ -44,6 +46,7 @@ import software.amazon.awssdk.services.s3.S3Client;
             "io.awspring.cloud.autoconfigure.dynamodb.DynamoDbAutoConfiguration",
             "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration",
             "com.azure.spring.cloud.autoconfigure.implementation.cosmos.AzureCosmosAutoConfiguration",
+            "com.azure.spring.cloud.autoconfigure.implementation.storage.blob.AzureStorageBlobAutoConfiguration",
             "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
             "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
             "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
@@ -61,8 +64,11 @@ public class CloudLockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
     CloudLockProvider cloudLockProvider(
-            CloudLockProperties properties, BeanFactory beans, ObjectProvider<ProviderDecorator> decorators) {
-        CloudLockProvider provider = StoreProviders.build(properties, beans);
+            CloudLockProperties properties,
+            BeanFactory beans,
+            Environment environment,
+            ObjectProvider<ProviderDecorator> decorators) {
+        CloudLockProvider provider = StoreProviders.build(properties, beans, environment);
         String store = StoreProviders.name(properties.getStore());
         for (ProviderDecorator decorator : decorators) {
             provider = decorator.decorate(provider, store);
@@ -101,6 +107,12 @@ public class CloudLockAutoConfiguration {
                         + " cloudlock.cosmos.container, partition key path /id (or cloudlock.cosmos.partition-key-path);"
                         + " or correct the properties. The identity needs a Cosmos DB data-plane role with read and"
                         + " write on it. Set cloudlock.check-on-startup=false to start without checking.";
+            case "azure-blob" ->
+                "Create the container named by cloudlock.azure-blob.container (or by the application's"
+                        + " BlobContainerClient bean), e.g. with az storage container create, cloudlock init or the"
+                        + " infra-terraform module; or correct the property. With Entra ID the application's identity"
+                        + " needs the Storage Blob Data Contributor role on it. Set cloudlock.check-on-startup=false to"
+                        + " start without checking.";
             default ->
                 "See the store's page under docs/stores/ for the setup and the permissions it needs. Set"
                         + " cloudlock.check-on-startup=false to start without checking.";

@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The {@code cloudlock.*} properties: which store holds the locks, where in it, and the deadlines of its calls. A
  * value left unset takes the provider builder's default; a value the store needs and has no default for (the
- * DynamoDB table, the S3 bucket, the Cosmos DB database and container) fails startup naming the property.
+ * DynamoDB table, the S3 bucket, the Cosmos DB database and container, the Blob Storage container unless the
+ * application has a {@code BlobContainerClient} bean) fails startup naming the property.
  */
 @ConfigurationProperties("cloudlock")
 public class CloudLockProperties {
@@ -22,6 +23,8 @@ public class CloudLockProperties {
         FIRESTORE,
         /** Azure Cosmos DB, NoSQL API (needs {@code cloudlock-cosmos}). */
         COSMOS,
+        /** Azure Blob Storage (needs {@code cloudlock-azure-blob}); spelled {@code azure-blob}. */
+        AZURE_BLOB,
         /** A map in this process: for tests and single-instance applications only. */
         IN_MEMORY
     }
@@ -48,6 +51,7 @@ public class CloudLockProperties {
     private final S3 s3 = new S3();
     private final Firestore firestore = new Firestore();
     private final Cosmos cosmos = new Cosmos();
+    private final AzureBlob azureBlob = new AzureBlob();
 
     public @Nullable Store getStore() {
         return store;
@@ -103,6 +107,10 @@ public class CloudLockProperties {
 
     public Cosmos getCosmos() {
         return cosmos;
+    }
+
+    public AzureBlob getAzureBlob() {
+        return azureBlob;
     }
 
     /** Where the locks are in DynamoDB. */
@@ -202,6 +210,69 @@ public class CloudLockProperties {
 
         public void setPartitionKeyPath(@Nullable String partitionKeyPath) {
             this.partitionKeyPath = partitionKeyPath;
+        }
+    }
+
+    /**
+     * Where the locks are in Blob Storage, and in which storage account: the endpoint or connection string set here
+     * (or in CLOUDLOCK_BLOB_ENDPOINT, CLOUDLOCK_BLOB_CONNECTION_STRING), else the application's
+     * {@code BlobContainerClient} or {@code BlobServiceClient}, else the function host's AzureWebJobsStorage
+     * settings: the order the Azure Functions guard and the CLI read them in ({@code BlobAccount}), with the
+     * application's clients between cloudlock's own settings and the host's.
+     */
+    public static class AzureBlob {
+        /**
+         * The container of the lock blobs; it must exist. Required with cloudlock.store=azure-blob, unless the
+         * application has one BlobContainerClient bean and no account is set for the locks: that bean's container
+         * is then used.
+         */
+        private @Nullable String container;
+
+        /** The blob name prefix of the lock blobs; default shedlock/. */
+        private @Nullable String prefix;
+
+        /**
+         * The blob service URL (https://ACCOUNT.blob.core.windows.net), reached with Entra ID: the application's
+         * TokenCredential bean, else DefaultAzureCredential. Stands for CLOUDLOCK_BLOB_ENDPOINT, and comes first.
+         */
+        private @Nullable String endpoint;
+
+        /**
+         * A connection string of the storage account, used when no endpoint is set. Stands for
+         * CLOUDLOCK_BLOB_CONNECTION_STRING.
+         */
+        private @Nullable String connectionString;
+
+        public @Nullable String getContainer() {
+            return container;
+        }
+
+        public void setContainer(@Nullable String container) {
+            this.container = container;
+        }
+
+        public @Nullable String getPrefix() {
+            return prefix;
+        }
+
+        public void setPrefix(@Nullable String prefix) {
+            this.prefix = prefix;
+        }
+
+        public @Nullable String getEndpoint() {
+            return endpoint;
+        }
+
+        public void setEndpoint(@Nullable String endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        public @Nullable String getConnectionString() {
+            return connectionString;
+        }
+
+        public void setConnectionString(@Nullable String connectionString) {
+            this.connectionString = connectionString;
         }
     }
 }

@@ -57,9 +57,11 @@ final class StarterApps {
     }
 
     static HttpResponse<String> get(ConfigurableApplicationContext context, String path) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl(context) + path))
-                .GET()
-                .build());
+        return get(baseUrl(context), path);
+    }
+
+    static HttpResponse<String> get(String baseUrl, String path) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
     }
 
     static HttpResponse<String> postJson(ConfigurableApplicationContext context, String path, String json) {
