@@ -33,6 +33,12 @@ final class AzureBlobTarget implements LockCycleBenchmark.Target {
     private final RequestCounts requests = new RequestCounts();
     private final BlobContainerClient container;
     private final Map<String, String> floorETags = new HashMap<>();
+    /**
+     * Where this target's floor objects live: its own keys, since the emulator outlives it and another target of the
+     * same JVM may have created the same names (a first floor write is conditioned on the object being absent).
+     */
+    private final String floorPrefix = "floor-" + System.nanoTime() + "-";
+
     private long floorFence;
 
     AzureBlobTarget() {
@@ -76,7 +82,8 @@ final class AzureBlobTarget implements LockCycleBenchmark.Target {
 
     /** One conditional Put Blob ({@code If-Match} the blob's current ETag) of a lock-sized body. */
     @Override
-    public void floorWrite(String key) {
+    public void floorWrite(String name) {
+        String key = floorPrefix + name;
         String etag = floorETags.get(key);
         BlockBlobSimpleUploadOptions upload = new BlockBlobSimpleUploadOptions(
                         BinaryData.fromString(String.format(FLOOR_BODY, ++floorFence)))
@@ -95,7 +102,8 @@ final class AzureBlobTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public void floorRead(String key) {
+    public void floorRead(String name) {
+        String key = floorPrefix + name;
         container.getBlobClient(key).downloadContent();
     }
 

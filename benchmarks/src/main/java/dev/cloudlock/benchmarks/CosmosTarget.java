@@ -41,6 +41,11 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     private final CosmosContainer container;
     private Map<String, Integer> served = new TreeMap<>();
     private final Map<String, String> floorETags = new java.util.HashMap<>();
+    /**
+     * Where this target's floor objects live: its own keys, since the emulator outlives it and another target of the
+     * same JVM may have created the same names (a first floor write is conditioned on the object being absent).
+     */
+    private final String floorPrefix = "floor-" + System.nanoTime() + "-";
 
     CosmosTarget() {
         this("https://127.0.0.1:" + Emulators.cosmos().port());
@@ -112,7 +117,8 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
 
     /** One replace conditioned on the item's ETag ({@code If-Match}), of a lock-sized item. */
     @Override
-    public void floorWrite(String key) {
+    public void floorWrite(String name) {
+        String key = floorPrefix + name;
         Map<String, Object> item = Map.of(
                 "id",
                 key,
@@ -141,7 +147,8 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public void floorRead(String key) {
+    public void floorRead(String name) {
+        String key = floorPrefix + name;
         container.readItem(key, new PartitionKey(key), Map.class);
     }
 

@@ -30,6 +30,11 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     private final RequestCounts requests = new RequestCounts();
     private final Firestore client;
     private final Map<String, Timestamp> floorUpdateTimes = new java.util.HashMap<>();
+    /**
+     * Where this target\'s floor documents live: its own ids, since the emulator outlives it and another target of the
+     * same JVM may have created the same names (a first floor write creates the document).
+     */
+    private final String floorPrefix = "floor-" + System.nanoTime() + "-";
 
     FirestoreTarget() {
         this(null);
@@ -86,7 +91,8 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
 
     /** One update preconditioned on the document's last update time, of a lock-sized document. */
     @Override
-    public void floorWrite(String key) {
+    public void floorWrite(String name) {
+        String key = floorPrefix + name;
         DocumentReference doc = client.collection("floor").document(key);
         Map<String, Object> fields = Map.of(
                 "lockUntil",
@@ -114,7 +120,8 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public void floorRead(String key) {
+    public void floorRead(String name) {
+        String key = floorPrefix + name;
         try {
             client.collection("floor").document(key).get().get();
         } catch (InterruptedException | ExecutionException e) {

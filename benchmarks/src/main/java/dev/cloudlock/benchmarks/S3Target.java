@@ -30,6 +30,12 @@ final class S3Target implements LockCycleBenchmark.Target {
     private final S3Client client;
     private final RequestCounts requests = new RequestCounts();
     private final Map<String, String> floorETags = new java.util.HashMap<>();
+    /**
+     * Where this target's floor objects live: its own keys, since the emulator outlives it and another target of the
+     * same JVM may have created the same names (a first floor write is conditioned on the object being absent).
+     */
+    private final String floorPrefix = "floor-" + System.nanoTime() + "-";
+
     private long floorFence;
 
     S3Target(String name, String endpoint) {
@@ -73,7 +79,8 @@ final class S3Target implements LockCycleBenchmark.Target {
 
     /** One conditional PUT ({@code If-Match} the object's current ETag) of a lock-sized body. */
     @Override
-    public void floorWrite(String key) {
+    public void floorWrite(String name) {
+        String key = floorPrefix + name;
         String body = String.format(FLOOR_BODY, ++floorFence);
         String etag = floorETags.get(key);
         floorETags.put(
@@ -87,7 +94,8 @@ final class S3Target implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public void floorRead(String key) {
+    public void floorRead(String name) {
+        String key = floorPrefix + name;
         client.getObjectAsBytes(b -> b.bucket(BUCKET).key(key));
     }
 
