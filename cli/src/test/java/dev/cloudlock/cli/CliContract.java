@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -98,10 +98,19 @@ abstract class CliContract {
         return new LockConfiguration(Instant.now(), name, Duration.ofMinutes(5), Duration.ZERO);
     }
 
-    @BeforeAll
+    private boolean storeSetUp;
+
+    /**
+     * Runs {@code init} once for the class, before its first test: in a {@code @BeforeEach} (the instance is one per
+     * class), because a store's own {@code @BeforeAll} (a bucket, a database) must come first.
+     */
+    @BeforeEach
     void setUpTheStoreOnce() {
-        CliProcess.Run init = cli("init");
-        assertThat(init.exitCode()).as(init.toString()).isZero();
+        if (!storeSetUp) {
+            CliProcess.Run init = cli("init");
+            assertThat(init.exitCode()).as(init.toString()).isZero();
+            storeSetUp = true;
+        }
     }
 
     @Test
