@@ -32,18 +32,36 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class LambdaGuardBenchmark {
 
-    /** A way to run the job: its handler class and what it is called in the report. */
-    private record Variant(String name, String handlerClass) {}
+    /**
+     * A way to run the job: what it is called in the report, its handler class, whether its runtime maps an
+     * application class-data archive made by a training run of the same handler, and the variant its cold start is
+     * compared with (itself for a baseline).
+     */
+    private record Variant(String name, String handlerClass, boolean classDataArchive, String comparedWith) {
+
+        Variant(String name, String handlerClass) {
+            this(name, handlerClass, false, UNGUARDED);
+        }
+    }
+
+    private static final String UNGUARDED = "unguarded";
+    private static final String UNGUARDED_ARCHIVED = "unguarded, with an application class-data archive";
 
     private static final List<Variant> VARIANTS = List.of(
-            new Variant("unguarded", BenchHandlers.Plain.class.getName()),
+            new Variant(UNGUARDED, BenchHandlers.Plain.class.getName()),
             new Variant(
                     "guarded, SDK default client (before issue 19)", BenchHandlers.GuardedSdkDefaults.class.getName()),
             new Variant("guarded", BenchHandlers.Guarded.class.getName()),
             new Variant("guarded, primed in init", BenchHandlers.GuardedPrimed.class.getName()),
             new Variant(
                     "guarded, primed in the background during init",
-                    BenchHandlers.GuardedPrimedInBackground.class.getName()));
+                    BenchHandlers.GuardedPrimedInBackground.class.getName()),
+            new Variant(UNGUARDED_ARCHIVED, BenchHandlers.Plain.class.getName(), true, UNGUARDED_ARCHIVED),
+            new Variant(
+                    "guarded, with an application class-data archive",
+                    BenchHandlers.Guarded.class.getName(),
+                    true,
+                    UNGUARDED_ARCHIVED));
 
     /** The phases of a cold start, in order, as marks the handlers print (plus "answered", seen here). */
     private static final List<String> PHASES = List.of("loaded", "built", "primed", "answered");
@@ -61,35 +79,56 @@ final class LambdaGuardBenchmark {
         }
         Path deployment = repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt");
         String classPath = runtimeClassPath(deployment, repo);
+        // a class-data archive holds classes from jars only (the JVM refuses to dump with a non-empty directory on
+        // the class path), so the archived variants run on the build's jars instead of its class directories
+        String jarClassPath = jarsOnly(classPath);
         List<String> names = VARIANTS.stream().map(Variant::name).toList();
         ColdStartSamples samples = new ColdStartSamples(names, PHASES);
+        Map<String, List<String>> options = new HashMap<>();
+        Map<String, Long> archiveBytes = new LinkedHashMap<>();
+        for (Variant variant : VARIANTS) {
+            List<String> variantOptions = new ArrayList<>(jvmOptions);
+            if (variant.classDataArchive()) {
+                Path archive = train(variant, jarClassPath, jvmOptions, work);
+                archiveBytes.put(variant.name(), Files.size(archive));
+                variantOptions.add("-XX:SharedArchiveFile=" + archive);
+            }
+            options.put(variant.name(), variantOptions);
+        }
         // interleaved, so that a noisy moment of this shared machine hits every variant alike
         for (int round = 0; round < coldStarts; round++) {
             for (Variant variant : VARIANTS) {
-                measure(variant, classPath, jvmOptions, round, warmInvocations, work, samples);
+                String path = variant.classDataArchive() ? jarClassPath : classPath;
+                measure(variant, path, options.get(variant.name()), round, warmInvocations, work, samples);
             }
         }
         Samples bare = twoBareUpdateItems(warmInvocations * 4);
 
         List<List<String>> rows = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
-        double unguardedWarm = samples.warm("unguarded").percentileMillis(50);
         double bareP50 = bare.percentileMillis(50);
-        for (String variant : names) {
-            Samples c = samples.cold(variant);
-            double warmAdded = samples.warm(variant).percentileMillis(50) - unguardedWarm;
-            boolean unguarded = variant.equals("unguarded");
+        for (Variant variant : VARIANTS) {
+            String name = variant.name();
+            Samples c = samples.cold(name);
+            boolean baseline = name.equals(variant.comparedWith());
+            double coldAdded = c.percentileMillis(50)
+                    - samples.cold(variant.comparedWith()).percentileMillis(50);
+            double warmAdded = samples.warm(name).percentileMillis(50)
+                    - samples.warm(variant.comparedWith()).percentileMillis(50);
             rows.add(List.of(
-                    variant,
+                    name,
                     ms(c.percentileMillis(50)),
                     ms(c.percentileMillis(90)),
-                    unguarded ? "—" : ms(c.percentileMillis(50) - samples.baselineColdP50()),
-                    ms(samples.warm(variant).percentileMillis(50)),
-                    unguarded ? "—" : String.format("%.2f", warmAdded / bareP50)));
-            Map<String, Object> v = samples.json(variant);
+                    baseline ? "—" : ms(coldAdded) + " (against " + variant.comparedWith() + ")",
+                    ms(samples.warm(name).percentileMillis(50)),
+                    baseline ? "—" : String.format("%.2f", warmAdded / bareP50)));
+            Map<String, Object> v = samples.json(name);
+            v.put("comparedWith", variant.comparedWith());
+            v.put("addedColdStartP50Ms", coldAdded);
             v.put("warmAddedOverTwoBareUpdateItems", warmAdded / bareP50);
-            json.put(variant, v);
+            json.put(name, v);
         }
+        json.put("classDataArchiveBytes", archiveBytes);
         json.put("twoBareUpdateItemsP50Ms", bareP50);
         json.put("jvmOptions", jvmOptions);
 
@@ -107,8 +146,9 @@ final class LambdaGuardBenchmark {
                         + " response; the invocation is queued before the JVM starts, as on a cold Lambda. Warm = one"
                         + " invocation of a new tick (the guarded handler acquires and completes it: 2 DynamoDB"
                         + " requests). " + coldStarts + " cold starts (interleaved) and " + warmInvocations
-                        + " warm invocations per handler. Warm overhead is the guarded p50 minus the unguarded"
-                        + " p50, as a ratio to two bare `UpdateItem` calls on the same table timed in the same run"
+                        + " warm invocations per handler. Added cold start and warm overhead are each variant's p50"
+                        + " minus that of the unguarded handler on the same class path and archive setting; warm"
+                        + " overhead as a ratio to two bare `UpdateItem` calls on the same table timed in the same run"
                         + String.format(" (p50 %.2f ms).", bareP50))
                 .table(
                         List.of(
@@ -128,8 +168,90 @@ final class LambdaGuardBenchmark {
                         "Deployment size (jars on the runtime class path): cloudlock-function-aws with its lean"
                                 + " HTTP client **%.2f MiB** (%d bytes); cloudlock-dynamodb with the SDK's default"
                                 + " Apache 5 and Netty clients %.2f MiB (plus the function's own code).",
-                        lean / 1048576.0, lean, withDefaults / 1048576.0));
+                        lean / 1048576.0, lean, withDefaults / 1048576.0))
+                .paragraph("Application class-data archives (`-XX:SharedArchiveFile`, made by one training cold"
+                        + " start of the same handler with `-XX:ArchiveClassesAtExit` on this JVM): "
+                        + archiveBytes.entrySet().stream()
+                                .map(e -> String.format("%s %.2f MiB", e.getKey(), e.getValue() / 1048576.0))
+                                .collect(java.util.stream.Collectors.joining("; "))
+                        + ".");
         return json;
+    }
+
+    /**
+     * One training cold start of {@code variant}'s handler (the first invocation and a few warm ones) that writes an
+     * application class-data archive of the classes it loaded when its JVM exits; the archive's path.
+     */
+    private static Path train(Variant variant, String classPath, List<String> jvmOptions, Path work) throws Exception {
+        Path archive = work.resolve(
+                variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1) + "-"
+                        + Math.abs(variant.name().hashCode()) + ".jsa");
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.add("-XX:ArchiveClassesAtExit=" + archive);
+        Path log = work.resolve(archive.getFileName() + ".log");
+        try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+            Instant tick = Instant.parse("2026-11-29T00:00:00Z");
+            LambdaRuntimeApi.Pending first = api.invoke(event(tick), 60_000);
+            Process runtime = api.startRuntime(
+                    variant.handlerClass() + "::handleRequest",
+                    classPath,
+                    options,
+                    environment("train-" + archive.getFileName()),
+                    log);
+            try {
+                expectOk(first.result().get(60, TimeUnit.SECONDS), api, log);
+                for (int i = 1; i <= 3; i++) {
+                    expectOk(
+                            api.invoke(event(tick.plus(Duration.ofMinutes(i))), 60_000)
+                                    .result()
+                                    .get(60, TimeUnit.SECONDS),
+                            api,
+                            log);
+                }
+            } finally {
+                runtime.destroy(); // SIGTERM: the JVM exits through its shutdown, which writes the archive
+                if (!runtime.waitFor(60, TimeUnit.SECONDS)) {
+                    runtime.destroyForcibly().waitFor();
+                }
+            }
+        }
+        if (!Files.isRegularFile(archive)) {
+            throw new IllegalStateException(
+                    "The training run wrote no class-data archive; its output:\n" + Files.readString(log));
+        }
+        return archive;
+    }
+
+    /**
+     * {@code classPath} with each build output directory ({@code <module>/target/classes}) replaced by the module's
+     * jar next to it.
+     */
+    private static String jarsOnly(String classPath) throws IOException {
+        List<String> entries = new ArrayList<>();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (!Files.isDirectory(path)) {
+                entries.add(entry);
+                continue;
+            }
+            Path target = path.getParent();
+            try (var jars = Files.list(target)) {
+                List<Path> found = jars.filter(jar -> {
+                            String name = jar.getFileName().toString();
+                            return name.endsWith(".jar")
+                                    && !name.endsWith("-sources.jar")
+                                    && !name.endsWith("-javadoc.jar")
+                                    && !name.endsWith("-tests.jar");
+                        })
+                        .toList();
+                if (found.size() != 1) {
+                    throw new IllegalStateException("Expected one jar of " + path + " in " + target + ", found " + found
+                            + ": package the project first (./mvnw install -DskipTests)");
+                }
+                entries.add(found.get(0).toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private static void measure(
@@ -141,25 +263,10 @@ final class LambdaGuardBenchmark {
             Path work,
             ColdStartSamples samples)
             throws Exception {
-        String id = variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1) + "-" + round;
+        String id = variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1)
+                + (variant.classDataArchive() ? "-archived-" : "-") + round;
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
-            Map<String, String> env = new HashMap<>(Map.of(
-                    "AWS_REGION",
-                    "us-east-1",
-                    "AWS_ACCESS_KEY_ID",
-                    "b",
-                    "AWS_SECRET_ACCESS_KEY",
-                    "b",
-                    "AWS_ENDPOINT_URL_DYNAMODB",
-                    Emulators.moto().endpoint(),
-                    "CLOUDLOCK_DYNAMODB_TABLE",
-                    "shedlock",
-                    "CLOUDLOCK_JOB_NAME",
-                    "bench-" + id,
-                    "AWS_LAMBDA_FUNCTION_NAME",
-                    "bench",
-                    "AWS_LAMBDA_LOG_STREAM_NAME",
-                    id));
+            Map<String, String> env = environment(id);
             Instant tick = Instant.parse("2026-11-30T00:00:00Z");
             Path log = work.resolve(id + ".log");
             LambdaRuntimeApi.Pending first = api.invoke(event(tick), 60_000);
@@ -188,6 +295,27 @@ final class LambdaGuardBenchmark {
                 runtime.destroyForcibly().waitFor();
             }
         }
+    }
+
+    /** The environment Lambda gives the runtime, for a job named after {@code id} (its own lock). */
+    private static Map<String, String> environment(String id) {
+        return new HashMap<>(Map.of(
+                "AWS_REGION",
+                "us-east-1",
+                "AWS_ACCESS_KEY_ID",
+                "b",
+                "AWS_SECRET_ACCESS_KEY",
+                "b",
+                "AWS_ENDPOINT_URL_DYNAMODB",
+                Emulators.moto().endpoint(),
+                "CLOUDLOCK_DYNAMODB_TABLE",
+                "shedlock",
+                "CLOUDLOCK_JOB_NAME",
+                "bench-" + id,
+                "AWS_LAMBDA_FUNCTION_NAME",
+                "bench",
+                "AWS_LAMBDA_LOG_STREAM_NAME",
+                id));
     }
 
     /** Two bare {@code UpdateItem} calls (a counter on one item), as a user would make them, on a warm client. */

@@ -357,7 +357,15 @@ final class SoakBenchmark {
             worker.start();
         }
         for (Thread worker : workers) {
-            worker.join();
+            // a long soak says how far it has come once a minute, on standard error
+            for (worker.join(60_000); worker.isAlive(); worker.join(60_000)) {
+                System.err.printf(
+                        "soak %s: %d of %d acquisitions after %d s%n",
+                        options.store(),
+                        options.acquisitions() - remaining.get(),
+                        options.acquisitions(),
+                        Duration.ofNanos(System.nanoTime() - began).toSeconds());
+            }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - began);
         if (!crashed.isEmpty()) {
