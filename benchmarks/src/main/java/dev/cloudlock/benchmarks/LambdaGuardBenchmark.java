@@ -16,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -80,8 +83,8 @@ final class LambdaGuardBenchmark {
         Path deployment = repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt");
         String classPath = runtimeClassPath(deployment, repo);
         // a class-data archive holds classes from jars only (the JVM refuses to dump with a non-empty directory on
-        // the class path), so the archived variants run on the build's jars instead of its class directories
-        String jarClassPath = jarsOnly(classPath);
+        // the class path), so the archived variants run on jars of the build's class folders
+        String jarClassPath = jarsOnly(classPath, work);
         List<String> names = VARIANTS.stream().map(Variant::name).toList();
         ColdStartSamples samples = new ColdStartSamples(names, PHASES);
         Map<String, List<String>> options = new HashMap<>();
@@ -223,33 +226,28 @@ final class LambdaGuardBenchmark {
     }
 
     /**
-     * {@code classPath} with each build output directory ({@code <module>/target/classes}) replaced by the module's
-     * jar next to it.
+     * {@code classPath} with each directory replaced by a jar of its contents, written into {@code work} (the build's
+     * class folders are not packaged yet when the tests run this).
      */
-    private static String jarsOnly(String classPath) throws IOException {
+    private static String jarsOnly(String classPath, Path work) throws IOException {
         List<String> entries = new ArrayList<>();
         for (String entry : classPath.split(File.pathSeparator)) {
-            Path path = Path.of(entry);
-            if (!Files.isDirectory(path)) {
+            Path folder = Path.of(entry);
+            if (!Files.isDirectory(folder)) {
                 entries.add(entry);
                 continue;
             }
-            Path target = path.getParent();
-            try (var jars = Files.list(target)) {
-                List<Path> found = jars.filter(jar -> {
-                            String name = jar.getFileName().toString();
-                            return name.endsWith(".jar")
-                                    && !name.endsWith("-sources.jar")
-                                    && !name.endsWith("-javadoc.jar")
-                                    && !name.endsWith("-tests.jar");
-                        })
-                        .toList();
-                if (found.size() != 1) {
-                    throw new IllegalStateException("Expected one jar of " + path + " in " + target + ", found " + found
-                            + ": package the project first (./mvnw install -DskipTests)");
+            Path jar = work.resolve("classes-" + entries.size() + ".jar");
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                    Stream<Path> files = Files.walk(folder)) {
+                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                    out.putNextEntry(
+                            new JarEntry(folder.relativize(file).toString().replace(File.separatorChar, '/')));
+                    Files.copy(file, out);
+                    out.closeEntry();
                 }
-                entries.add(found.get(0).toString());
             }
+            entries.add(jar.toString());
         }
         return String.join(File.pathSeparator, entries);
     }
@@ -264,7 +262,8 @@ final class LambdaGuardBenchmark {
             ColdStartSamples samples)
             throws Exception {
         String id = variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1)
-                + (variant.classDataArchive() ? "-archived-" : "-") + round;
+                + (variant.classDataArchive() ? "-archived-" : "-")
+                + round;
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Map<String, String> env = environment(id);
             Instant tick = Instant.parse("2026-11-30T00:00:00Z");
@@ -387,12 +386,19 @@ final class LambdaGuardBenchmark {
         List<String> modules = new ArrayList<>(ourModules);
         modules.add("benchmarks");
         Path root = repo.toAbsolutePath().normalize();
+        List<String> installedJars = new ArrayList<>();
+        for (String module : modules) {
+            installedJars.add(artifactId(root.resolve(module).resolve("pom.xml")) + "-");
+        }
         List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path path = Path.of(entry).toAbsolutePath().normalize();
             String name = path.getFileName().toString();
+            // the module's build output in a reactor run, or its installed jar when this JVM runs on those
             boolean ours = modules.stream()
-                    .anyMatch(module -> path.startsWith(root.resolve(module).resolve("target")));
+                            .anyMatch(module ->
+                                    path.startsWith(root.resolve(module).resolve("target")))
+                    || (name.endsWith(".jar") && installedJars.stream().anyMatch(name::startsWith));
             boolean platform = platformJars.stream().anyMatch(name::startsWith);
             boolean benchmarkJar = name.startsWith("cloudlock-benchmarks");
             if (ours || platform || benchmarkJar) {
@@ -401,6 +407,17 @@ final class LambdaGuardBenchmark {
         }
         entries.addAll(List.of(Files.readString(deployment).trim().split(File.pathSeparator)));
         return String.join(File.pathSeparator, entries);
+    }
+
+    /** The module's own {@code artifactId} in {@code pom} (the first one after its parent's). */
+    private static String artifactId(Path pom) throws IOException {
+        String xml = Files.readString(pom).replaceFirst("(?s)<parent>.*?</parent>", "");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<artifactId>([^<]+)</artifactId>")
+                .matcher(xml);
+        if (!m.find()) {
+            throw new IllegalStateException("No artifactId in " + pom);
+        }
+        return m.group(1);
     }
 
     /** The total size of the jars listed in a class path file written by the build. */

@@ -400,6 +400,36 @@ public final class Emulators {
 
     /** A new Azurite Blob Storage server of its own (the caller closes it), as {@link #azurite()} starts it. */
     public static EmulatorProcess startAzurite() {
+        return startAzurite(List.of());
+    }
+
+    /**
+     * A new Azurite of its own, as {@link #startAzurite()}, whose collection of overwritten blob contents runs every
+     * {@code gcInterval} rather than Azurite's fixed 10 minutes. For long runs: in memory, Azurite's first collection
+     * after 10 minutes of a soak (about 37,000 acquisitions, some 120,000 writes to one blob) stopped it answering
+     * for more than 13 minutes; a shorter interval keeps each collection small. Azurite has no option for it, so a
+     * script preloaded into Node sets the constant its collector reads.
+     */
+    public static EmulatorProcess startAzurite(Duration gcInterval) {
+        Path constants = emulatorsDir().resolve("node_modules/azurite/dist/src/blob/utils/constants.js");
+        try {
+            Path preload = Files.createTempFile("cloudlock-azurite-gc", ".js");
+            preload.toFile().deleteOnExit();
+            Files.writeString(
+                    preload,
+                    "require(" + jsString(constants.toString()) + ").DEFAULT_GC_INTERVAL_MS = " + gcInterval.toMillis()
+                            + ";\n");
+            return startAzurite(List.of("--require", preload.toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String jsString(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    private static EmulatorProcess startAzurite(List<String> nodeOptions) {
         Path main = emulatorsDir().resolve("node_modules/azurite/dist/src/blob/main.js");
         if (!Files.isRegularFile(main)) {
             throw new IllegalStateException("Azurite is not installed: " + main + " is missing. Run 'npm ci' in "
@@ -407,16 +437,20 @@ public final class Emulators {
         }
         return EmulatorProcess.start(
                 "azurite",
-                port -> List.of(
-                        "node",
-                        main.toString(),
-                        "--blobHost",
-                        "127.0.0.1",
-                        "--blobPort",
-                        Integer.toString(port),
-                        "--inMemoryPersistence",
-                        "--disableTelemetry",
-                        "--skipApiVersionCheck"),
+                port -> {
+                    List<String> command = new ArrayList<>(List.of("node"));
+                    command.addAll(nodeOptions);
+                    command.addAll(List.of(
+                            main.toString(),
+                            "--blobHost",
+                            "127.0.0.1",
+                            "--blobPort",
+                            Integer.toString(port),
+                            "--inMemoryPersistence",
+                            "--disableTelemetry",
+                            "--skipApiVersionCheck"));
+                    return command;
+                },
                 "/",
                 Duration.ofSeconds(30));
     }
