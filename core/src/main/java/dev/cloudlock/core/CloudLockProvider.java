@@ -269,18 +269,19 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 config.getLockAtMostFor().plus(uncertainty),
                 time.earliest(),
                 tick);
+        long sent = System.nanoTime();
         AcquireResult result;
         try {
             result = store.tryAcquire(request);
         } catch (RuntimeException e) {
-            return resolveAfterError(request, atLeast, e);
+            return resolveAfterError(request, sent, atLeast, e);
         }
         if (result instanceof AcquireResult.Acquired acquired) {
             return held(acquired.lock(), atLeast, tick);
         }
         LockRecord current = ((AcquireResult.Lost) result)
                 .current()
-                .or(() -> store.read(name))
+                .or(() -> store.read(name, leaseLeft(request, sent)))
                 .orElse(null);
         if (current != null && request.owner().equals(current.owner())) {
             // Our write landed earlier (a retried request whose first response was lost).
@@ -310,9 +311,14 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
     }
 
-    private TickAttempt resolveAfterError(AcquireRequest request, Duration atLeast, RuntimeException error) {
+    /** What is left of the lease {@code request} asked for, {@code sent} being when it was sent (may be negative). */
+    private static Duration leaseLeft(AcquireRequest request, long sent) {
+        return request.lockAtMostFor().minusNanos(System.nanoTime() - sent);
+    }
+
+    private TickAttempt resolveAfterError(AcquireRequest request, long sent, Duration atLeast, RuntimeException error) {
         try {
-            Optional<LockRecord> current = store.read(request.name());
+            Optional<LockRecord> current = store.read(request.name(), leaseLeft(request, sent));
             if (current.isPresent() && request.owner().equals(current.get().owner())) {
                 LOG.warn(
                         "Lock '{}': the store reported an error but our write landed; we hold the lock",

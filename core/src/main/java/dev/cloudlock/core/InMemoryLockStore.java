@@ -9,6 +9,7 @@ import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreSetup;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -100,6 +101,12 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public Optional<LockRecord> read(String name) {
         return Optional.ofNullable(records.get(name));
+    }
+
+    /** As {@link #read(String)}: a map lookup needs no deadline. */
+    @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        return read(name);
     }
 
     /** Pages through the records in name order; the page token is the last name of the previous page. */

@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * <p>The rule "never longer than the lease it protects" is here, once: {@link #forAcquire} and {@link #forExtend} cap
  * both values at the lease the request asks for (an answer that comes after that lease has ended is worth nothing:
- * the lock would already be free for others). {@link #forRelease} and {@link #forRead()} protect no lease and use the
+ * the lock would already be free for others), and {@link #forSettling} caps the read that settles an acquisition at
+ * what is left of that lease. {@link #forRelease} and {@link #forRead()} protect no lease and use the
  * configured values: a release often comes after its lease ran out (a job that overran), and a slow release only
  * leaves the lock held until its {@code lockUntil}, which it would be anyway.
  *
@@ -92,6 +93,16 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
     /** The deadline of a read: the configured values (a read protects no lease). */
     public CallTimeouts forRead() {
         return this;
+    }
+
+    /**
+     * The deadline of the read that settles an acquisition (its answer lost, or refused without the record): at most
+     * {@code leaseLeft}, what is left of the lease the acquisition asked for, never below {@link #MIN_LEASE_CAP}. So
+     * an acquisition and its settling read together take at most its lease plus a second, not the lease plus a full
+     * read deadline.
+     */
+    public CallTimeouts forSettling(Duration leaseLeft) {
+        return within(leaseLeft);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cloudlock.spi;
 
 import dev.cloudlock.core.LockStoreException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,6 +153,11 @@ public abstract class ETagLockStore implements LockStore {
     @Override
     public Optional<LockRecord> read(String name) {
         return readObject(name, timeouts.forRead());
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        return readObject(name, timeouts.forSettling(leaseLeft));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -54,6 +55,14 @@ public interface LockStore {
 
     /** A strongly consistent read of the record, empty when no record exists for the name. */
     Optional<LockRecord> read(String name);
+
+    /**
+     * As {@link #read(String)}, within {@link CallTimeouts#forSettling the deadline of a settling read}: the read
+     * core makes to settle an acquisition whose answer was lost, or that was refused without the record. Its answer
+     * is worth nothing once the lease the acquisition asked for is over, so {@code leaseLeft} (what is left of it)
+     * caps the deadline, as it capped the acquisition's.
+     */
+    Optional<LockRecord> read(String name, Duration leaseLeft);
 
     /**
      * One page of the lock records under this store's coordinates (its table, prefix, collection or container), read

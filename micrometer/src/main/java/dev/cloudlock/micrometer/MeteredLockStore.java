@@ -113,6 +113,11 @@ public final class MeteredLockStore implements LockStore {
     }
 
     @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        return timed("read", name, () -> store.read(name, leaseLeft), r -> true);
+    }
+
+    @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
         return timed("list", NO_LOCK, () -> store.list(pageToken, pageSize), r -> true);
     }

@@ -11,6 +11,7 @@ import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreSetup;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -90,6 +91,12 @@ public final class FaultInjectingStore implements LockStore {
     public Optional<LockRecord> read(String name) {
         failIfUnavailable();
         return real.read(name);
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        failIfUnavailable();
+        return real.read(name, leaseLeft);
     }
 
     @Override

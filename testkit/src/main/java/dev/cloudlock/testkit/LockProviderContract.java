@@ -2,6 +2,7 @@ package dev.cloudlock.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -16,6 +17,7 @@ import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.LockedRun;
 import dev.cloudlock.core.LockedTaskRunner;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.StoreSetup;
 import java.time.Clock;
@@ -1087,6 +1089,36 @@ public abstract class LockProviderContract {
         FencedLock lock = faulty.tryLock(config(name))
                 .orElseThrow(() -> new AssertionError("nothing was written during the outage, so the lock is free"));
         lock.unlock();
+    }
+
+    /**
+     * An acquisition that gets no answer is settled by reading the record, and that read is worth nothing once the
+     * lease the acquisition asked for is over: it is capped at what is left of the lease (never below a second), so
+     * the call ends within about the lease plus a second, not the lease plus a whole read deadline.
+     */
+    @Test
+    void anAcquisitionThatGetsNoAnswerIsSettledWithinItsLeaseNotAWholeReadDeadline() {
+        WireFaults wire = wire();
+        String name = uniqueName("wire-settle");
+        Duration callTimeout = Duration.ofSeconds(4);
+        Duration lease = Duration.ofSeconds(1);
+        CloudLockProvider faulty = providerOnWire("a", callTimeout);
+        faulty.store().read(name); // the store's time is known before the silence
+        wire.failEverything(WireFault.NO_ANSWER);
+        long start = System.nanoTime();
+        Throwable error = catchThrowable(() -> faulty.tryLock(config(name, lease, Duration.ZERO)));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        wire.heal();
+        assertThat(error).isInstanceOf(LockStoreUnavailableException.class);
+        assertThat(error.getSuppressed())
+                .as("the settling read failed too, within a deadline capped at the lease's floor of 1 s")
+                .singleElement()
+                .satisfies(read ->
+                        assertThat(read.getMessage()).contains("within its deadline (1 s in total, 1 s per attempt)"));
+        assertThat(took)
+                .as("acquisition (capped at the lease) and settling read (capped at what is left, at least 1 s),"
+                        + " with slack; uncapped, the read alone would wait " + callTimeout)
+                .isLessThan(lease.plus(CallTimeouts.MIN_LEASE_CAP).plus(Duration.ofMillis(1500)));
     }
 
     /**

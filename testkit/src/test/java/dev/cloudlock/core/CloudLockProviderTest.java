@@ -434,6 +434,11 @@ class CloudLockProviderTest {
         }
 
         @Override
+        public Optional<LockRecord> read(String name, Duration leaseLeft) {
+            return real.read(name, leaseLeft);
+        }
+
+        @Override
         public LockRecordPage list(@Nullable String pageToken, int pageSize) {
             return real.list(pageToken, pageSize);
         }

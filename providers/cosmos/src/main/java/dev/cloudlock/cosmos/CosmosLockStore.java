@@ -296,8 +296,16 @@ public final class CosmosLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
+        return read(name, timeouts.forRead());
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        return read(name, timeouts.forSettling(leaseLeft));
+    }
+
+    private Optional<LockRecord> read(String name, CallTimeouts deadline) {
         String id = CosmosItemIds.encode(name);
-        CallTimeouts deadline = timeouts.forRead();
         CosmosItemRequestOptions options = bound(new CosmosItemRequestOptions(), deadline);
         try {
             CosmosItemResponse<ObjectNode> response =

@@ -24,6 +24,7 @@ import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -262,7 +263,15 @@ public final class DynamoDbLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        CallTimeouts deadline = timeouts.forRead();
+        return read(name, timeouts.forRead());
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        return read(name, timeouts.forSettling(leaseLeft));
+    }
+
+    private Optional<LockRecord> read(String name, CallTimeouts deadline) {
         GetItemResponse response = call(
                 () -> client.getItem(b -> b.tableName(tableName)
                         .key(key(name))

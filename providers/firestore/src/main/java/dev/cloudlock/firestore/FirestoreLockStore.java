@@ -207,7 +207,16 @@ public final class FirestoreLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        DocumentSnapshot snapshot = readDocument(document(name), "read", name, new Deadline(timeouts.forRead()));
+        return read(name, timeouts.forRead());
+    }
+
+    @Override
+    public Optional<LockRecord> read(String name, Duration leaseLeft) {
+        return read(name, timeouts.forSettling(leaseLeft));
+    }
+
+    private Optional<LockRecord> read(String name, CallTimeouts deadline) {
+        DocumentSnapshot snapshot = readDocument(document(name), "read", name, new Deadline(deadline));
         return snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
     }
 
