@@ -204,12 +204,7 @@ final class LambdaGuardBenchmark {
             try {
                 expectOk(first.result().get(60, TimeUnit.SECONDS), api, log);
                 for (int i = 1; i <= 3; i++) {
-                    expectOk(
-                            api.invoke(event(tick.plus(Duration.ofMinutes(i))), 60_000)
-                                    .result()
-                                    .get(60, TimeUnit.SECONDS),
-                            api,
-                            log);
+                    invokeWarm(api, tick.plus(Duration.ofMinutes(i)), log);
                 }
             } finally {
                 runtime.destroy(); // SIGTERM: the JVM exits through its shutdown, which writes the archive
@@ -279,12 +274,7 @@ final class LambdaGuardBenchmark {
                 long answeredMillis = System.currentTimeMillis();
                 for (int i = 1; i <= warmInvocations; i++) {
                     long invoked = System.nanoTime();
-                    expectOk(
-                            api.invoke(event(tick.plus(Duration.ofMinutes(i))), 60_000)
-                                    .result()
-                                    .get(60, TimeUnit.SECONDS),
-                            api,
-                            log);
+                    invokeWarm(api, tick.plus(Duration.ofMinutes(i)), log);
                     samples.warm(variant.name()).add(System.nanoTime() - invoked);
                 }
                 Map<String, Long> marks = ColdStartSamples.marks(log);
@@ -294,6 +284,11 @@ final class LambdaGuardBenchmark {
                 runtime.destroyForcibly().waitFor();
             }
         }
+    }
+
+    /** One invocation of the scheduled event of {@code tick} on a started runtime, which must answer "RAN". */
+    private static void invokeWarm(LambdaRuntimeApi api, Instant tick, Path log) throws Exception {
+        expectOk(api.invoke(event(tick), 60_000).result().get(60, TimeUnit.SECONDS), api, log);
     }
 
     /** The environment Lambda gives the runtime, for a job named after {@code id} (its own lock). */
