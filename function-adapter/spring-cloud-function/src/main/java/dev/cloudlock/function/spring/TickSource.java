@@ -42,7 +42,8 @@ public final class TickSource {
     public static final String GCF_CONTEXT_HEADER = "gcf_context";
 
     // Jackson 3, as Spring Cloud Function 5; dates serialise as ISO-8601 text by default
-    private static final JsonMapper JSON = JsonMapper.builder().findAndAddModules().build();
+    private static final JsonMapper JSON =
+            JsonMapper.builder().findAndAddModules().build();
 
     private enum Kind {
         HEADER,
