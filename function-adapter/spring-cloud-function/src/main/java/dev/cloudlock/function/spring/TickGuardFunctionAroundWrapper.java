@@ -17,12 +17,12 @@ import org.springframework.messaging.support.MessageBuilder;
  * the outcome's name as a JSON string. Functions without configuration (including {@code functionRouter}, so the
  * router's double firing guards the routed function once) pass through.
  *
- * <p>Spring Cloud Function 4.3.0 calls it only in some cases, so it is not a guarantee on its own: it sees a call
- * only when the function was looked up from the {@code FunctionCatalog}, its input is a {@code Message}, no
- * plain-object call of that function came before (that disables it for the function for good), and no other call
- * of the same function is in progress (a concurrent call bypasses it). Only one {@code FunctionAroundWrapper} bean
- * is honoured: this one backs off when the application defines its own. Use {@link GuardedFunctions#guard} for
- * the rest.
+ * <p>Spring Cloud Function (4.3 and 5.0 alike) calls it only in some cases, so it is not a guarantee on its own: it
+ * sees a call only when the function was looked up from the {@code FunctionCatalog}, its input is a {@code Message},
+ * no plain-object call of that function came before (that disables it for the function for good), and no other
+ * call of the same function is in progress (a concurrent call bypasses it). Only one {@code FunctionAroundWrapper}
+ * bean is honoured: this one backs off when the application defines its own. Use {@link GuardedFunctions#guard}
+ * for the rest.
  *
  * <p>Being the one wrapper, it would replace Spring Cloud Function's own, which observes every function call
  * ({@code ObservationFunctionAroundWrapper}). Given that wrapper, it calls every function through it, so each run of a

@@ -1,11 +1,5 @@
 package dev.cloudlock.function.spring;
 
-import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -15,6 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.Message;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Where a function's input carries the scheduled time of its occurrence, parsed from the {@code tick-source}
@@ -43,8 +41,9 @@ public final class TickSource {
     /** The header through which the GCP adapter passes a background event's context. */
     public static final String GCF_CONTEXT_HEADER = "gcf_context";
 
-    private static final ObjectMapper JSON =
-            new ObjectMapper().findAndRegisterModules().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    // Jackson 3, as Spring Cloud Function 5; dates serialise as ISO-8601 text by default
+    private static final JsonMapper JSON =
+            JsonMapper.builder().findAndAddModules().build();
 
     private enum Kind {
         HEADER,
@@ -152,24 +151,24 @@ public final class TickSource {
 
     private @Nullable Object jsonValue(Object payload) {
         JsonNode tree;
-        try {
-            if (payload instanceof byte[] bytes) {
-                tree = JSON.readTree(bytes);
-            } else if (payload instanceof String text) {
-                tree = JSON.readTree(text);
-            } else {
-                tree = JSON.valueToTree(payload);
+        if (payload instanceof byte[] || payload instanceof String) {
+            try {
+                tree = payload instanceof byte[] bytes ? JSON.readTree(bytes) : JSON.readTree((String) payload);
+            } catch (JacksonException e) {
+                throw new IllegalArgumentException("Tick source '" + spec + "': the payload is not JSON", e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Tick source '" + spec + "': the payload is not JSON", e);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "Tick source '" + spec + "': cannot read a "
-                            + payload.getClass().getName() + " as JSON",
-                    e);
+        } else {
+            try {
+                tree = JSON.valueToTree(payload);
+            } catch (JacksonException | IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "Tick source '" + spec + "': cannot read a "
+                                + payload.getClass().getName() + " as JSON",
+                        e);
+            }
         }
         JsonNode node = tree == null ? null : tree.at(pointer);
-        return node == null || node.isMissingNode() || node.isNull() ? null : node.isTextual() ? node.asText() : node;
+        return node == null || node.isMissingNode() || node.isNull() ? null : node.isString() ? node.asString() : node;
     }
 
     private Instant instant(Object value) {

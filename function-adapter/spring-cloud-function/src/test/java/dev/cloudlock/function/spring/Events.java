@@ -1,6 +1,5 @@
 package dev.cloudlock.function.spring;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -8,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Real event payloads for the tests. */
 final class Events {
@@ -29,13 +29,9 @@ final class Events {
     }
 
     static Map<String, Object> eventBridgeMap(String time) {
-        try {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> map = new ObjectMapper().readValue(eventBridge(time), Map.class);
-            return map;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map = JsonMapper.shared().readValue(eventBridge(time), Map.class);
+        return map;
     }
 
     /** As the AWS adapter builds it: the JSON bytes with a JSON content type. */

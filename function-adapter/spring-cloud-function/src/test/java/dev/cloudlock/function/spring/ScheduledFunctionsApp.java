@@ -15,7 +15,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
-import org.springframework.messaging.Message;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -158,20 +157,5 @@ public class ScheduledFunctionsApp {
     @Bean
     public Function<Map<String, Object>, String> watermarkReport(GuardedFunctions guards) {
         return guards.guard("watermarkReport", event -> failsFirst("watermarkReport"));
-    }
-
-    /**
-     * A Cloud Scheduler HTTP target: the tick is the X-CloudScheduler-ScheduleTime header, so the input is a Message
-     * (of the job's JSON body: the GCP adapter cannot turn its HTTP body into a String payload).
-     */
-    @Bean
-    public Function<Message<Map<String, Object>>, String> schedulerReport(GuardedFunctions guards) {
-        return guards.guard("schedulerReport", request -> ran("schedulerReport"));
-    }
-
-    /** A Pub/Sub-triggered background function: the tick is the event's time from the gcf_context header. */
-    @Bean
-    public Function<Message<String>, String> pubsubReport(GuardedFunctions guards) {
-        return guards.guard("pubsubReport", event -> ran("pubsubReport"));
     }
 }

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.joda.JodaModule;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.datatype.joda.JodaModule;
 
 /** Reading the scheduled time from real payloads and headers, in every supported shape. */
 class TickSourceTest {
@@ -27,8 +27,9 @@ class TickSourceTest {
         assertThat(source.scheduledTime(Events.message(json))).isEqualTo(TWO_AM);
         assertThat(source.scheduledTime(Events.eventBridgeMap("2026-11-30T02:00:00Z")))
                 .isEqualTo(TWO_AM);
-        ScheduledEvent typed = new ObjectMapper()
-                .registerModule(new JodaModule())
+        ScheduledEvent typed = JsonMapper.builder()
+                .addModule(new JodaModule())
+                .build()
                 .readValue(json.replace("detail-type", "detailType"), ScheduledEvent.class);
         assertThat(source.scheduledTime(typed))
                 .as("the aws-lambda-java-events type")

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Spring Cloud Function's GCP adapter served by the real Functions Framework invoker (java-function-invoker 2.0.0)
- * over HTTP, with real Cloud Scheduler headers and a real Pub/Sub CloudEvent, on DynamoDB (dynalite). The invoker
+ * Spring Cloud Function's GCP adapter (4.3, on Boot 3.5, with the guard's jar as built for Boot 4.1) served by the
+ * real Functions Framework invoker (java-function-invoker 2.0.0) over HTTP, with real Cloud Scheduler headers and a real Pub/Sub CloudEvent, on DynamoDB (dynalite). The invoker
  * binds every interface, so {@link GcpInvokerScenario} runs in a JVM inside {@code unshare -n} (a network namespace
  * with only loopback; needs root, as CI has) and this test reads what it printed.
  */

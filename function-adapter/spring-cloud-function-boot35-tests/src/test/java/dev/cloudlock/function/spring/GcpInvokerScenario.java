@@ -43,7 +43,7 @@ public final class GcpInvokerScenario {
     }
 
     private static void run() throws Exception {
-        System.setProperty("MAIN_CLASS", ScheduledFunctionsApp.class.getName());
+        System.setProperty("MAIN_CLASS", GcpFunctionsApp.class.getName());
         System.setProperty("cloudlock.test.table", "scf-gcp-" + UUID.randomUUID());
 
         Invoker http = serve("schedulerReport", "http");
@@ -89,7 +89,7 @@ public final class GcpInvokerScenario {
         print(
                 "pubsubReport",
                 post(eventPort, republished, body.replace("17291", "17305")).join());
-        System.out.println("RUNS pubsubReport " + ScheduledFunctionsApp.runs("pubsubReport"));
+        System.out.println("RUNS pubsubReport " + GcpFunctionsApp.runs("pubsubReport"));
         event.stopServer();
     }
 
@@ -117,7 +117,7 @@ public final class GcpInvokerScenario {
         }
         concurrent.forEach(response -> print(function, response.join()));
         print(function, post(port, headers, body).join());
-        System.out.println("RUNS " + function + " " + ScheduledFunctionsApp.runs(function));
+        System.out.println("RUNS " + function + " " + GcpFunctionsApp.runs(function));
     }
 
     private static CompletableFuture<HttpResponse<String>> post(int port, Map<String, String> headers, String body) {
