@@ -45,11 +45,13 @@ final class SoakBenchmark {
     static final List<String> STORES = List.of("dynamodb", "s3", "firestore", "cosmos", "azure-blob");
 
     /**
-     * How often the soak's Azurite collects overwritten blob contents. At its fixed 10 minutes, the first collection
-     * of a soak (about 120,000 writes to one blob) stopped Azurite answering for more than 13 minutes: see
+     * How often the soak's Azurite collects overwritten blob contents: not within a soak. Azurite stops answering
+     * while it collects: at its fixed 10 minutes, the first collection (after about 120,000 writes to one blob)
+     * stalled it for more than 13 minutes; every minute, it stalled for one to two minutes each time, longer each
+     * time. A soak's overwritten contents (a few hundred bytes each) stay in memory instead. See
      * {@link Emulators#startAzurite(Duration)}.
      */
-    private static final Duration AZURITE_GC_INTERVAL = Duration.ofMinutes(1);
+    private static final Duration AZURITE_GC_INTERVAL = Duration.ofDays(1);
 
     /**
      * What one soak run does.

@@ -405,10 +405,10 @@ public final class Emulators {
 
     /**
      * A new Azurite of its own, as {@link #startAzurite()}, whose collection of overwritten blob contents runs every
-     * {@code gcInterval} rather than Azurite's fixed 10 minutes. For long runs: in memory, Azurite's first collection
-     * after 10 minutes of a soak (about 37,000 acquisitions, some 120,000 writes to one blob) stopped it answering
-     * for more than 13 minutes; a shorter interval keeps each collection small. Azurite has no option for it, so a
-     * script preloaded into Node sets the constant its collector reads.
+     * {@code gcInterval} rather than Azurite's fixed 10 minutes. For long runs: Azurite in memory stops answering
+     * while it collects, longer the more it has to collect (in a soak, more than 13 minutes at the first collection,
+     * after about 120,000 writes to one blob), so a soak sets an interval longer than itself. Azurite has no option
+     * for it, so a script preloaded into Node sets the constant its collector reads.
      */
     public static EmulatorProcess startAzurite(Duration gcInterval) {
         Path constants = emulatorsDir().resolve("node_modules/azurite/dist/src/blob/utils/constants.js");
