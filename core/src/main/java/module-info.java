@@ -8,4 +8,9 @@ module dev.cloudlock.core {
 
     exports dev.cloudlock.core;
     exports dev.cloudlock.spi;
+
+    uses dev.cloudlock.spi.StoreType;
+
+    provides dev.cloudlock.spi.StoreType with
+            dev.cloudlock.core.InMemoryStoreType;
 }

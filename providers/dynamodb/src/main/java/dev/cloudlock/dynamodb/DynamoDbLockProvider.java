@@ -1,19 +1,19 @@
 package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
-import java.time.Duration;
+import dev.cloudlock.spi.LockStore;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The ShedLock {@code LockProvider} on DynamoDB: {@link CloudLockProvider}'s guarantees (owner-checked release,
- * fencing tokens, tick dedupe, errors never reported as "held") over a {@link DynamoDbLockStore}, one
+ * The ShedLock {@code LockProvider} on DynamoDB: {@link #builder()} builds a {@link CloudLockProvider} (owner-checked
+ * release, fencing tokens, tick dedupe, errors never reported as "held") over a {@link DynamoDbLockStore}, one
  * {@code UpdateItem} per acquire, release and extend.
  *
  * <p>The table is keyed by a string partition key ({@code _id} by default) and, when configured with
@@ -31,35 +31,23 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *         .build();
  * }</pre>
  */
-public final class DynamoDbLockProvider extends CloudLockProvider {
+public final class DynamoDbLockProvider {
 
     /** The partition key of ShedLock's DynamoDB layout. */
     public static final String DEFAULT_PARTITION_KEY = "_id";
 
-    private DynamoDbLockProvider(DynamoDbClient client, String tableName, Builder builder) {
-        super(
-                new DynamoDbLockStore(
-                        client,
-                        tableName,
-                        builder.partitionKey,
-                        builder.sortKey,
-                        new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
-                        builder.timeouts),
-                builder.lockedBy);
-    }
+    private DynamoDbLockProvider() {}
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Builds a {@link DynamoDbLockProvider}; {@code client} and {@code tableName} are required. */
-    public static final class Builder {
+    /** Builds a {@link CloudLockProvider} on DynamoDB; {@code client} and {@code tableName} are required. */
+    public static final class Builder extends CloudLockProviderBuilder<Builder> {
         private @Nullable DynamoDbClient client;
         private @Nullable String tableName;
         private String partitionKey = DEFAULT_PARTITION_KEY;
         private DynamoDbLockStore.@Nullable SortKey sortKey;
-        private String lockedBy = InstanceIdentity.hostAndPid();
-        private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
@@ -92,36 +80,15 @@ public final class DynamoDbLockProvider extends CloudLockProvider {
             return this;
         }
 
-        /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
-        public Builder lockedBy(String lockedBy) {
-            this.lockedBy = lockedBy;
-            return this;
-        }
-
-        /**
-         * The deadline of each DynamoDB call, all retries included; default 10 s. Set on every request (so it also
-         * bounds a client you built); an acquire or extend is capped at its lease, never below 1 s
-         * ({@link dev.cloudlock.spi.CallTimeouts}). A call that hits it throws {@link LockStoreUnavailableException}.
-         */
-        public Builder callTimeout(Duration total) {
-            this.timeouts = timeouts.withTotal(total);
-            return this;
-        }
-
-        /** The deadline of each single attempt within a call; default 3 s (never longer than the call timeout). */
-        public Builder attemptTimeout(Duration perAttempt) {
-            this.timeouts = timeouts.withPerAttempt(perAttempt);
-            return this;
-        }
-
-        public DynamoDbLockProvider build() {
-            if (client == null) {
-                throw new IllegalStateException("client is required: DynamoDbLockProvider.builder().client(...)");
-            }
-            if (tableName == null) {
-                throw new IllegalStateException("tableName is required: DynamoDbLockProvider.builder().tableName(...)");
-            }
-            return new DynamoDbLockProvider(client, tableName, this);
+        @Override
+        protected LockStore store(CallTimeouts timeouts) {
+            return new DynamoDbLockStore(
+                    required(client, "client"),
+                    required(tableName, "tableName"),
+                    partitionKey,
+                    sortKey,
+                    new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+                    timeouts);
         }
     }
 }

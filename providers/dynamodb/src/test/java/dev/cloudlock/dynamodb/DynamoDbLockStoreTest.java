@@ -52,7 +52,7 @@ class DynamoDbLockStoreTest {
         return new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(1), Duration.ZERO);
     }
 
-    private static DynamoDbLockProvider sortKeyProvider(String table, String key, String sortKey) {
+    private static CloudLockProvider sortKeyProvider(String table, String key, String sortKey) {
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)
                 .tableName(table)
@@ -62,7 +62,7 @@ class DynamoDbLockStoreTest {
                 .build();
     }
 
-    private static DynamoDbLockProvider provider(String table, String key) {
+    private static CloudLockProvider provider(String table, String key) {
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)
                 .tableName(table)
@@ -155,7 +155,7 @@ class DynamoDbLockStoreTest {
             CLIENT.putItem(b -> b.tableName("app")
                     .item(Map.of("_id", AttributeValue.fromS(id), "sk", AttributeValue.fromS("PROFILE"))));
         }
-        DynamoDbLockProvider provider = sortKeyProvider("app", "_id", "sk");
+        CloudLockProvider provider = sortKeyProvider("app", "_id", "sk");
         for (String name : List.of("b", "job-1", "job-2")) {
             provider.tryLock(config(name)).orElseThrow().unlock();
         }
@@ -177,7 +177,7 @@ class DynamoDbLockStoreTest {
     @Test
     void setupCreatesATableWithTheSortKeyOnceAndRefusesATableWithout() {
         DynamoDbLockStore.SortKey sortKey = new DynamoDbLockStore.SortKey("sk", "LOCK#");
-        DynamoDbLockProvider provider = sortKeyProvider("created-by-setup", "pk", "sk");
+        CloudLockProvider provider = sortKeyProvider("created-by-setup", "pk", "sk");
         assertThat(provider.admin().init().created()).isTrue();
         assertThat(CLIENT.describeTable(b -> b.tableName("created-by-setup"))
                         .table()

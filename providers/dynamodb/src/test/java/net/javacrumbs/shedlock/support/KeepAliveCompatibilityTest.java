@@ -2,6 +2,7 @@ package net.javacrumbs.shedlock.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
@@ -42,7 +43,7 @@ class KeepAliveCompatibilityTest {
         SCHEDULER.shutdownNow();
     }
 
-    private static DynamoDbLockProvider provider(String lockedBy) {
+    private static CloudLockProvider provider(String lockedBy) {
         DynamoDbLockTable.createIfAbsent(CLIENT, "keepalive");
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)

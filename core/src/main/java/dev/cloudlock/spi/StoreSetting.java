@@ -1,0 +1,41 @@
+package dev.cloudlock.spi;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One setting a {@link StoreType} takes: its name, its default and what it means. The same name is the property
+ * {@code cloudlock.<store>.<name>} in Spring Boot and the option {@code --<name>} of the {@code cloudlock} command.
+ *
+ * @param name lower-case words joined by {@code -}, such as {@code table-name}
+ * @param defaultValue the value taken when none is given; {@code null} when the setting has none
+ * @param required whether a provider cannot be built without a value (a required setting has no default)
+ * @param description one or two sentences for the reference documentation and the command's help
+ */
+public record StoreSetting(String name, @Nullable String defaultValue, boolean required, String description) {
+
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+
+    public StoreSetting {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(description, "description");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                    "A setting's name is lower-case words joined by '-', such as table-name; was '" + name + "'");
+        }
+        if (required && defaultValue != null) {
+            throw new IllegalArgumentException("The required setting " + name + " cannot have a default");
+        }
+    }
+
+    /** A setting a provider cannot be built without. */
+    public static StoreSetting required(String name, String description) {
+        return new StoreSetting(name, null, true, description);
+    }
+
+    /** A setting that may be left out; {@code defaultValue} is taken then ({@code null}: none). */
+    public static StoreSetting optional(String name, @Nullable String defaultValue, String description) {
+        return new StoreSetting(name, defaultValue, false, description);
+    }
+}

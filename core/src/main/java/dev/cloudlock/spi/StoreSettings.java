@@ -1,0 +1,103 @@
+package dev.cloudlock.spi;
+
+import java.net.URI;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The values a user gave a {@link StoreType}'s settings, read where the user wrote them (Spring Boot properties, the
+ * command's options), and the SDK clients the application already has. A store reads every value through this class,
+ * so that a missing or bad value is reported in the words the user wrote it in ({@link #spelling}), before any
+ * request.
+ */
+public final class StoreSettings {
+
+    private final String store;
+    private final Function<StoreSetting, @Nullable String> values;
+    private final Function<StoreSetting, String> spelling;
+    private final Function<Class<?>, @Nullable Object> clients;
+    private final Function<String, @Nullable String> environment;
+
+    /**
+     * @param store the store's name, as the user chose it
+     * @param values the value the user gave a setting, {@code null} or blank when none
+     * @param spelling how the user writes a setting: {@code cloudlock.dynamodb.table-name}, {@code --table-name}
+     * @param clients the application's one client of a type (a Spring bean), {@code null} when it has none
+     * @param environment an environment variable or platform setting by name, {@code null} when unset
+     */
+    public StoreSettings(
+            String store,
+            Function<StoreSetting, @Nullable String> values,
+            Function<StoreSetting, String> spelling,
+            Function<Class<?>, @Nullable Object> clients,
+            Function<String, @Nullable String> environment) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.values = Objects.requireNonNull(values, "values");
+        this.spelling = Objects.requireNonNull(spelling, "spelling");
+        this.clients = Objects.requireNonNull(clients, "clients");
+        this.environment = Objects.requireNonNull(environment, "environment");
+    }
+
+    /** The store's name, as the user chose it. */
+    public String store() {
+        return store;
+    }
+
+    /** The value given for {@code setting}, else its default; empty when neither is there. */
+    public Optional<String> get(StoreSetting setting) {
+        String value = values.apply(setting);
+        if (value == null || value.isBlank()) {
+            return Optional.ofNullable(setting.defaultValue());
+        }
+        return Optional.of(value.trim());
+    }
+
+    /**
+     * The value of {@code setting}.
+     *
+     * @throws IllegalArgumentException naming the setting as the user writes it, when it has no value
+     */
+    public String require(StoreSetting setting) {
+        return get(setting)
+                .orElseThrow(() -> new IllegalArgumentException(spelling(setting) + " is not set: the " + store
+                        + " store needs it (" + setting.description() + ")"));
+    }
+
+    /**
+     * The value of {@code setting} as a URL with a scheme and a host, such as {@code http://127.0.0.1:8000}.
+     *
+     * @throws IllegalArgumentException naming the setting as the user writes it, when the value is no such URL
+     */
+    public Optional<URI> url(StoreSetting setting) {
+        return get(setting).map(value -> {
+            URI uri;
+            try {
+                uri = new URI(value);
+            } catch (java.net.URISyntaxException e) {
+                uri = null;
+            }
+            if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
+                throw new IllegalArgumentException(spelling(setting) + " is '" + value
+                        + "', which is no URL: write it with its scheme and host, such as http://127.0.0.1:8000");
+            }
+            return uri;
+        });
+    }
+
+    /** How the user writes {@code setting}: a property name, an option. */
+    public String spelling(StoreSetting setting) {
+        return spelling.apply(setting);
+    }
+
+    /** The application's client of {@code type}, when it has exactly one. */
+    public <T> Optional<T> client(Class<T> type) {
+        return Optional.ofNullable(clients.apply(type)).map(type::cast);
+    }
+
+    /** An environment variable or platform setting, such as {@code AzureWebJobsStorage}; empty when unset. */
+    public Optional<String> environment(String name) {
+        return Optional.ofNullable(environment.apply(name)).filter(value -> !value.isBlank());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.cloudlock.dynamodb;
+
+import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.StoreSetting;
+import dev.cloudlock.spi.StoreSettings;
+import dev.cloudlock.spi.StoreType;
+import java.util.List;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+
+/**
+ * The store {@code dynamodb}: a {@link DynamoDbLockProvider} on the application's {@link DynamoDbClient}, or, when it
+ * has none, on a client the SDK's default chains configure (region, credentials), pointed at {@code endpoint} when
+ * set. Found through {@link StoreType#find}; applications do not use it directly.
+ */
+public final class DynamoDbStoreType implements StoreType {
+
+    static final StoreSetting TABLE_NAME = StoreSetting.required("table-name", "The lock table.");
+    static final StoreSetting PARTITION_KEY = StoreSetting.optional(
+            "partition-key", DynamoDbLockProvider.DEFAULT_PARTITION_KEY, "The table's string partition key attribute.");
+    static final StoreSetting ENDPOINT = StoreSetting.optional(
+            "endpoint",
+            null,
+            "The DynamoDB endpoint URL, for a local emulator or a private endpoint; ignored when the application has"
+                    + " its own client.");
+    static final StoreSetting REGION = StoreSetting.optional(
+            "region",
+            null,
+            "The AWS region; default: the SDK's region chain (AWS_REGION, the profile); ignored when the application"
+                    + " has its own client.");
+
+    @Override
+    public String name() {
+        return "dynamodb";
+    }
+
+    @Override
+    public String title() {
+        return "Amazon DynamoDB";
+    }
+
+    @Override
+    public List<StoreSetting> settings() {
+        return List.of(TABLE_NAME, PARTITION_KEY, ENDPOINT, REGION);
+    }
+
+    @Override
+    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+        String table = settings.require(TABLE_NAME);
+        DynamoDbClient client = settings.client(DynamoDbClient.class).orElseGet(() -> ownClient(settings));
+        return DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(table)
+                .partitionKey(settings.require(PARTITION_KEY));
+    }
+
+    private static DynamoDbClient ownClient(StoreSettings settings) {
+        DynamoDbClientBuilder client = DynamoDbClient.builder();
+        settings.url(ENDPOINT).ifPresent(client::endpointOverride);
+        settings.get(REGION).ifPresent(region -> client.region(Region.of(region)));
+        try {
+            return client.build();
+        } catch (SdkClientException e) {
+            throw new IllegalArgumentException(
+                    settings.spelling(REGION) + " is not set, and the AWS SDK found no region"
+                            + " in its chain (the AWS_REGION variable, the profile): set one, such as us-east-1",
+                    e);
+        }
+    }
+}
