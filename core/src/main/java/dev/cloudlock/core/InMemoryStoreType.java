@@ -33,6 +33,11 @@ public final class InMemoryStoreType implements StoreType {
         return new Builder();
     }
 
+    @Override
+    public String setupFix(StoreSettings settings) {
+        return "The in-memory store needs no setup";
+    }
+
     private static final class Builder extends CloudLockProviderBuilder<Builder> {
         @Override
         protected LockStore store(CallTimeouts timeouts) {

@@ -34,6 +34,12 @@ public interface StoreType {
      */
     CloudLockProviderBuilder<?> builder(StoreSettings settings);
 
+    /**
+     * What to do when the store's setup is missing or wrong (a {@code LockStoreConfigurationException}): what to
+     * create, with which permissions, naming each setting as the user writes it ({@link StoreSettings#spelling}).
+     */
+    String setupFix(StoreSettings settings);
+
     /** The store types on the class path, by name. */
     static List<StoreType> all() {
         List<StoreType> types = new ArrayList<>();

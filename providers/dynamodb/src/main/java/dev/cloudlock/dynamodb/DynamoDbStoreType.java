@@ -56,6 +56,14 @@ public final class DynamoDbStoreType implements StoreType {
                 .partitionKey(settings.require(PARTITION_KEY));
     }
 
+    @Override
+    public String setupFix(StoreSettings settings) {
+        return "Create the table named by " + settings.spelling(TABLE_NAME) + " with a string partition key named by "
+                + settings.spelling(PARTITION_KEY) + " (default " + DynamoDbLockProvider.DEFAULT_PARTITION_KEY
+                + "): with cloudlock init or the infra-terraform module; or correct the setting. The caller's role"
+                + " needs dynamodb:GetItem and dynamodb:UpdateItem on it";
+    }
+
     private static DynamoDbClient ownClient(StoreSettings settings) {
         DynamoDbClientBuilder client = DynamoDbClient.builder();
         settings.url(ENDPOINT).ifPresent(client::endpointOverride);
