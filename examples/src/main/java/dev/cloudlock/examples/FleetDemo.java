@@ -53,7 +53,7 @@ import java.util.function.Function;
  * {@code --busy retry} every tick runs successfully exactly once.
  *
  * <p>Options: {@code --instances N} (5), {@code --seconds N} (20),
- * {@code --store in-memory|dynamodb|s3|firestore|cosmos|azure-blob} (in-memory), {@code --busy retry|skip} (retry),
+ * {@code --store NAME} (in-memory; or any store on the class path that has an emulator here), {@code --busy retry|skip} (retry),
  * {@code --every-occurrence}, {@code --no-guard}, {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
@@ -173,7 +173,7 @@ public final class FleetDemo {
         DemoStore demoStore = DemoStore.start(store);
         demoStore.emulator().ifPresent(emulator -> System.out.println("Emulator started: " + emulator));
         int exit;
-        try (demoStore) {
+        try {
             Summary summary = run(
                     demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard, whenBusy, everyOccurrence);
             System.out.println(

@@ -21,9 +21,8 @@ class FleetDemoTest {
     @Test
     void withTheGuardEachTickRunsOnce() throws InterruptedException {
         FleetDemo.Summary summary;
-        try (DemoStore store = DemoStore.start("dynamodb")) {
-            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
-        }
+        DemoStore store = DemoStore.start("dynamodb");
+        summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
         assertThat(summary.ticks()).isEqualTo(8);
         assertThat(summary.successesPerTick())
                 .hasSize(8)
@@ -50,9 +49,8 @@ class FleetDemoTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore", "cosmos", "azure-blob"})
     void theOtherStoresGuardTheFleetToo(String name) throws InterruptedException {
         FleetDemo.Summary summary;
-        try (DemoStore store = DemoStore.start(name)) {
-            summary = FleetDemo.run(store::provider, 2, 3, Duration.ofSeconds(1), true);
-        }
+        DemoStore store = DemoStore.start(name);
+        summary = FleetDemo.run(store::provider, 2, 3, Duration.ofSeconds(1), true);
         assertThat(summary.eachTickRanOnce()).as(name).isTrue();
         assertThat(summary.violations()).as(name).isEmpty();
     }
@@ -60,12 +58,11 @@ class FleetDemoTest {
     @Test
     void theDefaultInMemoryStoreGuardsTheFleetAndTheTimelineShowsSkipsAndALegend() throws InterruptedException {
         FleetDemo.Summary summary;
-        try (DemoStore store = DemoStore.start("in-memory")) {
-            assertThat(store.emulator())
-                    .as("no emulator behind the in-memory store")
-                    .isEmpty();
-            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
-        }
+        DemoStore store = DemoStore.start("in-memory");
+        assertThat(store.emulator())
+                .as("no emulator behind the in-memory store")
+                .isEmpty();
+        summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true);
         assertThat(summary.eachTickRanOnce()).isTrue();
         assertThat(summary.violations()).isEmpty();
         assertThat(summary.skips())
@@ -90,9 +87,8 @@ class FleetDemoTest {
     @Test
     void withBusySkipBusyDeliveriesAreAcknowledgedAndNeverRetriedAndNoTickRunsTwice() throws InterruptedException {
         FleetDemo.Summary summary;
-        try (DemoStore store = DemoStore.start("in-memory")) {
-            summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true, WhenBusy.SKIP, false);
-        }
+        DemoStore store = DemoStore.start("in-memory");
+        summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true, WhenBusy.SKIP, false);
         assertThat(summary.outcomes())
                 .doesNotContainKey(FleetDemo.DeliveryOutcome.BUSY_RETRY)
                 .containsKey(FleetDemo.DeliveryOutcome.SKIPPED_RUNNING);
@@ -108,9 +104,8 @@ class FleetDemoTest {
 
     /** Ten ticks 400 ms apart, busy deliveries retried: tick 8's first attempt fails and its retry comes after tick 9 ran. */
     private static FleetDemo.Summary lateRetryOfTick8(boolean everyOccurrence) throws InterruptedException {
-        try (DemoStore store = DemoStore.start("in-memory")) {
-            return FleetDemo.run(store::provider, 3, 4, Duration.ofMillis(400), true, WhenBusy.RETRY, everyOccurrence);
-        }
+        DemoStore store = DemoStore.start("in-memory");
+        return FleetDemo.run(store::provider, 3, 4, Duration.ofMillis(400), true, WhenBusy.RETRY, everyOccurrence);
     }
 
     @Test
@@ -186,9 +181,8 @@ class FleetDemoTest {
     @Test
     void withoutTheGuardDuplicatesRun() throws InterruptedException {
         FleetDemo.Summary summary;
-        try (DemoStore store = DemoStore.start("dynamodb")) {
-            summary = FleetDemo.run(store::provider, 3, 3, Duration.ofMillis(500), false);
-        }
+        DemoStore store = DemoStore.start("dynamodb");
+        summary = FleetDemo.run(store::provider, 3, 3, Duration.ofMillis(500), false);
         assertThat(summary.eachTickRanOnce()).isFalse();
         assertThat(summary.executions().size()).isGreaterThan(summary.ticks());
         assertThat(summary.successesPerTick().values()).anyMatch(n -> n > 1);
