@@ -3,6 +3,7 @@ package dev.cloudlock.function.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
@@ -76,7 +77,7 @@ class AzureTimerGuardTest {
     }
 
     private static NightlyReportTimerFunction app(String name, String now, AzureGuardSettings settings) {
-        DynamoDbLockProvider provider = DynamoDbLockProvider.builder()
+        CloudLockProvider provider = DynamoDbLockProvider.builder()
                 .client(client)
                 .tableName("shedlock")
                 .lockedBy(name)
