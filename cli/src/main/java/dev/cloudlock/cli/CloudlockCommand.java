@@ -2,6 +2,7 @@ package dev.cloudlock.cli;
 
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.StoreSetup;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -89,6 +90,10 @@ public final class CloudlockCommand {
         return spec.commandLine().getOut();
     }
 
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
     @Command(
             name = "list",
             mixinStandardHelpOptions = true,
@@ -107,13 +112,19 @@ public final class CloudlockCommand {
         public Integer call() {
             LockAdmin admin = root.admin();
             List<LockView> locks = new ArrayList<>();
+            List<LockRecordPage.Skipped> skipped = new ArrayList<>();
             Optional<String> token = Optional.empty();
             do {
                 LockAdmin.Page page = admin.list(token.orElse(null), pageSize);
                 locks.addAll(page.locks());
+                skipped.addAll(page.skipped());
                 token = page.nextPageToken();
             } while (token.isPresent());
             root.out().print(root.json ? Output.json(locks) : Output.table(locks));
+            if (!skipped.isEmpty()) {
+                // on standard error under --json, so that standard output stays one JSON document
+                (root.json ? root.err() : root.out()).print(Output.skipped(skipped));
+            }
             return DONE;
         }
     }

@@ -63,6 +63,19 @@ class FirestoreContractTest extends LockProviderContract {
     }
 
     @Override
+    protected boolean writeStrayRecord(String name) {
+        try {
+            CLIENT.collection(FirestoreBackends.COLLECTION)
+                    .document(name)
+                    .set(java.util.Map.of("lockUntil", "not a timestamp", "fence", "not a number"))
+                    .get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+        return true;
+    }
+
+    @Override
     protected CloudLockProvider unreachableProvider() {
         return FirestoreLockProvider.builder()
                 .firestore(FirestoreBackends.deadClient())
