@@ -18,7 +18,7 @@ class DynamoDbCliIT extends CliContract {
 
     @Override
     protected List<String> storeArgs(String table) {
-        return List.of("--store", "dynamodb", "--endpoint", Emulators.moto().endpoint(), "--table", table);
+        return List.of("--store", "dynamodb", "--endpoint", Emulators.moto().endpoint(), "--table-name", table);
     }
 
     @Override
@@ -28,7 +28,7 @@ class DynamoDbCliIT extends CliContract {
                 "dynamodb",
                 "--endpoint",
                 "http://127.0.0.1:" + EmulatorProcess.freePort(),
-                "--table",
+                "--table-name",
                 "shedlock");
     }
 
