@@ -33,11 +33,7 @@ class StoresOnTheClassPathIT {
     @Test
     void withoutTheCosmosModuleDynamoDbWorksAndCosmosIsRefusedNamingTheStoresThereAre() {
         String classPath = "classpath-without-cosmos.txt";
-
-        CliProcess.Run refused = CliProcess.runOnClassPath(classPath, AWS, List.of("--store", "cosmos", "list"));
-        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(2);
-        assertThat(refused.err())
-                .contains("'cosmos' is no store on this command's class path: use one of " + namesBut("cosmos"));
+        assertRefusedAndWithoutItsOptions("cosmos", classPath);
 
         List<String> dynamoDb = List.of(
                 "--store",
@@ -51,21 +47,12 @@ class StoresOnTheClassPathIT {
         CliProcess.Run list = CliProcess.runOnClassPath(classPath, AWS, with(dynamoDb, "list", "--json"));
         assertThat(list.exitCode()).as(list.toString()).isZero();
         assertThat(list.out().strip()).isEqualTo("[]");
-
-        assertOptionsAreThoseOfAllStoresBut(
-                "cosmos", CliProcess.runOnClassPath(classPath, Map.of(), List.of("--help")));
     }
 
     @Test
     void withoutTheDynamoDbModuleDynamoDbAndItsOptionsAreGoneWhileTheJarHasThem() {
         String classPath = "classpath-without-dynamodb.txt";
-
-        CliProcess.Run refused = CliProcess.runOnClassPath(classPath, AWS, List.of("--store", "dynamodb", "list"));
-        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(2);
-        assertThat(refused.err())
-                .contains("'dynamodb' is no store on this command's class path: use one of " + namesBut("dynamodb"));
-        assertOptionsAreThoseOfAllStoresBut(
-                "dynamodb", CliProcess.runOnClassPath(classPath, Map.of(), List.of("--help")));
+        assertRefusedAndWithoutItsOptions("dynamodb", classPath);
 
         CliProcess.Run inMemory =
                 CliProcess.runOnClassPath(classPath, Map.of(), List.of("--store", "in-memory", "list", "--json"));
@@ -78,8 +65,18 @@ class StoresOnTheClassPathIT {
                 .contains("--table-name=");
     }
 
-    /** The help lists an option for each setting of the stores there are, and none for a setting only {@code absent} takes. */
-    private static void assertOptionsAreThoseOfAllStoresBut(String absent, CliProcess.Run help) {
+    /**
+     * On {@code classPath}, which lacks the store {@code absent}, {@code --store absent} is usage naming the stores
+     * there are; the help lists an option for each setting of those stores, and none for a setting only {@code absent}
+     * takes.
+     */
+    private static void assertRefusedAndWithoutItsOptions(String absent, String classPath) {
+        CliProcess.Run refused = CliProcess.runOnClassPath(classPath, AWS, List.of("--store", absent, "list"));
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(2);
+        assertThat(refused.err())
+                .contains("'" + absent + "' is no store on this command's class path: use one of " + namesBut(absent));
+
+        CliProcess.Run help = CliProcess.runOnClassPath(classPath, Map.of(), List.of("--help"));
         assertThat(help.exitCode()).as(help.toString()).isZero();
         Set<String> present = settingNames(StoreType.all().stream()
                 .filter(type -> !type.name().equals(absent))
