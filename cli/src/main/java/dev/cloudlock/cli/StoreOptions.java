@@ -58,7 +58,17 @@ final class StoreOptions {
     String lockedBy;
 
     /** The option of each setting name, in the order the stores (by name) list their settings. */
-    private final Map<String, OptionSpec> settingOptions = settingOptions(StoreType.all());
+    private final Map<String, OptionSpec> settingOptions;
+
+    /** The options of the stores on the class path. */
+    StoreOptions() {
+        this(StoreType.all());
+    }
+
+    /** The options of the settings of {@code types}; {@code --store} still takes the stores on the class path. */
+    StoreOptions(List<StoreType> types) {
+        this.settingOptions = settingOptions(types);
+    }
 
     /**
      * Adds these options to {@code command}, and so to every subcommand it has: picocli copies options of scope
@@ -96,7 +106,8 @@ final class StoreOptions {
         return store;
     }
 
-    private StoreSettings settings(StoreType type) {
+    /** The settings of {@code type} as the options give them. */
+    StoreSettings settings(StoreType type) {
         return new StoreSettings(
                 type.name(),
                 setting -> settingOptions.get(setting.name()).getValue(),
