@@ -1,6 +1,7 @@
 package dev.cloudlock.cli;
 
 import dev.cloudlock.core.LockAdmin;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.StoreSetup;
@@ -14,11 +15,12 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code cloudlock}: see and repair the locks on a store. Exit codes: {@value #DONE} done, {@value #REFUSED} refused by
@@ -33,7 +35,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "",
             "Exit codes: 0 done, 1 refused by a condition, 2 usage, 3 store error.",
-            "Example: cloudlock --store dynamodb --table shedlock list"
+            "Example: cloudlock --store dynamodb --table-name shedlock list"
         },
         subcommands = {
             CloudlockCommand.ListLocks.class,
@@ -49,10 +51,10 @@ public final class CloudlockCommand {
     static final int USAGE = 2;
     static final int STORE_ERROR = 3;
 
-    @Mixin
-    StoreOptions store;
+    /** The store options, added to this command and its subcommands when the command line is made ({@link #run}). */
+    final StoreOptions store = new StoreOptions();
 
-    @Option(names = "--json", description = "Print JSON instead of a table.")
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of a table.")
     boolean json;
 
     @Spec
@@ -66,20 +68,44 @@ public final class CloudlockCommand {
 
     /** Runs the command line {@code args} and returns its exit code. */
     static int run(String... args) {
-        CommandLine line = new CommandLine(new CloudlockCommand());
+        CloudlockCommand command = new CloudlockCommand();
+        CommandLine line = new CommandLine(command);
+        command.store.addTo(line);
+        line.setParameterExceptionHandler((e, arguments) -> usage(e.getCommandLine(), e));
         line.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException) {
-                cmd.getErr().println("cloudlock: " + e.getMessage());
-                cmd.getErr().println("Try 'cloudlock --help'.");
-                return USAGE;
+                return usage(cmd, e);
             }
             cmd.getErr().println("cloudlock: store error: " + e.getMessage());
+            if (e instanceof LockStoreConfigurationException) {
+                cmd.getErr().println("Fix: " + command.store.setupFix() + ".");
+            }
             return STORE_ERROR;
         });
         int exitCode = line.execute(args);
         line.getOut().flush();
         line.getErr().flush();
         return exitCode;
+    }
+
+    /**
+     * Reports bad usage of {@code cmd}: the problem, the options it may have meant when it names an unknown option,
+     * the commands there are when it names an unknown command (picocli's guess at a command misleads more often than
+     * it helps), and where the help is.
+     */
+    private static int usage(CommandLine cmd, Exception problem) {
+        PrintWriter err = cmd.getErr();
+        err.println("cloudlock: " + problem.getMessage());
+        if (problem instanceof UnmatchedArgumentException unmatched) {
+            if (unmatched.isUnknownOption()) {
+                unmatched.printSuggestions(err);
+            } else if (!cmd.getSubcommands().isEmpty()) {
+                err.println("The commands are "
+                        + String.join(", ", cmd.getSubcommands().keySet()) + ".");
+            }
+        }
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+        return USAGE;
     }
 
     LockAdmin admin() {
@@ -215,7 +241,8 @@ public final class CloudlockCommand {
         @Override
         public Integer call() {
             @Nullable Instant expected = from.equalsIgnoreCase("none") ? null : instant(from, "--from");
-            LockAdmin.TickResetResult result = root.admin().resetTick(name, expected, instant(to, "--to"));
+            Instant target = instant(to, "--to");
+            LockAdmin.TickResetResult result = root.admin().resetTick(name, expected, target);
             String message = switch (result.outcome()) {
                 case RESET -> "Reset the last tick of '" + name + "' from " + from + " to " + to + ".";
                 case TICK_MOVED ->
