@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Test;
 class DocSnippetsTest {
 
     private static final Pattern MARKER = Pattern.compile("<!--\\s*snippet:\\s*(\\S+?)(?:#(\\S+))?\\s*-->");
-    private static final Pattern REGION_LINE = Pattern.compile("^\\s*// (?:end-)?snippet:\\S+\\s*$");
+    /** A region's marker line in Java ({@code //}), YAML ({@code #}) or XML ({@code <!-- -->}). */
+    private static final Pattern REGION_LINE =
+            Pattern.compile("^\\s*(?://|#|<!--)\\s*((?:end-)?snippet:\\S+?)\\s*(?:-->)?\\s*$");
 
     private final Path root = repositoryRoot();
 
@@ -75,10 +77,11 @@ class DocSnippetsTest {
         boolean changed = false;
         int blocks = 0;
         for (int i = 0; i < lines.size(); i++) {
-            if (!lines.get(i).strip().equals("```java")) {
+            String fence = lines.get(i).strip();
+            boolean java = fence.equals("```java");
+            if (!java && !fence.equals("```yaml") && !fence.equals("```xml")) {
                 continue;
             }
-            blocks++;
             int end = i + 1;
             while (end < lines.size() && !lines.get(end).strip().equals("```")) {
                 end++;
@@ -86,10 +89,14 @@ class DocSnippetsTest {
             String where = doc.getFileName() + ":" + (i + 1);
             Matcher marker = i > 0 ? MARKER.matcher(lines.get(i - 1)) : null;
             if (marker == null || !marker.find()) {
-                problems.add(where + ": a Java block without a '<!-- snippet: path#region -->' line before it");
-                i = end;
+                if (java) {
+                    blocks++;
+                    problems.add(where + ": a Java block without a '<!-- snippet: path#region -->' line before it");
+                }
+                i = end; // a YAML or XML block names its source when it has one
                 continue;
             }
+            blocks++;
             String name = marker.group(1) + (marker.group(2) == null ? "" : "#" + marker.group(2));
             List<String> expected;
             try {
@@ -149,8 +156,8 @@ class DocSnippetsTest {
                 body.remove(0);
             }
         } else {
-            int start = indexOf(lines, "// snippet:" + region, path);
-            int end = indexOf(lines, "// end-snippet:" + region, path);
+            int start = indexOf(lines, "snippet:" + region, path);
+            int end = indexOf(lines, "end-snippet:" + region, path);
             if (end < start) {
                 throw new IllegalArgumentException("region '" + region + "' ends before it starts in " + path);
             }
@@ -172,9 +179,11 @@ class DocSnippetsTest {
         return result;
     }
 
+    /** The line of the marker {@code snippet:x} or {@code end-snippet:x}, in any of the comment syntaxes. */
     private static int indexOf(List<String> lines, String marker, String path) {
         for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).strip().equals(marker)) {
+            Matcher line = REGION_LINE.matcher(lines.get(i));
+            if (line.matches() && line.group(1).equals(marker)) {
                 return i;
             }
         }
