@@ -48,7 +48,8 @@ public final class PublicApi {
     private PublicApi() {}
 
     /**
-     * Checks or rewrites one module's record; exits with 1 on a difference, after printing it.
+     * Checks one module's record, or rewrites it if it is not what {@link #render} writes; in a check, exits with 1 on
+     * a difference, after printing it. A record that differs in its comments or the order of its lines only passes.
      *
      * @param args artifactId, packaging, classes directory, record file, and {@code true} to rewrite the record
      */
@@ -65,17 +66,21 @@ public final class PublicApi {
         Path record = Path.of(args[3]);
         boolean update = Boolean.parseBoolean(args[4]);
         SortedMap<String, SortedSet<String>> api = read(classes);
-        if (update) {
-            Files.createDirectories(record.toAbsolutePath().getParent());
-            Files.writeString(record, render(artifactId, api), StandardCharsets.UTF_8);
-            System.out.println("[cloudlock] wrote the public API of " + artifactId + " to " + record);
+        String text = render(artifactId, api);
+        if (Files.exists(record)
+                && Files.readString(record, StandardCharsets.UTF_8).equals(text)) {
             return;
         }
         List<String> differences = differences(parse(record), api);
         if (!Files.exists(record)) {
             differences.add(0, "(no record yet: every type is new)");
         }
-        if (!differences.isEmpty()) {
+        if (update) {
+            Files.createDirectories(record.toAbsolutePath().getParent());
+            Files.writeString(record, text, StandardCharsets.UTF_8);
+            System.out.println(
+                    "[cloudlock] rewrote the public API record " + record + "\n" + String.join("\n", differences));
+        } else if (!differences.isEmpty()) {
             // stderr: Maven shows it even with -q
             System.err.println(failure(artifactId, record, differences));
             System.exit(1);
@@ -128,6 +133,9 @@ public final class PublicApi {
                 .append("# ")
                 .append(UPDATE_COMMAND)
                 .append(" and commit it with the change.\n");
+        if (api.isEmpty()) {
+            text.append("# (no public types)\n");
+        }
         for (SortedSet<String> type : api.values()) {
             text.append('\n');
             for (String line : headerFirst(type)) {
@@ -255,8 +263,8 @@ public final class PublicApi {
      * {@code javap} prints neither, but whether users may implement a type is part of its API.
      */
     private static String sealed(String header, List<String> permitted) {
-        if (permitted.isEmpty()) {
-            return header;
+        if (permitted.isEmpty() || header.contains(" permits ")) {
+            return header; // not sealed, or a javap that prints it itself
         }
         String keyword = header.contains(" interface ") ? " interface " : " class ";
         int at = header.indexOf(keyword);
