@@ -71,15 +71,20 @@ public final class PublicApi {
                 && Files.readString(record, StandardCharsets.UTF_8).equals(text)) {
             return;
         }
+        boolean recorded = Files.exists(record);
         List<String> differences = differences(parse(record), api);
-        if (!Files.exists(record)) {
+        if (!recorded) {
             differences.add(0, "(no record yet: every type is new)");
         }
         if (update) {
             Files.createDirectories(record.toAbsolutePath().getParent());
             Files.writeString(record, text, StandardCharsets.UTF_8);
             System.out.println(
-                    "[cloudlock] rewrote the public API record " + record + "\n" + String.join("\n", differences));
+                    recorded
+                            ? "[cloudlock] rewrote the public API record " + record + ":\n"
+                                    + String.join("\n", differences)
+                            : "[cloudlock] wrote the first public API record " + record + " (" + api.size()
+                                    + " types)");
         } else if (!differences.isEmpty()) {
             // stderr: Maven shows it even with -q
             System.err.println(failure(artifactId, record, differences));
