@@ -12,10 +12,11 @@ import java.util.Map;
 /**
  * One command for the whole report: {@code ./mvnw -q -pl benchmarks exec:exec} writes
  * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}; {@code --cold-start} (with exec:exec,
- * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start}. {@code --quick} runs every measurement with
- * few samples (seconds; the test command runs it so the harness cannot rot). {@code --soak --store S} (with exec:exec,
- * {@code exec:exec@soak}) writes {@code <date>-soak-<store>}: a long contended run, faults on or off, checked for
- * violations (see {@link SoakBenchmark}); it exits with status 1 when it found any.
+ * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start}.
+ * {@code --quick} runs every measurement with few samples (seconds; the test command runs it so the harness cannot
+ * rot). {@code --soak --store S} (with exec:exec, {@code exec:exec@soak}) writes {@code <date>-soak-<store>}: a long
+ * contended run, faults on or off, checked for violations (see {@link SoakBenchmark}); it exits with status 1 when it
+ * found any.
  */
 public final class Benchmarks {
 
@@ -60,8 +61,8 @@ public final class Benchmarks {
                 case "--repo" -> repo = Path.of(args[++i]);
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i]
-                            + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence, --soak"
-                            + " (with --store "
+                            + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
+                            + " --soak (with --store "
                             + String.join("|", SoakBenchmark.STORES) + ", --acquisitions N, --threads N, --faults"
                             + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
             }

@@ -115,9 +115,9 @@ final class WaitingBenchmark {
                 .paragraph(
                         "Each worker takes one lock name with `lock(config, waitAtMost)` (waiting up to 2 min), holds"
                                 + " it, releases it, and asks again; the history checker found no overlap. Requests per"
-                                + " holding = every request on the wire (refused attempts while waiting, the acquire, the"
-                                + " release) / holdings; \"while waiting\" leaves out the release. Busy = the share of the run"
-                                + " the lock was held.")
+                                + " holding = every request on the wire (refused attempts while waiting, the acquire,"
+                                + " the release) / holdings; \"while waiting\" leaves out the release. Busy = the share"
+                                + " of the run the lock was held.")
                 .table(
                         List.of(
                                 "workers",

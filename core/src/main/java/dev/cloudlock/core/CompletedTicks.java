@@ -21,13 +21,14 @@ public enum CompletedTicks {
     WATERMARK,
 
     /**
-     * Each occurrence that runs gets a record of its own, {@link #recordName(String, Instant) &lt;job&gt;@&lt;tick&gt;}, whose
-     * {@code lastTick} is set when it completes: a tick is done exactly when it completed itself, so a late retry of
-     * an older tick still runs after newer ones completed. The job's lock still lets one run at a time. A run costs
-     * two more writes (the tick record's acquire and release), a duplicate of a completed tick one request as under
-     * the watermark, and every occurrence leaves its record (about 200 to 450 bytes, by store; nothing deletes it, so
-     * its fence never resets). The job's own {@code lastTick} is no longer advanced; a tick at or before it,
-     * completed before the job was switched to this mode, stays done.
+     * Each occurrence that runs gets a record of its own,
+     * {@link #recordName(String, Instant) &lt;job&gt;@&lt;tick&gt;}, whose {@code lastTick} is set when it completes: a
+     * tick is done exactly when it completed itself, so a late retry of an older tick still runs after newer ones
+     * completed. The job's lock still lets one run at a time. A run costs two more writes (the tick record's acquire
+     * and release), a duplicate of a completed tick one request as under the watermark, and every occurrence leaves its
+     * record (about 200 to 450 bytes, by store; nothing deletes it, so its fence never resets). The job's own
+     * {@code lastTick} is no longer advanced; a tick at or before it, completed before the job was switched to this
+     * mode, stays done.
      */
     EVERY_OCCURRENCE;
 

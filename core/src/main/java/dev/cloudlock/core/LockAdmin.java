@@ -84,9 +84,9 @@ public final class LockAdmin {
 
     /**
      * Ends the holding whose fencing token is {@code fence}, and only that one: the lock's {@code lockUntil} becomes
-     * the store's time, so the next acquisition may take it at once. Refused ({@link ReleaseResult.Outcome#FENCE_MOVED})
-     * when the lock has been acquired again since, whatever its state. The holder, if it is still running, is not
-     * stopped: its own release or extension later fails (and logs why).
+     * the store's time, so the next acquisition may take it at once. Refused
+     * ({@link ReleaseResult.Outcome#FENCE_MOVED}) when the lock has been acquired again since, whatever its state. The
+     * holder, if it is still running, is not stopped: its own release or extension later fails (and logs why).
      *
      * @param fence the fencing token shown by {@link #show} or {@link #list}
      */

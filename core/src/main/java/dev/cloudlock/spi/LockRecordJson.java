@@ -14,12 +14,12 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The body of a lock object in a store that keeps one object per lock (S3, Azure Blob Storage): one flat JSON object, e.g.
- * {@code {"name":"report","lockUntil":"2026-11-30T03:00:30.000Z","lockedAt":"2026-11-30T03:00:00.000Z",
+ * The body of a lock object in a store that keeps one object per lock (S3, Azure Blob Storage): one flat JSON object,
+ * e.g. {@code {"name":"report","lockUntil":"2026-11-30T03:00:30.000Z","lockedAt":"2026-11-30T03:00:00.000Z",
  * "lockedBy":"host/42","owner":"6f1c...","fence":7,"lastTick":"2026-11-30T03:00:00.000Z"}}. Timestamps are
  * fixed-width ISO-8601 UTC ({@link IsoTimestamps}); absent fields are omitted. {@code name} is there for people
- * listing the bucket or container (the key holds it encoded); reading takes the name from the caller. Unknown fields with string,
- * number or null values are ignored, so a later version may add fields.
+ * listing the bucket or container (the key holds it encoded); reading takes the name from the caller. Unknown fields
+ * with string, number or null values are ignored, so a later version may add fields.
  */
 public final class LockRecordJson {
 

@@ -460,7 +460,9 @@ public final class Emulators {
         return azuriteConnectionString(server.endpoint());
     }
 
-    /** The connection string of {@value #AZURITE_ACCOUNT} at {@code endpoint} (an Azurite, or a proxy in front of one). */
+    /**
+     * The connection string of {@value #AZURITE_ACCOUNT} at {@code endpoint} (an Azurite, or a proxy in front of one).
+     */
     public static String azuriteConnectionString(String endpoint) {
         return "DefaultEndpointsProtocol=http;AccountName=" + AZURITE_ACCOUNT + ";AccountKey=" + AZURITE_KEY
                 + ";BlobEndpoint=" + endpoint + "/" + AZURITE_ACCOUNT + ";";

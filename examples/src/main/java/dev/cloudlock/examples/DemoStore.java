@@ -74,7 +74,9 @@ final class DemoStore {
         return type.title() + " on " + local.description();
     }
 
-    /** A provider writing {@code instance} as lockedBy: the shared in-memory one's store, or one with its own client. */
+    /**
+     * A provider writing {@code instance} as lockedBy: the shared in-memory one's store, or one with its own client.
+     */
     synchronized CloudLockProvider provider(String instance) {
         if (local == null || inMemory != null) {
             return new CloudLockProvider(

@@ -53,8 +53,8 @@ import java.util.function.Function;
  * {@code --busy retry} every tick runs successfully exactly once.
  *
  * <p>Options: {@code --instances N} (5), {@code --seconds N} (20),
- * {@code --store NAME} (in-memory; or any store on the class path that has an emulator here), {@code --busy retry|skip} (retry),
- * {@code --every-occurrence}, {@code --no-guard}, {@code --timeline FILE} (fleet-timeline.svg).
+ * {@code --store NAME} (in-memory; or any store on the class path that has an emulator here), {@code --busy retry|skip}
+ * (retry), {@code --every-occurrence}, {@code --no-guard}, {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
 

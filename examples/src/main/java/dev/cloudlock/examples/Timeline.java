@@ -6,8 +6,8 @@ import java.util.Locale;
  * Draws a demo run as a self-contained SVG: one row per instance, one bar per execution of the job, labelled with
  * its tick and coloured by it; a failed run is red, a run started by a retry delivery has a dashed outline, and a
  * delivery the guard skipped or sent back for a retry is a mark in its instance's row (a triangle: the tick was
- * running; a circle: it was done). With the guard, bars never overlap in time and each tick has one full-colour bar; without it, every
- * instance runs every tick it receives. A legend under the rows says all of this.
+ * running; a circle: it was done). With the guard, bars never overlap in time and each tick has one full-colour bar;
+ * without it, every instance runs every tick it receives. A legend under the rows says all of this.
  */
 final class Timeline {
 
@@ -85,7 +85,8 @@ final class Timeline {
             svg.append(String.format(
                     Locale.ROOT,
                     "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"3\""
-                            + " fill=\"%s\" fill-opacity=\"0.85\"%s><title>%s tick %d%s%s, fencing token %d</title></rect>"
+                            + " fill=\"%s\" fill-opacity=\"0.85\"%s>"
+                            + "<title>%s tick %d%s%s, fencing token %d</title></rect>"
                             + "<text x=\"%.1f\" y=\"%d\" fill=\"white\">%d</text>%n",
                     x,
                     y,
@@ -120,7 +121,8 @@ final class Timeline {
         svg.append(String.format(
                 Locale.ROOT,
                 "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
-                        + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a run of the job (colour and number: its tick)</text>%n",
+                        + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a run of the job (colour and number: its"
+                        + " tick)</text>%n",
                 x,
                 y,
                 tickColour(4),
@@ -129,7 +131,8 @@ final class Timeline {
         svg.append(String.format(
                 Locale.ROOT,
                 "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
-                        + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a failed run: the tick stays open and is retried</text>%n",
+                        + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a failed run: the tick stays open and is"
+                        + " retried</text>%n",
                 x + 320,
                 y,
                 FAILED,
@@ -138,8 +141,8 @@ final class Timeline {
         svg.append(String.format(
                 Locale.ROOT,
                 "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
-                        + " fill=\"%s\" stroke=\"black\" stroke-dasharray=\"3,2\"/><text x=\"%d\" y=\"%d\">a run started by"
-                        + " a retry delivery</text>%n",
+                        + " fill=\"%s\" stroke=\"black\" stroke-dasharray=\"3,2\"/><text x=\"%d\" y=\"%d\">"
+                        + "a run started by a retry delivery</text>%n",
                 x,
                 y + 24,
                 tickColour(9),

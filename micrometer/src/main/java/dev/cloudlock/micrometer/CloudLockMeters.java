@@ -20,7 +20,8 @@ public final class CloudLockMeters {
 
     /**
      * Timer of store requests, tagged {@value #TAG_OPERATION} ({@code acquire}, {@code release}, {@code extend},
-     * {@code read}, and {@code list} and {@code init} with an empty {@value #TAG_LOCK}) and {@value #TAG_OUTCOME} ({@code success}, {@code refused}: a condition failed, {@code error}).
+     * {@code read}, and {@code list} and {@code init} with an empty {@value #TAG_LOCK}) and {@value #TAG_OUTCOME}
+     * ({@code success}, {@code refused}: a condition failed, {@code error}).
      */
     public static final String STORE_REQUESTS = "cloudlock.store.requests";
 

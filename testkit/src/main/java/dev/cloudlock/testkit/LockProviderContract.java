@@ -52,9 +52,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend:
  * ShedLock's expectations of a lock provider plus ours (owner-checked release and extend, fencing tokens, tick
- * dedupe under the watermark and with every occurrence recorded, name checks, store errors never reported as "held", ambiguity resolved by owner), waiting for a lock
- * (taken after a release, given up at the deadline, ended by an interrupt, each with its negative control) and a
- * contended history with its negative control.
+ * dedupe under the watermark and with every occurrence recorded, name checks, store errors never reported as "held",
+ * ambiguity resolved by owner), waiting for a lock (taken after a release, given up at the deadline, ended by an
+ * interrupt, each with its negative control) and a contended history with its negative control.
  *
  * <p>Extend it in a JUnit 5 test class, implement {@link #provider(String)} and {@link #unreachableProvider()},
  * and reset the backend in a {@code @BeforeEach} if you like (every test also uses fresh lock names).
@@ -1443,7 +1443,9 @@ public abstract class LockProviderContract {
             thread.start();
         }
 
-        /** Blocks until the waiter has been refused at least {@code pauses} times and is pausing before asking again. */
+        /**
+         * Blocks until the waiter has been refused at least {@code pauses} times and is pausing before asking again.
+         */
         void awaitPause(int pauses) throws InterruptedException {
             int seen = 0;
             boolean inPause = false;

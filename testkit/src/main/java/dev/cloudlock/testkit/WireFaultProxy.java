@@ -53,7 +53,9 @@ public final class WireFaultProxy implements AutoCloseable {
         S3,
         /** Cosmos DB's gateway protocol: writes go to {@code /docs}; queries are {@code POST}s marked as queries. */
         COSMOS,
-        /** Blob Storage's REST protocol: writes are {@code PUT} and {@code DELETE}; errors are XML with a code header. */
+        /**
+         * Blob Storage's REST protocol: writes are {@code PUT} and {@code DELETE}; errors are XML with a code header.
+         */
         AZURE_BLOB;
 
         private static final Set<String> DYNAMODB_WRITES =

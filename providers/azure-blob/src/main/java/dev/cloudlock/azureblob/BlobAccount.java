@@ -80,7 +80,8 @@ public final class BlobAccount {
     /**
      * The blob service URL without the trailing {@code /} the platform's own values carry (Terraform's
      * {@code primary_blob_endpoint} ends in one): the SDK reads a path after the host as a container name, so
-     * {@code https://a.blob.core.windows.net/} would name the root container {@code $root} instead of the lock container.
+     * {@code https://a.blob.core.windows.net/} would name the root container {@code $root} instead of the lock
+     * container.
      */
     private static String serviceUrl(String value) {
         String url = value.trim();

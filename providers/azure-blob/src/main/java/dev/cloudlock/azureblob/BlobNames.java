@@ -15,7 +15,9 @@ final class BlobNames {
 
     private BlobNames() {}
 
-    /** The blob name of {@code name} under {@code prefix}, or an {@link IllegalArgumentException} naming the problem. */
+    /**
+     * The blob name of {@code name} under {@code prefix}, or an {@link IllegalArgumentException} naming the problem.
+     */
     static String blobName(String prefix, String name) {
         String encoded = encode(name);
         String blob = prefix + encoded;

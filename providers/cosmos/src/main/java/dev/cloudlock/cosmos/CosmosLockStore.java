@@ -448,7 +448,9 @@ public final class CosmosLockStore implements LockStore {
         }
     }
 
-    /** Runs one write and feeds the {@code Date} of its answer and the {@code _ts} of the item it wrote to the clock. */
+    /**
+     * Runs one write and feeds the {@code Date} of its answer and the {@code _ts} of the item it wrote to the clock.
+     */
     private CosmosItemResponse<ObjectNode> write(
             Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
         long sent = clockSkew.ticks();
@@ -502,8 +504,8 @@ public final class CosmosLockStore implements LockStore {
             case 401 -> "Cosmos DB rejected the credentials: check the account key or the Entra ID token credential";
             case 403 ->
                 "Cosmos DB denied the request: the identity needs the data-plane role 'Cosmos DB Built-in Data"
-                        + " Contributor' (or a custom role with readMetadata and items read, create and replace) on this"
-                        + " container";
+                        + " Contributor' (or a custom role with readMetadata and items read, create and replace) on"
+                        + " this container";
             case NOT_FOUND ->
                 e.getSubStatusCode() == READ_SESSION_NOT_AVAILABLE
                         ? "Cosmos DB could not yet serve this session's writes from the replica it reached (404/1002)"

@@ -382,8 +382,8 @@ public final class FirestoreLockStore implements LockStore {
                     case DEADLINE_EXCEEDED -> ": Firestore did not answer in time";
                     case PERMISSION_DENIED ->
                         ": the credentials may not read or write this collection; grant the role"
-                                + " roles/datastore.user (or a custom role with datastore.entities.get, .create and .update, and .list"
-                                + " for listing locks)";
+                                + " roles/datastore.user (or a custom role with datastore.entities.get, .create and"
+                                + " .update, and .list for listing locks)";
                     case UNAUTHENTICATED -> ": no valid credentials (set up Application Default Credentials)";
                     case NOT_FOUND -> ": the database does not exist; create a Firestore database in Native mode";
                     case FAILED_PRECONDITION -> ": the database may be in Datastore mode; cloudlock needs Native mode";

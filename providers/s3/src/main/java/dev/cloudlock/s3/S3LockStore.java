@@ -36,14 +36,14 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * A {@link dev.cloudlock.spi.LockStore} on S3 conditional writes: one object per lock, {@code <prefix><encoded name>} in one bucket.
- * Acquire, release and extend are each a {@code PutObject} conditioned on the object's ETag ({@code If-Match}) or its
- * absence ({@code If-None-Match: *}); S3 applies them atomically per key. 412 PreconditionFailed and 409
- * ConditionalRequestConflict mean "lost the race"; every other failure is a {@link LockStoreException} that says
- * what is wrong: a {@link LockStoreConfigurationException} for a missing bucket, a bucket in another region, access
- * denied or an endpoint without conditional writes (fix the setup), a {@link LockStoreUnavailableException} for an
- * unreachable endpoint, a timeout, 503 SlowDown or another 5xx (retry later), the base type for the rest (such as an
- * object under the prefix that is not a lock record).
+ * A {@link dev.cloudlock.spi.LockStore} on S3 conditional writes: one object per lock, {@code <prefix><encoded name>}
+ * in one bucket. Acquire, release and extend are each a {@code PutObject} conditioned on the object's ETag
+ * ({@code If-Match}) or its absence ({@code If-None-Match: *}); S3 applies them atomically per key. 412
+ * PreconditionFailed and 409 ConditionalRequestConflict mean "lost the race"; every other failure is a
+ * {@link LockStoreException} that says what is wrong: a {@link LockStoreConfigurationException} for a missing bucket, a
+ * bucket in another region, access denied or an endpoint without conditional writes (fix the setup), a
+ * {@link LockStoreUnavailableException} for an unreachable endpoint, a timeout, 503 SlowDown or another 5xx (retry
+ * later), the base type for the rest (such as an object under the prefix that is not a lock record).
  *
  * <p><b>State in a small JSON body, not in metadata.</b> The ETag of a single-part PUT is derived from the body
  * (its MD5 unless SSE-KMS is used), not from user metadata. With the state in metadata over an empty body, every

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 
 /**
  * S3 clients on the shared emulators: path-style addressing, checksums only where required, and no
- * {@code Expect: 100-continue} (with it, concurrent 412s from S3Proxy stall for minutes; see emulators.md).
+ * {@code Expect: 100-continue} (with it, concurrent 412s from S3Proxy stall for minutes).
  */
 final class S3Backends {
 

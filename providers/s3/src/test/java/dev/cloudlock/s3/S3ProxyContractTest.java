@@ -34,11 +34,11 @@ class S3ProxyContractTest extends S3Contract {
     }
 
     /**
-     * One worker: S3Proxy does not apply concurrent {@code If-Match} writes atomically (emulators.md measured 5
-     * double winners in 437 concurrent takeovers), so a multi-threaded takeover race here would test S3Proxy, not
-     * this provider (four waiters taking turns met it: two holders given fence 2). The contended If-Match race runs on
-     * moto ({@link S3MotoContractTest}); here the run still checks 100 sequential holdings (fencing tokens
-     * increasing, steady-state acquisitions).
+     * One worker: S3Proxy does not apply concurrent {@code If-Match} writes atomically (5 double winners in 437
+     * concurrent takeovers; see docs/stores/s3.md, How it is tested), so a multi-threaded takeover race here would
+     * test S3Proxy, not this provider (four waiters taking turns met it: two holders given fence 2). The contended
+     * If-Match race runs on moto ({@link S3MotoContractTest}); here the run still checks 100 sequential holdings
+     * (fencing tokens increasing, steady-state acquisitions).
      */
     @Override
     protected int contentionThreads() {
@@ -46,7 +46,7 @@ class S3ProxyContractTest extends S3Contract {
     }
 
     /**
-     * The race S3Proxy does apply atomically (emulators.md): 8 instances taking a never-used name at once, each with
+     * The race S3Proxy does apply atomically: 8 instances taking a never-used name at once, each with
      * {@code GET} (404) and {@code PUT If-None-Match: *}. Exactly one may win each name.
      */
     @Test

@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
  *       margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
  * </table>
  * The Blob Storage account is looked up in {@link BlobAccount}'s order, which the {@code cloudlock} CLI and the Spring
- * Boot starter share. The module {@code infra-terraform/modules/azure-timer-function} sets the endpoint, database, container and job
- * name, and {@value #TIMER_SCHEDULE}, which the timer reads as {@code @TimerTrigger(schedule =
+ * Boot starter share. The module {@code infra-terraform/modules/azure-timer-function} sets the endpoint, database,
+ * container and job name, and {@value #TIMER_SCHEDULE}, which the timer reads as {@code @TimerTrigger(schedule =
  * "%CLOUDLOCK_TIMER_SCHEDULE%")}.
  *
  * <p>Azure does not tell a running function how much time it has left, so the lease is the function timeout plus

@@ -64,11 +64,11 @@ public final class AzureTickGuard {
     /**
      * A guard on the store of {@code settings}: the Blob Storage container of {@link AzureGuardSettings#blob()} when
      * set (on its endpoint with Entra ID, {@code DefaultAzureCredential}, else through its connection string, by
-     * default the app's own {@code AzureWebJobsStorage}); otherwise the Cosmos DB container: a client in gateway mode on the account endpoint,
-     * authenticated with the account key when one is set, else with Entra ID ({@code DefaultAzureCredential}: the
-     * app's managed identity in Azure). Endpoint discovery is off: every lock write must reach the account's one write
-     * region, which the account endpoint always does. Create one per worker process (a static field), so the client
-     * is reused across invocations.
+     * default the app's own {@code AzureWebJobsStorage}); otherwise the Cosmos DB container: a client in gateway mode
+     * on the account endpoint, authenticated with the account key when one is set, else with Entra ID
+     * ({@code DefaultAzureCredential}: the app's managed identity in Azure). Endpoint discovery is off: every lock
+     * write must reach the account's one write region, which the account endpoint always does. Create one per worker
+     * process (a static field), so the client is reused across invocations.
      *
      * @throws IllegalArgumentException when neither {@code CLOUDLOCK_COSMOS_ENDPOINT} nor
      *     {@code CLOUDLOCK_BLOB_CONTAINER} is set

@@ -38,8 +38,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * bean, a {@code BlobContainerClient} bean), so the lock store shares its region, endpoint and credentials; otherwise
  * it builds one with the SDK's defaults (environment, system properties, instance credentials), or for Blob Storage
  * on the account the settings name ({@code BlobAccount}'s order, as the Azure Functions guard). It runs after Spring
- * Cloud AWS's and Spring Cloud Azure's auto-configurations for that reason. At startup it reads one record, so that a missing table, bucket or container fails startup with
- * the fix ({@link CloudLockFailureAnalyzer}) rather than the first job.
+ * Cloud AWS's and Spring Cloud Azure's auto-configurations for that reason. At startup it reads one record, so that a
+ * missing table, bucket or container fails startup with the fix ({@link CloudLockFailureAnalyzer}) rather than the
+ * first job.
  */
 @AutoConfiguration(
         afterName = {
@@ -48,7 +49,9 @@ import software.amazon.awssdk.services.s3.S3Client;
             "com.azure.spring.cloud.autoconfigure.implementation.cosmos.AzureCosmosAutoConfiguration",
             "com.azure.spring.cloud.autoconfigure.implementation.storage.blob.AzureStorageBlobAutoConfiguration",
             "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+            // one name, split to fit 120 columns
+            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple."
+                    + "SimpleMetricsExportAutoConfiguration",
             "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
         })
 @ConditionalOnClass(CloudLockProvider.class)
@@ -95,8 +98,8 @@ public class CloudLockAutoConfiguration {
         return switch (store) {
             case "dynamodb" ->
                 "Create the table named by cloudlock.dynamodb.table-name with a string partition key"
-                        + " named by cloudlock.dynamodb.partition-key (default _id), e.g. with the infra-terraform module;"
-                        + " or correct the property. The application's role needs dynamodb:GetItem and"
+                        + " named by cloudlock.dynamodb.partition-key (default _id), e.g. with the infra-terraform"
+                        + " module; or correct the property. The application's role needs dynamodb:GetItem and"
                         + " dynamodb:UpdateItem on it. Set cloudlock.check-on-startup=false to start without checking.";
             case "s3" ->
                 "Create the bucket named by cloudlock.s3.bucket (or correct the property) and grant the"
@@ -104,9 +107,10 @@ public class CloudLockAutoConfiguration {
                         + " cloudlock.check-on-startup=false to start without checking.";
             case "cosmos" ->
                 "Create the database and container named by cloudlock.cosmos.database and"
-                        + " cloudlock.cosmos.container, partition key path /id (or cloudlock.cosmos.partition-key-path);"
-                        + " or correct the properties. The identity needs a Cosmos DB data-plane role with read and"
-                        + " write on it. Set cloudlock.check-on-startup=false to start without checking.";
+                        + " cloudlock.cosmos.container, partition key path /id (or"
+                        + " cloudlock.cosmos.partition-key-path); or correct the properties. The identity needs a"
+                        + " Cosmos DB data-plane role with read and write on it. Set cloudlock.check-on-startup=false"
+                        + " to start without checking.";
             case "azure-blob" ->
                 "Create the container named by cloudlock.azure-blob.container (or by the application's"
                         + " BlobContainerClient bean), e.g. with az storage container create, cloudlock init or the"
@@ -119,7 +123,9 @@ public class CloudLockAutoConfiguration {
         };
     }
 
-    /** The meters and observations of {@code cloudlock-micrometer}, when the application has a {@code MeterRegistry}. */
+    /**
+     * The meters and observations of {@code cloudlock-micrometer}, when the application has a {@code MeterRegistry}.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(
             name = {"dev.cloudlock.micrometer.CloudLockMeters", "io.micrometer.core.instrument.MeterRegistry"})
