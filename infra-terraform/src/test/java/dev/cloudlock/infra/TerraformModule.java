@@ -82,6 +82,17 @@ final class TerraformModule {
         return blocks("resource", type);
     }
 
+    /** The bodies of the module's {@code variable} blocks (or {@code output} blocks, with kind "output"), by name. */
+    Map<String, JsonNode> declared(String kind) {
+        Map<String, JsonNode> declared = new TreeMap<>();
+        for (JsonNode file : files) {
+            file.path(kind)
+                    .properties()
+                    .forEach(named -> named.getValue().forEach(body -> declared.put(named.getKey(), body)));
+        }
+        return declared;
+    }
+
     /** The default of {@code variable "name"}, if the module declares one. */
     Optional<JsonNode> variableDefault(String variable) {
         for (JsonNode file : files) {
