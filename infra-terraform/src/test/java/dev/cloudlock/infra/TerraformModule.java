@@ -78,6 +78,16 @@ final class TerraformModule {
         return Optional.empty();
     }
 
+    /** The body of {@code data "type" "name"}, if the module declares it. */
+    Optional<JsonNode> data(String type, String name) {
+        for (JsonNode file : files) {
+            for (JsonNode body : file.path("data").path(type).path(name)) {
+                return Optional.of(body);
+            }
+        }
+        return Optional.empty();
+    }
+
     List<JsonNode> resources(String type) {
         return blocks("resource", type);
     }
