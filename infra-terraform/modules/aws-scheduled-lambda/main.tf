@@ -14,6 +14,8 @@ locals {
   java_tool_options = var.java_tool_options == null || var.java_tool_options == "" ? {} : {
     JAVA_TOOL_OPTIONS = var.java_tool_options
   }
+
+  in_vpc = length(var.vpc_subnet_ids) > 0
 }
 
 data "aws_caller_identity" "current" {}
@@ -61,6 +63,36 @@ data "aws_iam_policy_document" "function" {
     actions   = ["sqs:SendMessage"]
     resources = [aws_sqs_queue.dead_letters.arn]
   }
+
+  # Only with tracing_mode = "Active". X-Ray's write actions take no resource-level permissions.
+  dynamic "statement" {
+    for_each = var.tracing_mode == "Active" ? [1] : []
+
+    content {
+      sid       = "ActiveTracing"
+      actions   = ["xray:PutTraceSegments", "xray:PutTelemetryRecords"]
+      resources = ["*"]
+    }
+  }
+
+  # Only in a VPC: the network interfaces Lambda creates for the function in its subnets (the EC2 actions of
+  # AWSLambdaVPCAccessExecutionRole; they take no resource-level permissions either).
+  dynamic "statement" {
+    for_each = local.in_vpc ? [1] : []
+
+    content {
+      sid = "VpcNetworkInterfaces"
+      actions = [
+        "ec2:CreateNetworkInterface",
+        "ec2:DescribeNetworkInterfaces",
+        "ec2:DescribeSubnets",
+        "ec2:DeleteNetworkInterface",
+        "ec2:AssignPrivateIpAddresses",
+        "ec2:UnassignPrivateIpAddresses",
+      ]
+      resources = ["*"]
+    }
+  }
 }
 
 resource "aws_iam_role_policy" "function" {
@@ -76,16 +108,21 @@ resource "aws_iam_role_policy" "lock_access" {
 }
 
 resource "aws_lambda_function" "this" {
-  function_name    = var.function_name
-  role             = aws_iam_role.function.arn
-  filename         = var.package_file
-  source_code_hash = filebase64sha256(var.package_file)
-  handler          = var.handler
-  runtime          = var.runtime
-  memory_size      = var.memory_size
-  timeout          = var.timeout_seconds
-  publish          = var.snap_start
-  tags             = var.tags
+  function_name                  = var.function_name
+  role                           = aws_iam_role.function.arn
+  filename                       = var.package_file
+  source_code_hash               = var.package_file == null ? null : filebase64sha256(var.package_file)
+  s3_bucket                      = var.s3_bucket
+  s3_key                         = var.s3_key
+  s3_object_version              = var.s3_object_version
+  handler                        = var.handler
+  runtime                        = var.runtime
+  architectures                  = var.architectures
+  memory_size                    = var.memory_size
+  timeout                        = var.timeout_seconds
+  reserved_concurrent_executions = var.reserved_concurrent_executions
+  publish                        = var.snap_start
+  tags                           = var.tags
 
   dynamic "snap_start" {
     for_each = var.snap_start ? [1] : []
@@ -110,6 +147,41 @@ resource "aws_lambda_function" "this" {
     log_group  = aws_cloudwatch_log_group.function.name
   }
 
+  dynamic "tracing_config" {
+    for_each = var.tracing_mode == null ? [] : [var.tracing_mode]
+
+    content {
+      mode = tracing_config.value
+    }
+  }
+
+  dynamic "vpc_config" {
+    for_each = local.in_vpc ? [1] : []
+
+    content {
+      subnet_ids         = var.vpc_subnet_ids
+      security_group_ids = var.vpc_security_group_ids
+    }
+  }
+
+  lifecycle {
+    precondition {
+      condition     = (var.package_file == null) != (var.s3_bucket == null && var.s3_key == null)
+      error_message = "Give the deployment package either as package_file or as s3_bucket and s3_key, not both and not neither."
+    }
+
+    precondition {
+      condition     = (var.s3_bucket == null) == (var.s3_key == null) && (var.s3_object_version == null || var.s3_bucket != null)
+      error_message = "A package in S3 needs both s3_bucket and s3_key (s3_object_version only with them)."
+    }
+
+    precondition {
+      condition     = (length(var.vpc_subnet_ids) == 0) == (length(var.vpc_security_group_ids) == 0)
+      error_message = "A function in a VPC needs both vpc_subnet_ids and vpc_security_group_ids; leave both empty for no VPC."
+    }
+  }
+
+  # The role's VPC and X-Ray permissions come with the function policy, before Lambda checks them.
   depends_on = [aws_iam_role_policy.function, aws_iam_role_policy.lock_access]
 }
 

@@ -20,8 +20,72 @@ variable "job_name" {
 }
 
 variable "package_file" {
-  description = "Path of the deployment package (the shaded jar or zip of the function with the cloudlock Lambda guard)."
+  description = "Path of the deployment package (the shaded jar or zip of the function with the cloudlock Lambda guard). Set either this or s3_bucket and s3_key."
   type        = string
+  default     = null
+}
+
+variable "s3_bucket" {
+  description = "Instead of package_file: S3 bucket of the deployment package, in the function's region. Needs s3_key."
+  type        = string
+  default     = null
+}
+
+variable "s3_key" {
+  description = "Object key of the deployment package in s3_bucket."
+  type        = string
+  default     = null
+}
+
+variable "s3_object_version" {
+  description = "Version of the package object in a versioned s3_bucket; null takes the current object when the function is created or its code changes."
+  type        = string
+  default     = null
+}
+
+variable "architectures" {
+  description = "Instruction set of the function: [\"x86_64\"] or [\"arm64\"] (Graviton). The package's native code, if any, must match."
+  type        = list(string)
+  default     = ["x86_64"]
+
+  validation {
+    condition     = length(var.architectures) == 1 && contains(["x86_64", "arm64"], var.architectures[0])
+    error_message = "architectures is [\"x86_64\"] or [\"arm64\"]."
+  }
+}
+
+variable "reserved_concurrent_executions" {
+  description = "Concurrency reserved for the function; -1 (the default) leaves it unreserved, 0 stops every invocation. The lock keeps one tick to one run whatever the concurrency."
+  type        = number
+  default     = -1
+
+  validation {
+    condition     = var.reserved_concurrent_executions >= -1 && floor(var.reserved_concurrent_executions) == var.reserved_concurrent_executions
+    error_message = "reserved_concurrent_executions is -1 (unreserved), 0 or a positive whole number."
+  }
+}
+
+variable "tracing_mode" {
+  description = "AWS X-Ray tracing: null (no tracing configuration), \"PassThrough\" or \"Active\". With Active the function's role may also send trace segments to X-Ray."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.tracing_mode == null ? true : contains(["PassThrough", "Active"], var.tracing_mode)
+    error_message = "tracing_mode is null, \"PassThrough\" or \"Active\"."
+  }
+}
+
+variable "vpc_subnet_ids" {
+  description = "Subnets the function runs in; empty (the default) for no VPC. With subnets, set vpc_security_group_ids too: the function's role then may manage the function's network interfaces, and DynamoDB must be reachable from the subnets (a gateway endpoint or a NAT)."
+  type        = list(string)
+  default     = []
+}
+
+variable "vpc_security_group_ids" {
+  description = "Security groups of the function's network interfaces in vpc_subnet_ids; empty (the default) for no VPC."
+  type        = list(string)
+  default     = []
 }
 
 variable "handler" {

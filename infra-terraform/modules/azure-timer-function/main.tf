@@ -76,6 +76,7 @@ resource "azurerm_linux_function_app" "this" {
 
   site_config {
     application_insights_connection_string = azurerm_application_insights.this.connection_string
+    app_scale_limit                        = var.app_scale_limit
 
     application_stack {
       java_version = var.java_version

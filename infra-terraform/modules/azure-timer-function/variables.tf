@@ -170,3 +170,14 @@ variable "function_timeout_minutes" {
     error_message = "function_timeout_minutes is 1 to 10 on the Consumption plan (Y1)."
   }
 }
+
+variable "app_scale_limit" {
+  description = "Most instances the app scales out to (site_config's app_scale_limit, functionAppScaleLimit); null keeps the plan's limit. The lock keeps one tick to one run whatever the count. The Consumption plan has no VNet integration, so the module has no VNet input."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.app_scale_limit == null ? true : var.app_scale_limit >= 1 && floor(var.app_scale_limit) == var.app_scale_limit
+    error_message = "app_scale_limit is null or a whole number of at least 1."
+  }
+}

@@ -62,6 +62,10 @@ resource "google_cloudfunctions2_function" "this" {
     available_memory      = var.memory
     timeout_seconds       = var.timeout_seconds
     ingress_settings      = "ALLOW_INTERNAL_ONLY"
+    max_instance_count    = var.max_instance_count
+    vpc_connector         = var.vpc_connector
+
+    vpc_connector_egress_settings = var.vpc_connector_egress_settings
 
     environment_variables = merge(var.environment, {
       CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
@@ -88,6 +92,11 @@ resource "google_cloudfunctions2_function" "this" {
       # A busy delivery that fails without a redelivery would be lost: worse than skipping it.
       condition     = var.when_busy != "retry" || var.retry_failed_ticks
       error_message = "when_busy = \"retry\" needs retry_failed_ticks = true: Pub/Sub must redeliver the message the function did not acknowledge."
+    }
+
+    precondition {
+      condition     = var.vpc_connector_egress_settings == null || var.vpc_connector != null
+      error_message = "vpc_connector_egress_settings needs vpc_connector."
     }
   }
 }

@@ -158,3 +158,36 @@ variable "firestore_database" {
   type        = string
   default     = "(default)"
 }
+
+variable "max_instance_count" {
+  description = "Most instances of the function at once; null keeps the platform's default. The lock keeps one tick to one run whatever the count."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.max_instance_count == null ? true : var.max_instance_count >= 1 && floor(var.max_instance_count) == var.max_instance_count
+    error_message = "max_instance_count is null or a whole number of at least 1."
+  }
+}
+
+variable "vpc_connector" {
+  description = "Serverless VPC Access connector of the function's egress, as projects/PROJECT/locations/REGION/connectors/NAME; null for none. Firestore must stay reachable through it (Private Google Access, or egress of private ranges only)."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.vpc_connector == null ? true : can(regex("^projects/[^/]+/locations/[^/]+/connectors/[^/]+$", var.vpc_connector))
+    error_message = "vpc_connector is projects/PROJECT/locations/REGION/connectors/NAME."
+  }
+}
+
+variable "vpc_connector_egress_settings" {
+  description = "Which egress goes through vpc_connector: \"PRIVATE_RANGES_ONLY\" or \"ALL_TRAFFIC\"; null keeps the platform's default (private ranges only). Only with vpc_connector."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.vpc_connector_egress_settings == null ? true : contains(["PRIVATE_RANGES_ONLY", "ALL_TRAFFIC"], var.vpc_connector_egress_settings)
+    error_message = "vpc_connector_egress_settings is null, \"PRIVATE_RANGES_ONLY\" or \"ALL_TRAFFIC\"."
+  }
+}

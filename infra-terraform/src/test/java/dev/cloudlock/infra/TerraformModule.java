@@ -78,8 +78,29 @@ final class TerraformModule {
         return Optional.empty();
     }
 
+    /** The body of {@code data "type" "name"}, if the module declares it. */
+    Optional<JsonNode> data(String type, String name) {
+        for (JsonNode file : files) {
+            for (JsonNode body : file.path("data").path(type).path(name)) {
+                return Optional.of(body);
+            }
+        }
+        return Optional.empty();
+    }
+
     List<JsonNode> resources(String type) {
         return blocks("resource", type);
+    }
+
+    /** The bodies of the module's {@code variable} blocks (or {@code output} blocks, with kind "output"), by name. */
+    Map<String, JsonNode> declared(String kind) {
+        Map<String, JsonNode> declared = new TreeMap<>();
+        for (JsonNode file : files) {
+            file.path(kind)
+                    .properties()
+                    .forEach(named -> named.getValue().forEach(body -> declared.put(named.getKey(), body)));
+        }
+        return declared;
     }
 
     /** The default of {@code variable "name"}, if the module declares one. */

@@ -2,12 +2,16 @@ package dev.cloudlock.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +53,56 @@ class TerraformModulesAgreeWithProvidersTest {
     @Test
     void cosmosContainerIsPartitionedByIdWithoutTtlAndUsesDataPlaneRbac() {
         assertThat(ProviderAgreement.cosmosLock(module("azure-cosmos-lock"))).isEmpty();
+    }
+
+    @Test
+    void theLambdaRoleMayTraceOnlyWhenTracingIsActiveAndManageNetworkInterfacesOnlyInAVpc() {
+        TerraformModule lambda = module("aws-scheduled-lambda");
+        JsonNode policy = lambda.data("aws_iam_policy_document", "function").orElseThrow();
+
+        List<String> always = new ArrayList<>();
+        policy.path("statement").forEach(statement -> statement.path("actions").forEach(a -> always.add(a.asText())));
+        assertThat(always)
+                .as("what the function's own policy grants with every optional input at its default")
+                .containsExactly("logs:CreateLogStream", "logs:PutLogEvents", "sqs:SendMessage");
+
+        Map<String, String> conditional = new TreeMap<>();
+        policy.path("dynamic")
+                .path("statement")
+                .forEach(dynamic -> dynamic.path("content")
+                        .path(0)
+                        .path("actions")
+                        .forEach(a -> conditional.put(
+                                a.asText(), dynamic.path("for_each").asText())));
+        String whenActive = "${var.tracing_mode == \"Active\" ? [1] : []}";
+        String inVpc = "${local.in_vpc ? [1] : []}";
+        assertThat(conditional)
+                .containsOnly(
+                        Map.entry("xray:PutTraceSegments", whenActive),
+                        Map.entry("xray:PutTelemetryRecords", whenActive),
+                        Map.entry("ec2:CreateNetworkInterface", inVpc),
+                        Map.entry("ec2:DescribeNetworkInterfaces", inVpc),
+                        Map.entry("ec2:DescribeSubnets", inVpc),
+                        Map.entry("ec2:DeleteNetworkInterface", inVpc),
+                        Map.entry("ec2:AssignPrivateIpAddresses", inVpc),
+                        Map.entry("ec2:UnassignPrivateIpAddresses", inVpc));
+        assertThat(lambda.local("in_vpc")).contains("${length(var.vpc_subnet_ids) > 0}");
+        assertThat(lambda.variableDefault("vpc_subnet_ids").map(JsonNode::size)).contains(0);
+        assertThat(lambda.variableDefault("tracing_mode").map(JsonNode::isNull)).contains(true);
+
+        JsonNode function = lambda.resource("aws_lambda_function", "this").orElseThrow();
+        assertThat(function.path("dynamic")
+                        .path("vpc_config")
+                        .path(0)
+                        .path("for_each")
+                        .asText())
+                .isEqualTo(inVpc);
+        assertThat(function.path("dynamic")
+                        .path("tracing_config")
+                        .path(0)
+                        .path("for_each")
+                        .asText())
+                .isEqualTo("${var.tracing_mode == null ? [] : [var.tracing_mode]}");
     }
 
     @Test
