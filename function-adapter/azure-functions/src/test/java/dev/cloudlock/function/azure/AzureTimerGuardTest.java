@@ -3,8 +3,8 @@ package dev.cloudlock.function.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickBusyException;
@@ -67,7 +67,12 @@ class AzureTimerGuardTest {
     @BeforeEach
     void emptyTable() {
         Emulators.resetMoto();
-        DynamoDbLockTable.createIfAbsent(client, "shedlock");
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .build()
+                .admin()
+                .init();
     }
 
     private static String timer(String last, String next, boolean pastDue) {
@@ -76,7 +81,7 @@ class AzureTimerGuardTest {
     }
 
     private static NightlyReportTimerFunction app(String name, String now, AzureGuardSettings settings) {
-        DynamoDbLockProvider provider = DynamoDbLockProvider.builder()
+        CloudLockProvider provider = DynamoDbLockProvider.builder()
                 .client(client)
                 .tableName("shedlock")
                 .lockedBy(name)

@@ -6,7 +6,6 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.s3.S3LockProvider;
@@ -101,7 +100,12 @@ class SdkDefaultClientsTest {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .build();
-        DynamoDbLockTable.createIfAbsent(moto, table);
+        DynamoDbLockProvider.builder()
+                .client(moto)
+                .tableName(table)
+                .build()
+                .admin()
+                .init();
         pointTheAwsSdkDefaultsAtMoto();
 
         try (moto;
