@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
  * ShedLock's {@link ClockProvider}.
  */
-public final class CloudLockProvider implements ExtensibleLockProvider {
+public class CloudLockProvider implements ExtensibleLockProvider {
 
     /**
      * How far ahead of the store's time a tick may be by default: the clock-skew tolerance (a scheduler may fire a
