@@ -57,9 +57,14 @@ public final class AzureBlobLockProvider {
             return this;
         }
 
-        /** The blob name prefix of the lock blobs; default {@code shedlock/}, {@code ""} for the container's root. */
+        /**
+         * The blob name prefix of the lock blobs; default {@code shedlock/}, {@code ""} for the container's root.
+         *
+         * @throws IllegalArgumentException when the prefix starts with {@code /}, holds {@code .} or {@code ..}
+         *     segments, or leaves no room for lock names
+         */
         public Builder prefix(String prefix) {
-            this.prefix = prefix;
+            this.prefix = BlobNames.checkPrefix(prefix);
             return this;
         }
 

@@ -6,10 +6,10 @@ import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * else {@code DefaultAzureCredential} from {@code com.azure:azure-identity}. Found through {@link StoreType#find};
  * applications do not use it directly.
  */
-public final class AzureBlobStoreType implements StoreType {
+public final class AzureBlobStoreType extends AbstractStoreType {
 
     static final StoreSetting CONTAINER = StoreSetting.optional(
             "container",
@@ -48,19 +48,8 @@ public final class AzureBlobStoreType implements StoreType {
             "A connection string of the storage account, used when no endpoint is set. Stands for "
                     + BlobAccount.CONNECTION_STRING + ".");
 
-    @Override
-    public String name() {
-        return "azure-blob";
-    }
-
-    @Override
-    public String title() {
-        return "Azure Blob Storage";
-    }
-
-    @Override
-    public List<StoreSetting> settings() {
-        return List.of(CONTAINER, PREFIX, ENDPOINT, CONNECTION_STRING);
+    public AzureBlobStoreType() {
+        super("azure-blob", "Azure Blob Storage", CONTAINER, PREFIX, ENDPOINT, CONNECTION_STRING);
     }
 
     @Override

@@ -6,11 +6,11 @@ import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
 import java.net.URI;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -20,7 +20,7 @@ import java.util.Optional;
  * {@code DefaultAzureCredential} from {@code com.azure:azure-identity}). Found through {@link StoreType#find};
  * applications do not use it directly.
  */
-public final class CosmosStoreType implements StoreType {
+public final class CosmosStoreType extends AbstractStoreType {
 
     /** The environment variable holding an account key; without it, Entra ID credentials are used. */
     public static final String KEY_VARIABLE = "CLOUDLOCK_COSMOS_KEY";
@@ -37,19 +37,8 @@ public final class CosmosStoreType implements StoreType {
             "The account URL (https://ACCOUNT.documents.azure.com:443/), reached with the key in " + KEY_VARIABLE
                     + " or else with Entra ID; ignored when the application has its own client.");
 
-    @Override
-    public String name() {
-        return "cosmos";
-    }
-
-    @Override
-    public String title() {
-        return "Azure Cosmos DB (NoSQL API)";
-    }
-
-    @Override
-    public List<StoreSetting> settings() {
-        return List.of(DATABASE, CONTAINER, PARTITION_KEY_PATH, ENDPOINT);
+    public CosmosStoreType() {
+        super("cosmos", "Azure Cosmos DB (NoSQL API)", DATABASE, CONTAINER, PARTITION_KEY_PATH, ENDPOINT);
     }
 
     @Override

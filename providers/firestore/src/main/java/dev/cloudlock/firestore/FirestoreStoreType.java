@@ -3,10 +3,10 @@ package dev.cloudlock.firestore;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
-import java.util.List;
 
 /**
  * The store {@code firestore}: a {@link FirestoreLockProvider} on the application's {@link Firestore}, or, when it
@@ -14,7 +14,7 @@ import java.util.List;
  * (Application Default Credentials, {@code GOOGLE_CLOUD_PROJECT}, {@code FIRESTORE_EMULATOR_HOST}). Found through
  * {@link StoreType#find}; applications do not use it directly.
  */
-public final class FirestoreStoreType implements StoreType {
+public final class FirestoreStoreType extends AbstractStoreType {
 
     static final StoreSetting COLLECTION = StoreSetting.optional(
             "collection",
@@ -35,19 +35,8 @@ public final class FirestoreStoreType implements StoreType {
             "The host:port of a Firestore emulator; default: FIRESTORE_EMULATOR_HOST, else Firestore itself; ignored"
                     + " when the application has its own client.");
 
-    @Override
-    public String name() {
-        return "firestore";
-    }
-
-    @Override
-    public String title() {
-        return "Cloud Firestore";
-    }
-
-    @Override
-    public List<StoreSetting> settings() {
-        return List.of(COLLECTION, PROJECT, DATABASE, ENDPOINT);
+    public FirestoreStoreType() {
+        super("firestore", "Cloud Firestore", COLLECTION, PROJECT, DATABASE, ENDPOINT);
     }
 
     @Override

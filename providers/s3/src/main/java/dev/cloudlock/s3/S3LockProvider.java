@@ -62,9 +62,14 @@ public final class S3LockProvider {
             return this;
         }
 
-        /** The key prefix of the lock objects; default {@code shedlock/}, {@code ""} for the bucket's root. */
+        /**
+         * The key prefix of the lock objects; default {@code shedlock/}, {@code ""} for the bucket's root.
+         *
+         * @throws IllegalArgumentException when the prefix starts with {@code /}, holds {@code .} or {@code ..}
+         *     segments, or leaves no room for lock names
+         */
         public Builder prefix(String prefix) {
-            this.prefix = prefix;
+            this.prefix = S3Keys.checkPrefix(prefix);
             return this;
         }
 

@@ -1,10 +1,10 @@
 package dev.cloudlock.s3;
 
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
-import java.util.List;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * addressing when set (as emulators and most S3-compatible services need). Found through {@link StoreType#find};
  * applications do not use it directly.
  */
-public final class S3StoreType implements StoreType {
+public final class S3StoreType extends AbstractStoreType {
 
     static final StoreSetting BUCKET =
             StoreSetting.required("bucket", "The bucket holding one object per lock; it must exist.");
@@ -32,22 +32,11 @@ public final class S3StoreType implements StoreType {
     static final StoreSetting REGION = StoreSetting.optional(
             "region",
             null,
-            "The AWS region; default: the SDK's region chain (AWS_REGION, the profile); ignored when the application"
-                    + " has its own client.");
+            "The bucket's AWS region; default: the one the SDK finds (AWS_REGION, the profile); ignored when the"
+                    + " application has its own client.");
 
-    @Override
-    public String name() {
-        return "s3";
-    }
-
-    @Override
-    public String title() {
-        return "Amazon S3";
-    }
-
-    @Override
-    public List<StoreSetting> settings() {
-        return List.of(BUCKET, PREFIX, ENDPOINT, REGION);
+    public S3StoreType() {
+        super("s3", "Amazon S3", BUCKET, PREFIX, ENDPOINT, REGION);
     }
 
     @Override
