@@ -34,4 +34,5 @@ module "job" {
   source_object        = google_storage_bucket_object.source.name
   entry_point          = var.entry_point
   firestore_collection = module.lock.collection
+  firestore_database   = module.lock.database
 }

@@ -83,10 +83,14 @@ resource "azurerm_linux_function_app" "this" {
   }
 
   app_settings = merge(var.app_settings, {
-    CLOUDLOCK_JOB_NAME         = local.job_name
-    CLOUDLOCK_TIMER_SCHEDULE   = var.timer_schedule
-    CLOUDLOCK_WHEN_BUSY        = var.when_busy
-    CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
+    CLOUDLOCK_JOB_NAME        = local.job_name
+    CLOUDLOCK_TIMER_SCHEDULE  = var.timer_schedule
+    CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
+    # one timeout for the host and the guard's lease (host.json's functionTimeout, overridden by this setting)
+    AzureFunctionsJobHost__functionTimeout = format("00:%02d:00", var.function_timeout_minutes)
+    CLOUDLOCK_FUNCTION_TIMEOUT             = "PT${var.function_timeout_minutes}M"
+    CLOUDLOCK_WHEN_BUSY                    = var.when_busy
+    CLOUDLOCK_EVERY_OCCURRENCE             = var.every_occurrence ? "true" : "false"
     }, var.blob_lock_container == null ? {
     CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
     CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database

@@ -116,12 +116,12 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "AzureFunctionsJobHost__functionTimeout", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
   }
 }
@@ -147,4 +147,26 @@ variable "every_occurrence" {
   description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same container, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, never deleted; the job name may then have at most 230 characters."
   type        = bool
   default     = false
+}
+
+variable "tick_resolution" {
+  description = "CLOUDLOCK_TICK_RESOLUTION: ISO-8601 duration the guard truncates scheduled times to, the grain of the schedule (PT1M for a schedule in minutes)."
+  type        = string
+  default     = "PT1M"
+
+  validation {
+    condition     = can(regex("^P(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", var.tick_resolution)) && !can(regex("^P(T)?$", var.tick_resolution))
+    error_message = "tick_resolution is an ISO-8601 duration such as PT1M, PT15M, PT1H or P1D."
+  }
+}
+
+variable "function_timeout_minutes" {
+  description = "The functions' timeout in minutes (1 to 10 on the Consumption plan, whose default is 5): set as the host's functionTimeout (AzureFunctionsJobHost__functionTimeout) and as the guard's lease base (CLOUDLOCK_FUNCTION_TIMEOUT), so the two agree."
+  type        = number
+  default     = 5
+
+  validation {
+    condition     = var.function_timeout_minutes >= 1 && var.function_timeout_minutes <= 10
+    error_message = "function_timeout_minutes is 1 to 10 on the Consumption plan (Y1)."
+  }
 }

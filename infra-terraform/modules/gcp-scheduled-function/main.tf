@@ -65,9 +65,13 @@ resource "google_cloudfunctions2_function" "this" {
 
     environment_variables = merge(var.environment, {
       CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
+      CLOUDLOCK_FIRESTORE_DATABASE   = var.firestore_database
       CLOUDLOCK_JOB_NAME             = local.job_name
-      CLOUDLOCK_WHEN_BUSY            = var.when_busy
-      CLOUDLOCK_EVERY_OCCURRENCE     = var.every_occurrence ? "true" : "false"
+      CLOUDLOCK_TICK_RESOLUTION      = var.tick_resolution
+      # the lease follows the function's timeout (GCP does not tell a running function its time left)
+      CLOUDLOCK_FUNCTION_TIMEOUT = "PT${var.timeout_seconds}S"
+      CLOUDLOCK_WHEN_BUSY        = var.when_busy
+      CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
     })
   }
 

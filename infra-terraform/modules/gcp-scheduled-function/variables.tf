@@ -115,12 +115,12 @@ variable "firestore_collection" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_JOB_NAME, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
+  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
   }
 }
@@ -140,4 +140,21 @@ variable "every_occurrence" {
   description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same collection, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, never deleted; the job name may then have at most 230 characters."
   type        = bool
   default     = false
+}
+
+variable "tick_resolution" {
+  description = "CLOUDLOCK_TICK_RESOLUTION: ISO-8601 duration the guard truncates scheduled times to, the grain of the schedule (PT1M for a schedule in minutes)."
+  type        = string
+  default     = "PT1M"
+
+  validation {
+    condition     = can(regex("^P(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", var.tick_resolution)) && !can(regex("^P(T)?$", var.tick_resolution))
+    error_message = "tick_resolution is an ISO-8601 duration such as PT1M, PT15M, PT1H or P1D."
+  }
+}
+
+variable "firestore_database" {
+  description = "Firestore database id of the lock collection (CLOUDLOCK_FIRESTORE_DATABASE), e.g. module.lock.database."
+  type        = string
+  default     = "(default)"
 }

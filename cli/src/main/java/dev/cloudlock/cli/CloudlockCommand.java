@@ -1,7 +1,9 @@
 package dev.cloudlock.cli;
 
 import dev.cloudlock.core.LockAdmin;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.StoreSetup;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -13,11 +15,12 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code cloudlock}: see and repair the locks on a store. Exit codes: {@value #DONE} done, {@value #REFUSED} refused by
@@ -32,7 +35,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "",
             "Exit codes: 0 done, 1 refused by a condition, 2 usage, 3 store error.",
-            "Example: cloudlock --store dynamodb --table shedlock list"
+            "Example: cloudlock --store dynamodb --table-name shedlock list"
         },
         subcommands = {
             CloudlockCommand.ListLocks.class,
@@ -48,10 +51,10 @@ public final class CloudlockCommand {
     static final int USAGE = 2;
     static final int STORE_ERROR = 3;
 
-    @Mixin
-    StoreOptions store;
+    /** The store options, added to this command and its subcommands when the command line is made ({@link #run}). */
+    final StoreOptions store = new StoreOptions();
 
-    @Option(names = "--json", description = "Print JSON instead of a table.")
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of a table.")
     boolean json;
 
     @Spec
@@ -65,14 +68,18 @@ public final class CloudlockCommand {
 
     /** Runs the command line {@code args} and returns its exit code. */
     static int run(String... args) {
-        CommandLine line = new CommandLine(new CloudlockCommand());
+        CloudlockCommand command = new CloudlockCommand();
+        CommandLine line = new CommandLine(command);
+        command.store.addTo(line);
+        line.setParameterExceptionHandler((e, arguments) -> usage(e.getCommandLine(), e));
         line.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException) {
-                cmd.getErr().println("cloudlock: " + e.getMessage());
-                cmd.getErr().println("Try 'cloudlock --help'.");
-                return USAGE;
+                return usage(cmd, e);
             }
             cmd.getErr().println("cloudlock: store error: " + e.getMessage());
+            if (e instanceof LockStoreConfigurationException) {
+                cmd.getErr().println("Fix: " + command.store.setupFix() + ".");
+            }
             return STORE_ERROR;
         });
         int exitCode = line.execute(args);
@@ -81,12 +88,36 @@ public final class CloudlockCommand {
         return exitCode;
     }
 
+    /**
+     * Reports bad usage of {@code cmd}: the problem, the options it may have meant when it names an unknown option,
+     * the commands there are when it names an unknown command (picocli's guess at a command misleads more often than
+     * it helps), and where the help is.
+     */
+    private static int usage(CommandLine cmd, Exception problem) {
+        PrintWriter err = cmd.getErr();
+        err.println("cloudlock: " + problem.getMessage());
+        if (problem instanceof UnmatchedArgumentException unmatched) {
+            if (unmatched.isUnknownOption()) {
+                unmatched.printSuggestions(err);
+            } else if (!cmd.getSubcommands().isEmpty()) {
+                err.println("The commands are "
+                        + String.join(", ", cmd.getSubcommands().keySet()) + ".");
+            }
+        }
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+        return USAGE;
+    }
+
     LockAdmin admin() {
         return store.provider().admin();
     }
 
     PrintWriter out() {
         return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
     }
 
     @Command(
@@ -107,13 +138,19 @@ public final class CloudlockCommand {
         public Integer call() {
             LockAdmin admin = root.admin();
             List<LockView> locks = new ArrayList<>();
+            List<LockRecordPage.Skipped> skipped = new ArrayList<>();
             Optional<String> token = Optional.empty();
             do {
                 LockAdmin.Page page = admin.list(token.orElse(null), pageSize);
                 locks.addAll(page.locks());
+                skipped.addAll(page.skipped());
                 token = page.nextPageToken();
             } while (token.isPresent());
             root.out().print(root.json ? Output.json(locks) : Output.table(locks));
+            if (!skipped.isEmpty()) {
+                // on standard error under --json, so that standard output stays one JSON document
+                (root.json ? root.err() : root.out()).print(Output.skipped(skipped));
+            }
             return DONE;
         }
     }
@@ -204,7 +241,8 @@ public final class CloudlockCommand {
         @Override
         public Integer call() {
             @Nullable Instant expected = from.equalsIgnoreCase("none") ? null : instant(from, "--from");
-            LockAdmin.TickResetResult result = root.admin().resetTick(name, expected, instant(to, "--to"));
+            Instant target = instant(to, "--to");
+            LockAdmin.TickResetResult result = root.admin().resetTick(name, expected, target);
             String message = switch (result.outcome()) {
                 case RESET -> "Reset the last tick of '" + name + "' from " + from + " to " + to + ".";
                 case TICK_MOVED ->

@@ -1,6 +1,7 @@
 package dev.cloudlock.cli;
 
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.spi.LockRecordPage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,22 @@ final class Output {
             List.of("NAME", "STATE", "FENCE", "LOCKED BY", "LOCKED AT", "LOCK UNTIL", "LAST TICK");
 
     private Output() {}
+
+    /** The records under the lock prefix that a listing skipped, one line each after a count. */
+    static String skipped(List<LockRecordPage.Skipped> skipped) {
+        StringBuilder out = new StringBuilder()
+                .append(skipped.size())
+                .append(skipped.size() == 1 ? " object" : " objects")
+                .append(" under the lock prefix skipped: not lock records\n");
+        for (LockRecordPage.Skipped stray : skipped) {
+            out.append("  ")
+                    .append(stray.key())
+                    .append(": ")
+                    .append(stray.reason())
+                    .append('\n');
+        }
+        return out.toString();
+    }
 
     static String table(List<LockView> locks) {
         if (locks.isEmpty()) {

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the built CLI as its own process, {@code java -jar cloudlock-cli.jar ...}, the way an operator does. */
+/**
+ * Runs the built CLI as its own process, {@code java -jar cloudlock-cli.jar ...}, the way an operator does; or its
+ * classes on a class path of the test's choosing, to see what the command makes of the modules there.
+ */
 final class CliProcess {
 
     /** What one run printed and returned. */
@@ -28,13 +31,45 @@ final class CliProcess {
             throw new IllegalStateException(
                     jar + " is missing: the tests run after `package` builds it (./mvnw -pl cli" + " verify)");
         }
+        List<String> command = java(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        return run(command, environment);
+    }
+
+    /**
+     * Runs the CLI's classes ({@code target/classes}) on the class path the build wrote to {@code
+     * target/<classPathFile>}: its runtime dependencies less those the build left out of that file.
+     */
+    static Run runOnClassPath(String classPathFile, Map<String, String> environment, List<String> args) {
+        Path file = Path.of(System.getProperty("cloudlock.cli.classpaths", "target"), classPathFile);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException(file + " is missing: the build writes it (./mvnw -pl cli verify)");
+        }
+        String classPath;
+        try {
+            classPath = System.getProperty("cloudlock.cli.classes", "target/classes")
+                    + java.io.File.pathSeparator
+                    + Files.readString(file, StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not read " + file, e);
+        }
+        List<String> command = java(List.of());
+        command.addAll(List.of("-cp", classPath, CloudlockCommand.class.getName()));
+        command.addAll(args);
+        return run(command, environment);
+    }
+
+    private static List<String> java(List<String> jvmOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:TieredStopAtLevel=1");
         command.addAll(jvmOptions);
-        command.add("-jar");
-        command.add(jar.toString());
-        command.addAll(args);
+        return command;
+    }
+
+    private static Run run(List<String> command, Map<String, String> environment) {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         try {
@@ -45,7 +80,7 @@ final class CliProcess {
                     .start();
             if (!process.waitFor(90, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new AssertionError("cloudlock " + args + " did not end within 90 s");
+                throw new AssertionError(command + " did not end within 90 s");
             }
             Run run = new Run(
                     process.exitValue(),

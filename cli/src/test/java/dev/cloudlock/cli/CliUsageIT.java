@@ -2,8 +2,10 @@ package dev.cloudlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.spi.StoreType;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,13 +29,42 @@ class CliUsageIT {
 
         CliProcess.Run unknown = cli("--store", "dynamodb", "unlock-everything");
         assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
+        assertThat(unknown.err())
+                .contains("'unlock-everything'", "The commands are list, show, release, reset-tick, init.")
+                .doesNotContain("Did you mean");
+    }
+
+    @Test
+    void theRenamedTableOptionPointsAtItsNewName() {
+        CliProcess.Run table = cli("--store", "dynamodb", "--table", "shedlock", "list");
+        assertThat(table.exitCode()).as(table.toString()).isEqualTo(2);
+        assertThat(table.err()).contains("'--table'", "--table-name");
+    }
+
+    @Test
+    void optionsWorkAfterTheCommandToo() {
+        CliProcess.Run json = cli("list", "--store", "in-memory", "--json");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.out().strip()).isEqualTo("[]");
+
+        CliProcess.Run endpoint =
+                cli("--store", "dynamodb", "--table-name", "shedlock", "list", "--endpoint", "nowhere");
+        assertThat(endpoint.exitCode()).as(endpoint.toString()).isEqualTo(2);
+        assertThat(endpoint.err()).contains("--endpoint is 'nowhere', which is no URL");
     }
 
     @Test
     void badValuesAreNamedBeforeAnyRequest() {
         // 127.0.0.1:9 (discard) would fail as a store error; a usage error must come first.
-        List<String> store =
-                List.of("--store", "dynamodb", "--endpoint", "http://127.0.0.1:9", "--region", "us-east-1");
+        List<String> store = List.of(
+                "--store",
+                "dynamodb",
+                "--table-name",
+                "shedlock",
+                "--endpoint",
+                "http://127.0.0.1:9",
+                "--region",
+                "us-east-1");
         CliProcess.Run badTick = run(store, "reset-tick", "job", "--from", "none", "--to", "yesterday");
         assertThat(badTick.exitCode()).as(badTick.toString()).isEqualTo(2);
         assertThat(badTick.err()).contains("--to", "yesterday", "ISO-8601");
@@ -44,7 +75,11 @@ class CliUsageIT {
 
         CliProcess.Run badStore = cli("--store", "mongodb", "list");
         assertThat(badStore.exitCode()).as(badStore.toString()).isEqualTo(2);
-        assertThat(badStore.err()).contains("dynamodb, s3, firestore, cosmos, azure-blob");
+        assertThat(badStore.err()).contains("use one of " + storesOnTheClassPath());
+
+        CliProcess.Run noTable = cli("--store", "dynamodb", "list");
+        assertThat(noTable.exitCode()).as(noTable.toString()).isEqualTo(2);
+        assertThat(noTable.err()).contains("--table-name is not set");
 
         CliProcess.Run badTimeout = cli("--store", "dynamodb", "--call-timeout", "soon", "list");
         assertThat(badTimeout.exitCode()).as(badTimeout.toString()).isEqualTo(2);
@@ -57,6 +92,11 @@ class CliUsageIT {
         CliProcess.Run help = cli(command, "--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();
         assertThat(help.out()).contains("Usage: cloudlock " + command);
+    }
+
+    /** The stores the CLI's jar holds: those on this test's class path, which has the CLI's dependencies. */
+    private static String storesOnTheClassPath() {
+        return StoreType.all().stream().map(StoreType::name).collect(Collectors.joining(", "));
     }
 
     private static CliProcess.Run run(List<String> store, String... args) {

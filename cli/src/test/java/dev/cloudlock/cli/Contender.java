@@ -20,7 +20,6 @@ import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,8 +33,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "contender")
 final class Contender implements Callable<Integer> {
 
-    @Mixin
-    StoreOptions store;
+    final StoreOptions store = new StoreOptions();
 
     @Parameters(index = "0", description = "contend or hold")
     String mode;
@@ -62,7 +60,10 @@ final class Contender implements Callable<Integer> {
     Duration clockOffset;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Contender()).execute(args));
+        Contender contender = new Contender();
+        CommandLine line = new CommandLine(contender);
+        contender.store.addTo(line);
+        System.exit(line.execute(args));
     }
 
     @Override

@@ -13,10 +13,11 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * The CLI on the Cosmos DB launcher over TLS (the process trusts the launcher's certificate through the standard
  * {@code javax.net.ssl} properties, as an operator's JVM would trust a private CA); the key comes from
- * {@value StoreOptions#COSMOS_KEY_VARIABLE}. {@code init} creates the container.
+ * {@value #KEY_VARIABLE}, the variable the cosmos store reads. {@code init} creates the container.
  */
 class CosmosCliIT extends CliContract {
 
+    private static final String KEY_VARIABLE = "CLOUDLOCK_COSMOS_KEY";
     private static final String DATABASE = "cloudlock";
     private static CosmosClient client;
 
@@ -56,7 +57,7 @@ class CosmosCliIT extends CliContract {
 
     @Override
     protected Map<String, String> environment() {
-        return Map.of(StoreOptions.COSMOS_KEY_VARIABLE, Emulators.COSMOS_KEY);
+        return Map.of(KEY_VARIABLE, Emulators.COSMOS_KEY);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.cloudlock.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
@@ -7,6 +9,7 @@ import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -18,7 +21,7 @@ class DynamoDbCliIT extends CliContract {
 
     @Override
     protected List<String> storeArgs(String table) {
-        return List.of("--store", "dynamodb", "--endpoint", Emulators.moto().endpoint(), "--table", table);
+        return List.of("--store", "dynamodb", "--endpoint", Emulators.moto().endpoint(), "--table-name", table);
     }
 
     @Override
@@ -28,7 +31,7 @@ class DynamoDbCliIT extends CliContract {
                 "dynamodb",
                 "--endpoint",
                 "http://127.0.0.1:" + EmulatorProcess.freePort(),
-                "--table",
+                "--table-name",
                 "shedlock");
     }
 
@@ -40,6 +43,22 @@ class DynamoDbCliIT extends CliContract {
     @Override
     protected boolean initCreates() {
         return true;
+    }
+
+    @Test
+    void aMissingTableIsExitCode3WithTheFixInTheCommandsOptions() {
+        CliProcess.Run missing = cli(
+                List.of(
+                        "--store",
+                        "dynamodb",
+                        "--endpoint",
+                        Emulators.moto().endpoint(),
+                        "--table-name",
+                        unique("absent")),
+                "show",
+                "nightly-report");
+        assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(3);
+        assertThat(missing.err()).contains("does not exist", "Fix: Create the table named by --table-name");
     }
 
     @Override

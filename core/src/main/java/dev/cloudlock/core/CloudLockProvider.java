@@ -62,6 +62,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     private volatile boolean probedForServerTime;
     private volatile boolean warnedWithoutServerTime;
     private final String lockedBy;
+    private final java.util.Set<String> reportedStrays = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** A provider that writes {@link InstanceIdentity#hostAndPid()} as {@code lockedBy}. */
     public CloudLockProvider(LockStore store) {
@@ -75,6 +76,11 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         if (lockedBy.isBlank()) {
             throw new IllegalArgumentException("lockedBy must not be blank");
         }
+    }
+
+    /** Whether the stray record {@code key} ({@link LockAdmin#list}) is reported for the first time here. */
+    boolean firstReportOfStray(String key) {
+        return reportedStrays.add(key);
     }
 
     /** The store this provider writes to. */

@@ -122,7 +122,7 @@ public final class InMemoryLockStore implements LockStore {
                 .map(records::get)
                 .filter(Objects::nonNull)
                 .toList();
-        return new LockRecordPage(page, names.size() > pageSize ? names.get(pageSize - 1) : null);
+        return new LockRecordPage(page, List.of(), names.size() > pageSize ? names.get(pageSize - 1) : null);
     }
 
     /** Nothing to create: the store is this object. */

@@ -13,6 +13,8 @@ import java.util.Objects;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What an operator may do to a provider's locks, safely: look at them, end exactly one holding, repair a wrong
@@ -34,6 +36,8 @@ public final class LockAdmin {
     /** How often a release is tried again when the holding it targets wrote its record in between (an extension). */
     private static final int RELEASE_ATTEMPTS = 3;
 
+    private static final Logger LOG = LoggerFactory.getLogger(LockAdmin.class);
+
     private final CloudLockProvider provider;
     private final LockStore store;
 
@@ -54,12 +58,21 @@ public final class LockAdmin {
                     "pageSize must be 1 to " + LockStore.MAX_PAGE_SIZE + ", was " + pageSize);
         }
         LockRecordPage page = store.list(pageToken, pageSize);
+        for (LockRecordPage.Skipped stray : page.skipped()) {
+            if (provider.firstReportOfStray(stray.key())) {
+                LOG.warn(
+                        "'{}' is under the lock prefix but is no lock record ({}); not listed",
+                        stray.key(),
+                        stray.reason());
+            }
+        }
         if (page.records().isEmpty()) {
-            return new Page(List.of(), Optional.ofNullable(page.nextPageToken()));
+            return new Page(List.of(), page.skipped(), Optional.ofNullable(page.nextPageToken()));
         }
         Instant now = provider.storeTime(page.records().get(0).name()).earliest();
         return new Page(
                 page.records().stream().map(r -> LockView.of(r, now)).toList(),
+                page.skipped(),
                 Optional.ofNullable(page.nextPageToken()));
     }
 
@@ -189,11 +202,14 @@ public final class LockAdmin {
      * One page of {@link #list}.
      *
      * @param locks the locks of this page
+     * @param skipped the records of this page under the lock prefix that are no lock records (another tool's, or
+     *     half-written), left out of {@code locks}; each is logged once per provider as well
      * @param nextPageToken what to pass for the next page; empty on the last page
      */
-    public record Page(List<LockView> locks, Optional<String> nextPageToken) {
+    public record Page(List<LockView> locks, List<LockRecordPage.Skipped> skipped, Optional<String> nextPageToken) {
         public Page {
             locks = List.copyOf(locks);
+            skipped = List.copyOf(skipped);
             Objects.requireNonNull(nextPageToken, "nextPageToken");
         }
     }

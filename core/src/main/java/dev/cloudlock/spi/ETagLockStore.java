@@ -10,8 +10,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockStore} on an object store whose only conditional write is a whole-object upload conditioned on the
@@ -33,8 +31,6 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe when the subclass's two calls are.
  */
 public abstract class ETagLockStore implements LockStore {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ETagLockStore.class);
 
     private final CallTimeouts timeouts;
     /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
@@ -162,24 +158,30 @@ public abstract class ETagLockStore implements LockStore {
 
     /**
      * One page of keys ({@link #listKeys}), then a read of each lock object, since its state is in its body: 1 + n
-     * requests for a page of n. A key that is no encoded lock name ({@link StoredNames#decode}) is an object another
-     * tool wrote under the prefix: skipped and logged, never renamed. An object deleted between the listing and its
-     * read is left out.
+     * requests for a page of n. An object under the prefix that is no lock object (a key that is no encoded lock name,
+     * {@link StoredNames#decode}, or a body that is no lock record) is another tool's or a half-written one: skipped
+     * and reported in {@link LockRecordPage#skipped()}, never renamed, and the listing goes on. An object deleted
+     * between the listing and its read is left out.
      */
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();
         KeyPage page = listKeys(pageToken, pageSize, deadline);
         List<LockRecord> records = new ArrayList<>();
+        List<LockRecordPage.Skipped> skipped = new ArrayList<>();
         for (String key : page.keys()) {
             Optional<String> name = StoredNames.decode(key, this::encodeName);
             if (name.isEmpty()) {
-                LOG.warn("'{}' is under the lock prefix but is no lock object's key; not listed", key);
+                skipped.add(new LockRecordPage.Skipped(key, "its key is no encoded lock name"));
                 continue;
             }
-            readObject(name.get(), deadline).ifPresent(records::add);
+            try {
+                readObject(name.get(), deadline).ifPresent(records::add);
+            } catch (NotALockRecordException notOurs) {
+                skipped.add(new LockRecordPage.Skipped(key, notOurs.getMessage()));
+            }
         }
-        return new LockRecordPage(records, page.nextPageToken());
+        return new LockRecordPage(records, skipped, page.nextPageToken());
     }
 
     private static AcquireResult acquired(LockRecord stored) {

@@ -1,6 +1,5 @@
 package dev.cloudlock.spi;
 
-import dev.cloudlock.core.LockStoreException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -29,12 +28,16 @@ public final class IsoTimestamps {
         return FORMAT.format(instant);
     }
 
-    /** Parses a timestamp written by {@link #format} (also accepts any ISO-8601 instant, as other tools write). */
+    /**
+     * Parses a timestamp written by {@link #format} (also accepts any ISO-8601 instant, as other tools write).
+     *
+     * @throws NotALockRecordException when {@code text} is no ISO-8601 instant
+     */
     public static Instant parse(String text) {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw new LockStoreException("Lock record holds a timestamp that is not ISO-8601: '" + text + "'", e);
+            throw new NotALockRecordException("Lock record holds a timestamp that is not ISO-8601: '" + text + "'", e);
         }
     }
 }

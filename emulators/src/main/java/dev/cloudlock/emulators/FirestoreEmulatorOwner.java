@@ -1,6 +1,7 @@
 package dev.cloudlock.emulators;
 
 import com.google.auth.Credentials;
+import dev.cloudlock.testkit.WireFaultInterceptor;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -1,22 +1,24 @@
 package dev.cloudlock.examples;
 
+// snippet:handler
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
+import dev.cloudlock.function.aws.GuardedSchedulerHandler;
+import java.util.Map;
 
 /**
- * The example of docs/functions/aws-lambda.md: an EventBridge-scheduled handler whose body runs once per scheduled
- * occurrence.
- * Configured by environment variables (CLOUDLOCK_DYNAMODB_TABLE, optionally CLOUDLOCK_JOB_NAME and
+ * A handler for the EventBridge Scheduler schedule of infra-terraform's aws-scheduled-lambda module, whose input is
+ * {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": ...}: the body runs once per scheduled occurrence.
+ * Configured by environment variables the module sets (CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME,
  * CLOUDLOCK_TICK_RESOLUTION).
  */
-public class NightlyReportLambda extends GuardedScheduledEventHandler {
+public class NightlyReportLambda extends GuardedSchedulerHandler {
 
     @Override
-    protected void runTick(ScheduledEvent event, TickContext run, Context context) throws Exception {
+    protected void runTick(Map<String, Object> payload, TickContext run, Context context) throws Exception {
         context.getLogger()
                 .log("Building the report for " + run.scheduledTime() + " (fencing token " + run.fencingToken() + ")");
         // ... build and send the report; pass run.fencingToken() to what you write
     }
 }
+// end-snippet:handler

@@ -58,6 +58,26 @@ final class TerraformModule {
         return bodies;
     }
 
+    /** The body of the call {@code module "name"} of another module. */
+    JsonNode moduleCall(String name) {
+        for (JsonNode file : files) {
+            for (JsonNode body : file.path("module").path(name)) {
+                return body;
+            }
+        }
+        throw new IllegalStateException(this.name + " calls no module " + name);
+    }
+
+    /** The body of {@code resource "type" "name"}, if the module declares it. */
+    Optional<JsonNode> resource(String type, String name) {
+        for (JsonNode file : files) {
+            for (JsonNode body : file.path("resource").path(type).path(name)) {
+                return Optional.of(body);
+            }
+        }
+        return Optional.empty();
+    }
+
     List<JsonNode> resources(String type) {
         return blocks("resource", type);
     }
@@ -67,6 +87,16 @@ final class TerraformModule {
         for (JsonNode file : files) {
             for (JsonNode body : file.path("variable").path(variable)) {
                 if (body.has("default")) return Optional.of(body.get("default"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The value expression of {@code output "name"}, as hcl2json renders it. */
+    Optional<String> output(String output) {
+        for (JsonNode file : files) {
+            for (JsonNode body : file.path("output").path(output)) {
+                return Optional.of(body.path("value").asText());
             }
         }
         return Optional.empty();

@@ -76,7 +76,10 @@ class TerraformModulesAgreeWithProvidersTest {
                         "service_config.environment_variables",
                         Set.of(
                                 GcpGuardSettings.COLLECTION,
+                                GcpGuardSettings.DATABASE,
                                 GuardEnvironment.JOB_NAME,
+                                GuardEnvironment.TICK_RESOLUTION,
+                                GuardEnvironment.FUNCTION_TIMEOUT,
                                 GuardEnvironment.WHEN_BUSY,
                                 GuardEnvironment.EVERY_OCCURRENCE)))
                 .isEmpty();
@@ -96,6 +99,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 AzureGuardSettings.BLOB_CONTAINER,
                                 GuardEnvironment.JOB_NAME,
                                 AzureGuardSettings.TIMER_SCHEDULE,
+                                GuardEnvironment.TICK_RESOLUTION,
+                                GuardEnvironment.FUNCTION_TIMEOUT,
                                 GuardEnvironment.WHEN_BUSY,
                                 GuardEnvironment.EVERY_OCCURRENCE)))
                 .isEmpty();

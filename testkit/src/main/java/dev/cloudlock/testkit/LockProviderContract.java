@@ -19,6 +19,7 @@ import dev.cloudlock.core.LockedTaskRunner;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.StoreSetup;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,6 +122,15 @@ public abstract class LockProviderContract {
      */
     protected boolean wireCarriesStoreTime() {
         return true;
+    }
+
+    /**
+     * Writes, with the store's own SDK, a record at the key of the lock {@code name} that is no lock record (another
+     * tool's object under the lock prefix, a half-written one, a field of the wrong type). Return {@code false} when
+     * the store's test cannot (the case is then reported as skipped).
+     */
+    protected boolean writeStrayRecord(String name) {
+        return false;
     }
 
     /** The deadline the never-answering case sets; the call must fail within 3 times it. */
@@ -1244,6 +1254,34 @@ public abstract class LockProviderContract {
         assertThat(heldView.lockUntil()).isAfter(heldView.lockedAt());
         assertThat(seen.get(freeName).held()).isFalse();
         held.unlock();
+    }
+
+    @Test
+    void aStrayRecordUnderTheLockPrefixIsSkippedAndReportedWhileTheListingGoesOnPastIt() {
+        String stray = uniqueName("stray");
+        assumeTrue(writeStrayRecord(stray), "the store's test writes no stray record");
+        List<String> locks = List.of(uniqueName("listed-beside-stray"), uniqueName("listed-beside-stray"));
+        for (String name : locks) {
+            provider("a").tryLock(config(name)).orElseThrow().unlock();
+        }
+
+        List<String> seen = new ArrayList<>();
+        List<LockRecordPage.Skipped> skipped = new ArrayList<>();
+        LockAdmin admin = provider("admin").admin();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.Page page = admin.list(token.orElse(null), 1);
+            page.locks().forEach(lock -> seen.add(lock.name()));
+            skipped.addAll(page.skipped());
+            token = page.nextPageToken();
+            assertThat(++pages).as("pages (a listing that never ends)").isLessThan(10_000);
+        } while (token.isPresent());
+
+        assertThat(seen).containsAll(locks).doesNotContain(stray);
+        assertThat(skipped)
+                .as("the stray record, reported with its key")
+                .anySatisfy(s -> assertThat(s.key()).contains(stray));
     }
 
     @Test

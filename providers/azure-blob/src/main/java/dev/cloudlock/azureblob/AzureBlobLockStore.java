@@ -26,6 +26,7 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ETagLockStore;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordJson;
+import dev.cloudlock.spi.NotALockRecordException;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
@@ -110,7 +111,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
             return Optional.of(LockRecordJson.read(
                     name, response.getValue().toBytes(), etag == null ? null : new StoreState.ETag(etag)));
         } catch (IllegalArgumentException notOurs) {
-            throw new LockStoreException(
+            throw new NotALockRecordException(
                     "Blob '" + blob + "' in " + container.getBlobContainerUrl() + " (lock '" + name + "') is not a"
                             + " cloudlock lock record: " + notOurs.getMessage() + ". Another tool writes under the"
                             + " prefix '" + prefix + "'? Give cloudlock a prefix of its own.",

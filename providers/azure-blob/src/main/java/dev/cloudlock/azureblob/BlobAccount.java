@@ -70,10 +70,24 @@ public final class BlobAccount {
             String value = settings.apply(setting);
             if (value != null && !value.isBlank()) {
                 boolean entraId = setting.equals(ENDPOINT) || setting.equals(WEB_JOBS_STORAGE_BLOB_URI);
-                return Optional.of(entraId ? new BlobAccount(value.trim(), null) : new BlobAccount(null, value.trim()));
+                return Optional.of(
+                        entraId ? new BlobAccount(serviceUrl(value), null) : new BlobAccount(null, value.trim()));
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The blob service URL without the trailing {@code /} the platform's own values carry (Terraform's
+     * {@code primary_blob_endpoint} ends in one): the SDK reads a path after the host as a container name, so
+     * {@code https://a.blob.core.windows.net/} would name the root container {@code $root} instead of the lock container.
+     */
+    private static String serviceUrl(String value) {
+        String url = value.trim();
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        return url;
     }
 
     /** The blob service URL reached with Entra ID, or {@code null} when the account comes as a connection string. */

@@ -53,6 +53,14 @@ class AzureBlobContractTest extends LockProviderContract {
     }
 
     @Override
+    protected boolean writeStrayRecord(String name) {
+        AzureBlobBackends.container()
+                .getBlobClient(AzureBlobLockProvider.DEFAULT_PREFIX + name)
+                .upload(com.azure.core.util.BinaryData.fromString("{\"lockUntil\": "));
+        return true;
+    }
+
+    @Override
     protected CloudLockProvider unreachableProvider() {
         return AzureBlobLockProvider.builder()
                 .container(AzureBlobBackends.unreachableContainer())

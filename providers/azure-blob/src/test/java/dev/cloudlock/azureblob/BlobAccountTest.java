@@ -3,6 +3,7 @@ package dev.cloudlock.azureblob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.credential.TokenCredential;
+import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
@@ -73,5 +74,30 @@ class BlobAccountTest {
         assertThat(provider.tryLock(
                         new LockConfiguration(ClockProvider.now(), "a", Duration.ofMinutes(1), Duration.ZERO)))
                 .isPresent();
+    }
+
+    @Test
+    void aServiceUrlWithTheTrailingSlashTerraformGivesNamesTheLockContainerNotTheRootContainer() {
+        String terraformValue = "https://locksaccount.blob.core.windows.net/"; // primary_blob_endpoint
+        BlobAccount account = BlobAccount.lookup(Map.of(BlobAccount.ENDPOINT, terraformValue)::get)
+                .orElseThrow();
+        TokenCredential identity = request -> reactor.core.publisher.Mono.empty();
+
+        assertThat(account.endpoint()).isEqualTo("https://locksaccount.blob.core.windows.net");
+        assertThat(new BlobContainerClientBuilder()
+                        .containerName("locks")
+                        .endpoint(account.endpoint())
+                        .credential(identity)
+                        .buildClient()
+                        .getBlobContainerName())
+                .isEqualTo("locks");
+        // the negative control: the value as the platform gives it names the root container
+        assertThat(new BlobContainerClientBuilder()
+                        .containerName("locks")
+                        .endpoint(terraformValue)
+                        .credential(identity)
+                        .buildClient()
+                        .getBlobContainerName())
+                .isEqualTo("$root");
     }
 }

@@ -35,6 +35,7 @@ import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.NotALockRecordException;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
@@ -51,8 +52,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockStore} on an Azure Cosmos DB (NoSQL API) container: one item per lock, one request per acquire,
@@ -84,8 +83,6 @@ import org.slf4j.LoggerFactory;
  * {@link LockStoreUnavailableException} (retry later).
  */
 public final class CosmosLockStore implements LockStore {
-
-    private static final Logger LOG = LoggerFactory.getLogger(CosmosLockStore.class);
 
     private static final Pattern TOP_LEVEL_PATH = Pattern.compile("/[A-Za-z][A-Za-z0-9_]*");
     private static final int NOT_FOUND = 404;
@@ -317,16 +314,21 @@ public final class CosmosLockStore implements LockStore {
         }
         observeDate(page.getResponseHeaders(), sent);
         List<LockRecord> records = new ArrayList<>();
+        List<LockRecordPage.Skipped> skipped = new ArrayList<>();
         for (ObjectNode item : page.getResults()) {
             String id = item.path("id").asText("");
             Optional<String> name = StoredNames.decode(id, CosmosItemIds::encode);
             if (name.isEmpty()) {
-                LOG.warn("Item '{}' of container '{}' is no lock record; not listed", id, container.getId());
+                skipped.add(new LockRecordPage.Skipped(id, "its id is no encoded lock name"));
                 continue;
             }
-            records.add(toRecord(name.get(), item, item.path("_etag").asText(null)));
+            try {
+                records.add(toRecord(name.get(), item, item.path("_etag").asText(null)));
+            } catch (NotALockRecordException notOurs) {
+                skipped.add(new LockRecordPage.Skipped(id, notOurs.getMessage()));
+            }
         }
-        return new LockRecordPage(records, page.getContinuationToken());
+        return new LockRecordPage(records, skipped, page.getContinuationToken());
     }
 
     /**

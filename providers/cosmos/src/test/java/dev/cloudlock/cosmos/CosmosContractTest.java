@@ -65,6 +65,15 @@ class CosmosContractTest extends LockProviderContract {
     }
 
     @Override
+    protected boolean writeStrayRecord(String name) {
+        com.fasterxml.jackson.databind.node.ObjectNode item =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        item.put("id", name).put("lockUntil", "next Tuesday");
+        CosmosBackends.container().createItem(item);
+        return true;
+    }
+
+    @Override
     protected CloudLockProvider unreachableProvider() {
         return CosmosLockProvider.builder()
                 .container(CosmosBackends.unreachableContainer())

@@ -21,6 +21,7 @@ import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.NotALockRecordException;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
@@ -290,13 +291,21 @@ public final class DynamoDbLockStore implements LockStore {
                 "list",
                 "",
                 deadline);
-        List<LockRecord> records = response.items().stream()
-                .filter(item ->
-                        item.get(partitionKey) != null && item.get(partitionKey).s() != null)
-                .map(item -> toRecord(item.get(partitionKey).s(), item))
-                .toList();
+        List<LockRecord> records = new ArrayList<>();
+        List<LockRecordPage.Skipped> skipped = new ArrayList<>();
+        for (Map<String, AttributeValue> item : response.items()) {
+            AttributeValue key = item.get(partitionKey);
+            if (key == null || key.s() == null) {
+                continue; // an item of the application's own beside the locks (a shared table)
+            }
+            try {
+                records.add(toRecord(key.s(), item));
+            } catch (NotALockRecordException notOurs) {
+                skipped.add(new LockRecordPage.Skipped(key.s(), notOurs.getMessage()));
+            }
+        }
         return new LockRecordPage(
-                records, response.hasLastEvaluatedKey() ? pageToken(response.lastEvaluatedKey()) : null);
+                records, skipped, response.hasLastEvaluatedKey() ? pageToken(response.lastEvaluatedKey()) : null);
     }
 
     /**
@@ -643,13 +652,22 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     private LockRecord toRecord(String name, Map<String, AttributeValue> item) {
+        long fence;
+        try {
+            fence = item.containsKey(FENCE) ? Long.parseLong(item.get(FENCE).n()) : 0L;
+        } catch (RuntimeException notANumber) {
+            throw new NotALockRecordException(
+                    "Item '" + name + "' of table '" + tableName + "' has a fence that is no number: is the table"
+                            + " shared with another tool?",
+                    notANumber);
+        }
         return new LockRecord(
                 name,
                 instant(item.get(LOCK_UNTIL)),
                 instant(item.get(LOCKED_AT)),
                 string(item.get(LOCKED_BY)),
                 string(item.get(OWNER)),
-                item.containsKey(FENCE) ? Long.parseLong(item.get(FENCE).n()) : 0L,
+                fence,
                 instant(item.get(LAST_TICK)),
                 null);
     }

@@ -7,6 +7,7 @@ import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The provider contract on one DynamoDB backend: its lock table, a table it does not have, and a closed port. */
 abstract class DynamoDbContract extends LockProviderContract {
@@ -70,6 +72,21 @@ abstract class DynamoDbContract extends LockProviderContract {
                 .lockedBy(lockedBy)
                 .callTimeout(callTimeout)
                 .build();
+    }
+
+    @Override
+    protected boolean writeStrayRecord(String name) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        DynamoDbLockStore.SortKey sortKey = sortKey();
+        item.put(
+                sortKey == null ? DynamoDbLockProvider.DEFAULT_PARTITION_KEY : DynamoDbBackends.SORT_KEY_TABLE_PK,
+                AttributeValue.fromS(name));
+        if (sortKey != null) {
+            item.put(sortKey.name(), AttributeValue.fromS(sortKey.value()));
+        }
+        item.put("fence", AttributeValue.fromS("another tool's counter"));
+        client().putItem(b -> b.tableName(table()).item(item));
+        return true;
     }
 
     /** The sort key of the lock table under test; {@code null} for ShedLock's layout (partition key only). */

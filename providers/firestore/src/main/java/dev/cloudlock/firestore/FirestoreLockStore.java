@@ -34,6 +34,7 @@ import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.NotALockRecordException;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
@@ -52,8 +53,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockStore} on Cloud Firestore, on the server's clock and without transactions: one document per lock in
@@ -97,8 +96,6 @@ import org.slf4j.LoggerFactory;
  * collection comes into being with its first document.
  */
 public final class FirestoreLockStore implements LockStore {
-
-    private static final Logger LOG = LoggerFactory.getLogger(FirestoreLockStore.class);
 
     private final Firestore firestore;
     private final CollectionReference collection;
@@ -230,20 +227,23 @@ public final class FirestoreLockStore implements LockStore {
         long answered = System.nanoTime();
         clockSkew.observe(exactly(page.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
         List<LockRecord> records = new ArrayList<>();
+        List<LockRecordPage.Skipped> skipped = new ArrayList<>();
         for (QueryDocumentSnapshot document : page.getDocuments()) {
             Optional<String> name = StoredNames.decode(document.getId(), FirestoreDocumentIds::encode);
             if (name.isEmpty()) {
-                LOG.warn(
-                        "Document '{}' of collection '{}' is no lock record; not listed",
-                        document.getId(),
-                        collection());
+                skipped.add(new LockRecordPage.Skipped(document.getId(), "its id is no encoded lock name"));
                 continue;
             }
-            records.add(toRecord(name.get(), document, answered));
+            try {
+                records.add(toRecord(name.get(), document, answered));
+            } catch (NotALockRecordException notOurs) {
+                skipped.add(new LockRecordPage.Skipped(document.getId(), notOurs.getMessage()));
+            }
         }
         List<QueryDocumentSnapshot> documents = page.getDocuments();
         return new LockRecordPage(
                 records,
+                skipped,
                 documents.size() < pageSize
                         ? null
                         : documents.get(documents.size() - 1).getId());
@@ -422,7 +422,7 @@ public final class FirestoreLockStore implements LockStore {
                     instant(snapshot.getTimestamp(LAST_TICK)),
                     version);
         } catch (RuntimeException wrongType) {
-            throw new LockStoreException(
+            throw new NotALockRecordException(
                     "Document '" + snapshot.getId() + "' of lock '" + name + "' in collection '"
                             + collection.getId()
                             + "' has a field of the wrong type (expected timestamps lockUntil, lockedAt,"

@@ -5,8 +5,8 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
-import dev.cloudlock.emulators.WireFaultInterceptor;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.WireFaultInterceptor;
 import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -60,6 +60,19 @@ class FirestoreContractTest extends LockProviderContract {
     @Override
     protected boolean wireCarriesStoreTime() {
         return false;
+    }
+
+    @Override
+    protected boolean writeStrayRecord(String name) {
+        try {
+            CLIENT.collection(FirestoreBackends.COLLECTION)
+                    .document(name)
+                    .set(java.util.Map.of("lockUntil", "not a timestamp", "fence", "not a number"))
+                    .get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+        return true;
     }
 
     @Override

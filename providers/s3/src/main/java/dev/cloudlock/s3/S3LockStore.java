@@ -8,6 +8,7 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ETagLockStore;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordJson;
+import dev.cloudlock.spi.NotALockRecordException;
 import dev.cloudlock.spi.ObjectKeys;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
@@ -109,7 +110,7 @@ public final class S3LockStore extends ETagLockStore {
                 return Optional.of(LockRecordJson.read(
                         name, object.asByteArray(), etag == null ? null : new StoreState.ETag(etag)));
             } catch (IllegalArgumentException notOurs) {
-                throw new LockStoreException(
+                throw new NotALockRecordException(
                         "S3 object s3://" + bucket + "/" + key + " (lock '" + name + "') is not"
                                 + " a cloudlock lock record: " + notOurs.getMessage()
                                 + ". Another tool writes under the"

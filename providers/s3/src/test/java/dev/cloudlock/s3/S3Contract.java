@@ -28,6 +28,15 @@ abstract class S3Contract extends LockProviderContract {
     }
 
     @Override
+    protected boolean writeStrayRecord(String name) {
+        client().putObject(
+                        b -> b.bucket(S3Backends.BUCKET).key(S3LockProvider.DEFAULT_PREFIX + name),
+                        software.amazon.awssdk.core.sync.RequestBody.fromString(
+                                "another tool's report, not a lock record"));
+        return true;
+    }
+
+    @Override
     protected CloudLockProvider unreachableProvider() {
         return S3LockProvider.builder()
                 .client(S3Backends.deadClient())

@@ -110,7 +110,10 @@ public final class LambdaTickGuard {
     public TickOutcome run(ScheduledEvent event, Context context, TickJob job) {
         Objects.requireNonNull(event, "event");
         if (event.getTime() == null) {
-            throw new IllegalArgumentException("The EventBridge event has no 'time': is this a scheduled event?");
+            throw new IllegalArgumentException("The event has no 'time', so it is no EventBridge rule event, the"
+                    + " payload GuardedScheduledEventHandler takes. An EventBridge Scheduler schedule (such as the one"
+                    + " infra-terraform's aws-scheduled-lambda creates) sends {\"" + SCHEDULED_TIME
+                    + "\": ..., \"" + JOB_NAME + "\": ...}: extend GuardedSchedulerHandler for it");
         }
         Instant scheduled = Instant.ofEpochMilli(event.getTime().getMillis());
         return run(settings.guard().tickAt(scheduled, () -> ruleName(event.getResources())), context, job);
@@ -124,6 +127,12 @@ public final class LambdaTickGuard {
     public TickOutcome run(Map<String, ?> payload, Context context, TickJob job) {
         Objects.requireNonNull(payload, "payload");
         Object time = payload.get(SCHEDULED_TIME);
+        if (time == null && payload.containsKey("time") && payload.containsKey("detail-type")) {
+            throw new IllegalArgumentException("The payload is an EventBridge rule event ('time', 'detail-type'), not"
+                    + " the EventBridge Scheduler input GuardedSchedulerHandler takes: extend"
+                    + " GuardedScheduledEventHandler for a rule's events, or trigger the function with a schedule whose"
+                    + " input is {\"" + SCHEDULED_TIME + "\": \"<aws.scheduler.scheduled-time>\"}");
+        }
         if (time == null) {
             throw new IllegalArgumentException("The payload has no '" + SCHEDULED_TIME + "'. Set the schedule"
                     + " target's input to {\"" + SCHEDULED_TIME + "\": \"<aws.scheduler.scheduled-time>\"}");

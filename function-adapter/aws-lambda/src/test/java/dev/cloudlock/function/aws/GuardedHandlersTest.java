@@ -122,6 +122,25 @@ class GuardedHandlersTest {
     }
 
     @Test
+    void eachHandlerHandedTheOtherTriggersPayloadNamesTheHandlerThatFitsIt() {
+        LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock"));
+        // the Scheduler input deserialised as a rule event, as the runtime does for a GuardedScheduledEventHandler
+        ScheduledEvent schedulerInput = EventLoader.loadScheduledEvent("events/scheduler-payload.json");
+        assertThatThrownBy(() -> guard.run(schedulerInput, CONTEXT, run -> {}))
+                .hasMessageContaining("GuardedSchedulerHandler")
+                .hasMessageContaining("scheduledTime");
+        Map<String, Object> ruleEvent = Map.of(
+                "version", "0",
+                "detail-type", "Scheduled Event",
+                "source", "aws.events",
+                "time", "2026-11-30T02:00:00Z",
+                "resources", java.util.List.of("arn:aws:events:us-east-1:123456789012:rule/nightly"));
+        assertThatThrownBy(() -> guard.run(ruleEvent, CONTEXT, run -> {}))
+                .hasMessageContaining("GuardedScheduledEventHandler")
+                .hasMessageContaining("rule event");
+    }
+
+    @Test
     void malformedInputIsNamed() {
         LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock"));
         assertThatThrownBy(() -> guard.run(Map.of("jobName", "x"), CONTEXT, run -> {}))

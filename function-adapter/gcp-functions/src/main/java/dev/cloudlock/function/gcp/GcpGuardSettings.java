@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a guarded Cloud Function keeps its locks, plus the {@link GuardSettings} every cloud shares, from code or
  * from environment variables: {@code CLOUDLOCK_FIRESTORE_COLLECTION} (the collection of the locks, default
- * {@code shedlock}) and the variables of {@link GuardSettings}. Without {@code CLOUDLOCK_JOB_NAME} the job is the
+ * {@code shedlock}), {@code CLOUDLOCK_FIRESTORE_DATABASE} (the Firestore database, default {@code (default)}) and the
+ * variables of {@link GuardSettings}. Without {@code CLOUDLOCK_JOB_NAME} the job is the
  * Pub/Sub topic's name, or the {@code X-CloudScheduler-JobName} header.
  *
  * <p>GCP does not tell a running function how much time it has left, so the lease is the function timeout
@@ -22,18 +23,24 @@ import org.jspecify.annotations.Nullable;
  * runs.
  *
  * @param collection the Firestore collection holding one document per job
+ * @param database the Firestore database id of that collection
  * @param guard the job name, tick resolution, lease margin, lockAtLeastFor and function timeout (never null here)
  */
-public record GcpGuardSettings(String collection, GuardSettings guard) {
+public record GcpGuardSettings(String collection, String database, GuardSettings guard) {
 
     /** The collection's variable. */
     public static final String COLLECTION = "CLOUDLOCK_FIRESTORE_COLLECTION";
+    /** The database's variable. */
+    public static final String DATABASE = "CLOUDLOCK_FIRESTORE_DATABASE";
+    /** The database a project's Firestore has unless it names another. */
+    public static final String DEFAULT_DATABASE = "(default)";
     /** The lease base when {@code CLOUDLOCK_FUNCTION_TIMEOUT} is not set. */
     public static final Duration DEFAULT_FUNCTION_TIMEOUT = Duration.ofMinutes(9);
 
-    public GcpGuardSettings(@Nullable String collection, GuardSettings guard) {
+    public GcpGuardSettings(@Nullable String collection, @Nullable String database, GuardSettings guard) {
         this.collection =
                 collection == null || collection.isBlank() ? FirestoreLockProvider.DEFAULT_COLLECTION : collection;
+        this.database = database == null || database.isBlank() ? DEFAULT_DATABASE : database;
         this.guard = Objects.requireNonNull(guard, "guard").withDefaultFunctionTimeout(DEFAULT_FUNCTION_TIMEOUT);
     }
 
@@ -44,20 +51,28 @@ public record GcpGuardSettings(String collection, GuardSettings guard) {
 
     /** Settings from {@code env}, with a message naming the variable when one is malformed. */
     public static GcpGuardSettings fromEnvironment(Map<String, String> env) {
-        return new GcpGuardSettings(GuardEnvironment.text(env, COLLECTION), GuardSettings.fromEnvironment(env));
+        return new GcpGuardSettings(
+                GuardEnvironment.text(env, COLLECTION),
+                GuardEnvironment.text(env, DATABASE),
+                GuardSettings.fromEnvironment(env));
     }
 
     /** The default collection with {@link GuardSettings#defaults()}. */
     public static GcpGuardSettings defaults() {
-        return new GcpGuardSettings(null, GuardSettings.defaults());
+        return new GcpGuardSettings(null, null, GuardSettings.defaults());
     }
 
     public GcpGuardSettings withCollection(@Nullable String collection) {
-        return new GcpGuardSettings(collection, guard);
+        return new GcpGuardSettings(collection, database, guard);
+    }
+
+    /** These settings on another Firestore database of the project ({@code null}: {@code (default)}). */
+    public GcpGuardSettings withDatabase(@Nullable String database) {
+        return new GcpGuardSettings(collection, database, guard);
     }
 
     /** These settings with other guard settings, e.g. {@code defaults().withGuard(guard.withJobName(...))}. */
     public GcpGuardSettings withGuard(GuardSettings guard) {
-        return new GcpGuardSettings(collection, guard);
+        return new GcpGuardSettings(collection, database, guard);
     }
 }

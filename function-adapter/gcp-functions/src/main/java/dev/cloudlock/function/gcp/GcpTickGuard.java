@@ -40,12 +40,18 @@ public final class GcpTickGuard {
     private final GcpGuardSettings settings;
     private final TickGuard guard;
 
-    /** A guard on Firestore (the function's project, or {@code FIRESTORE_EMULATOR_HOST}), collection of settings. */
+    /**
+     * A guard on Firestore (the function's project, or {@code FIRESTORE_EMULATOR_HOST}), in the database and collection
+     * of {@code settings}.
+     */
     public GcpTickGuard(GcpGuardSettings settings) {
         this(
                 settings,
                 FirestoreLockProvider.builder()
-                        .firestore(FirestoreOptions.getDefaultInstance().getService())
+                        .firestore(FirestoreOptions.getDefaultInstance().toBuilder()
+                                .setDatabaseId(settings.database())
+                                .build()
+                                .getService())
                         .collection(settings.collection())
                         .lockedBy(instanceIdentity())
                         .build());

@@ -3,6 +3,7 @@ package dev.cloudlock.spring.boot.autoconfigure;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +46,7 @@ public class CloudLocksEndpoint {
     @ReadOperation
     public LocksPage locks(@Nullable String pageToken, @Nullable Integer pageSize) {
         LockAdmin.Page page = admin.list(pageToken, pageSize == null ? DEFAULT_PAGE_SIZE : pageSize);
-        return new LocksPage(page.locks(), page.nextPageToken().orElse(null));
+        return new LocksPage(page.locks(), page.skipped(), page.nextPageToken().orElse(null));
     }
 
     /** The lock named {@code name}; none (HTTP 404) when the store has no record of it. */
@@ -69,9 +70,13 @@ public class CloudLocksEndpoint {
      * One page of locks.
      *
      * @param locks the locks on this page
+     * @param skipped the records on this page under the lock prefix that are no lock records, with why
      * @param nextPageToken the token of the next page; null on the last
      */
-    public record LocksPage(List<LockView> locks, @Nullable String nextPageToken) implements OperationResponseBody {}
+    public record LocksPage(
+            List<LockView> locks,
+            List<LockRecordPage.Skipped> skipped,
+            @Nullable String nextPageToken) implements OperationResponseBody {}
 
     /**
      * What a fenced release did.

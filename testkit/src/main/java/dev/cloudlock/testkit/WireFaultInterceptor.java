@@ -1,7 +1,5 @@
-package dev.cloudlock.emulators;
+package dev.cloudlock.testkit;
 
-import dev.cloudlock.testkit.WireFault;
-import dev.cloudlock.testkit.WireFaults;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;

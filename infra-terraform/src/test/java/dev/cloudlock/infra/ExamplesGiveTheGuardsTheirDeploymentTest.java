@@ -1,0 +1,168 @@
+package dev.cloudlock.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.aws.LambdaGuardSettings;
+import dev.cloudlock.function.azure.AzureGuardSettings;
+import dev.cloudlock.function.gcp.GcpGuardSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each example's function gets, from the modules, the guard settings its deployment needs: the environment is
+ * evaluated from the {@code .tf} files (the module's defaults, the example's inputs, the outputs of the example's
+ * other modules), read by the guard's own {@code fromEnvironment}, and checked against what the modules deploy: the
+ * lease base is the function's timeout, the tick resolution is the schedule's grain, and the store location is the
+ * one the modules create and grant.
+ */
+class ExamplesGiveTheGuardsTheirDeploymentTest {
+
+    /** What Terraform's {@code azurerm_storage_account.primary_blob_endpoint} is: the service URL with a slash. */
+    private static final String PRIMARY_BLOB_ENDPOINT = "https://cloudlockdemohost.blob.core.windows.net/";
+
+    private static Map<String, TerraformModule> modules;
+    private static Map<String, TerraformModule> examples;
+
+    @BeforeAll
+    static void parse() {
+        modules = TerraformModule.parseAll(Node.INFRA_DIR.resolve("modules"));
+        examples = TerraformModule.parseAll(Node.INFRA_DIR.resolve("examples"));
+    }
+
+    @Test
+    void theGcpExampleLeasesForTheFunctionsTimeoutAtTheSchedulesGrainInTheLockModulesDatabase() {
+        Map<String, String> env = environment(
+                "gcp", "job", "google_cloudfunctions2_function", "service_config.environment_variables", ref -> null);
+        GcpGuardSettings settings = GcpGuardSettings.fromEnvironment(env);
+        TerraformModule function = modules.get("gcp-scheduled-function");
+        TerraformModule lock = modules.get("gcp-firestore-lock");
+
+        assertThat(settings.guard().functionTimeout())
+                .as("the lease base is the function's timeout_seconds, not the 9-minute default")
+                .isEqualTo(Duration.ofSeconds(number(function, "timeout_seconds")));
+        assertThat(settings.guard().tickResolution())
+                .as("a Cloud Scheduler schedule in minutes: a retry within the minute is the same tick")
+                .isEqualTo(Duration.ofMinutes(1));
+        assertThat(settings.collection()).isEqualTo(text(lock, "collection"));
+        assertThat(settings.database()).isEqualTo(text(lock, "database"));
+    }
+
+    @Test
+    void theAwsExampleLeasesWithinTheLambdasTimeAtTheSchedulesGrainInTheLockTable() {
+        Map<String, String> env =
+                environment("aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
+        GuardSettings guard = GuardSettings.fromEnvironment(env);
+
+        assertThat(guard.functionTimeout())
+                .as("Lambda tells the remaining time itself")
+                .isNull();
+        assertThat(guard.tickResolution()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(env.get(LambdaGuardSettings.TABLE))
+                .isEqualTo(text(modules.get("aws-dynamodb-lock-table"), "table_name"));
+    }
+
+    @Test
+    void theAzureBlobExampleLeasesForTheHostsTimeoutInTheContainerTheModuleCreatedAndGranted() {
+        Map<String, String> env = environment(
+                "azure-blob",
+                "job",
+                "azurerm_linux_function_app",
+                "app_settings",
+                ref -> ref.equals("azurerm_storage_account.host.primary_blob_endpoint") ? PRIMARY_BLOB_ENDPOINT : null);
+        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(env);
+        TerraformModule function = modules.get("azure-timer-function");
+        long minutes = number(function, "function_timeout_minutes");
+
+        assertThat(settings.guard().functionTimeout())
+                .as("the lease base is the host's functionTimeout, not the 30-minute default")
+                .isEqualTo(Duration.ofMinutes(minutes));
+        assertThat(env.get("AzureFunctionsJobHost__functionTimeout")).isEqualTo(String.format("00:%02d:00", minutes));
+        assertThat(settings.guard().tickResolution()).isEqualTo(Duration.ofMinutes(1));
+        AzureGuardSettings.Blob blob = settings.blob();
+        assertThat(blob).isNotNull();
+        assertThat(blob.container()).isEqualTo("locks");
+        assertThat(blob.endpoint())
+                .as("the service URL, so that the SDK does not read the trailing slash as the root container")
+                .isEqualTo("https://cloudlockdemohost.blob.core.windows.net");
+    }
+
+    @Test
+    void theAzureCosmosExampleLeasesForTheHostsTimeoutInTheLockModulesContainer() {
+        Map<String, String> env = environment(
+                "azure",
+                "job",
+                "azurerm_linux_function_app",
+                "app_settings",
+                ref -> ref.startsWith("azurerm_cosmosdb_account.")
+                        ? "https://cloudlock-demo.documents.azure.com:443/"
+                        : ref.equals("azurerm_storage_account.host.primary_blob_endpoint")
+                                ? PRIMARY_BLOB_ENDPOINT
+                                : null);
+        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(env);
+
+        assertThat(settings.blob()).isNull();
+        assertThat(settings.guard().functionTimeout())
+                .isEqualTo(Duration.ofMinutes(number(modules.get("azure-timer-function"), "function_timeout_minutes")));
+        assertThat(settings.cosmosDatabase()).isEqualTo(text(modules.get("azure-cosmos-lock"), "database_name"));
+        assertThat(settings.cosmosContainer()).isEqualTo(text(modules.get("azure-cosmos-lock"), "container_name"));
+    }
+
+    /** The environment the example's module block {@code block} gives its function. */
+    private static Map<String, String> environment(
+            String example, String block, String resourceType, String settingPath, Function<String, String> platform) {
+        TerraformModule caller = examples.get(example);
+        assertThat(caller).as("example " + example).isNotNull();
+        return new ModuleEnvironment(
+                        target(caller, block), inputs(caller, block, platform), platformOf(caller, platform))
+                .of(resourceType, settingPath);
+    }
+
+    private static TerraformModule target(TerraformModule caller, String block) {
+        JsonNode call = caller.moduleCall(block);
+        String folder = Path.of(call.path("source").asText()).getFileName().toString();
+        return modules.get(folder);
+    }
+
+    /** The inputs the caller's module block gives, each evaluated in the caller (its variables, its modules). */
+    private static Function<String, Optional<String>> inputs(
+            TerraformModule caller, String block, Function<String, String> platform) {
+        JsonNode call = caller.moduleCall(block);
+        ModuleEnvironment callerScope =
+                new ModuleEnvironment(caller, name -> Optional.empty(), platformOf(caller, platform));
+        return input -> call.has(input)
+                ? Optional.ofNullable(
+                        callerScope.evaluateRendered(call.get(input).asText()))
+                : Optional.empty();
+    }
+
+    /** {@code module.M.O} of the caller: the output O of its module M with M's inputs; else the platform's value. */
+    private static Function<String, Optional<String>> platformOf(
+            TerraformModule caller, Function<String, String> platform) {
+        return reference -> {
+            String[] parts = reference.split("\\.");
+            if (parts.length == 3 && parts[0].equals("module")) {
+                TerraformModule other = target(caller, parts[1]);
+                String output = other.output(parts[2]).orElseThrow();
+                return Optional.ofNullable(
+                        new ModuleEnvironment(other, inputs(caller, parts[1], platform), platformOf(caller, platform))
+                                .evaluateRendered(output));
+            }
+            return Optional.ofNullable(platform.apply(reference));
+        };
+    }
+
+    private static long number(TerraformModule module, String variable) {
+        return module.variableDefault(variable).orElseThrow().asLong();
+    }
+
+    private static String text(TerraformModule module, String variable) {
+        return module.variableDefault(variable).orElseThrow().asText();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.spring.ExtendedLockConfigurationExtractor;
+import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
+import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * ShedLock's scheduler locking, so that a {@code @SchedulerLock} method is never run unlocked: enabled by the starter
+ * ({@code @EnableSchedulerLock} with {@code cloudlock.default-lock-at-most-for}, default 30 minutes) unless the
+ * application enables it itself or sets {@code cloudlock.scheduler-lock.enabled=false}. When scheduler locking is off
+ * and a bean has a {@code @SchedulerLock} method, startup fails naming the method and the fix.
+ */
+@AutoConfiguration(after = CloudLockAutoConfiguration.class)
+@ConditionalOnClass(EnableSchedulerLock.class)
+public class SchedulerLockAutoConfiguration {
+
+    /** The property that switches the starter's scheduler locking off. */
+    static final String ENABLED = "cloudlock.scheduler-lock.enabled";
+
+    /** {@code @EnableSchedulerLock} when the application has a lock provider and has not enabled it itself. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(LockProvider.class)
+    @ConditionalOnMissingBean(ExtendedLockConfigurationExtractor.class)
+    @ConditionalOnProperty(name = ENABLED, havingValue = "true", matchIfMissing = true)
+    @EnableSchedulerLock(defaultLockAtMostFor = "${cloudlock.default-lock-at-most-for:PT30M}")
+    static class Enabled {}
+
+    /** Fails startup when {@code @SchedulerLock} methods exist and nothing enables scheduler locking. */
+    @Bean
+    static SmartInitializingSingleton cloudLockSchedulerLockCheck(ListableBeanFactory beans) {
+        return () -> {
+            if (beans.getBeanNamesForType(ExtendedLockConfigurationExtractor.class, false, false).length > 0) {
+                return;
+            }
+            List<String> unlocked = new ArrayList<>();
+            for (String name : beans.getBeanDefinitionNames()) {
+                Class<?> type = beans.getType(name, false);
+                if (type == null) {
+                    continue;
+                }
+                Class<?> target = AopUtils.isAopProxy(type) ? AopUtils.getTargetClass(type) : type;
+                ReflectionUtils.doWithMethods(
+                        target,
+                        method -> unlocked.add(describe(target, method)),
+                        method -> AnnotatedElementUtils.hasAnnotation(method, SchedulerLock.class));
+            }
+            if (!unlocked.isEmpty()) {
+                throw new CloudLockStartupException(
+                        "Scheduler locking is off, and " + String.join(", ", unlocked)
+                                + (unlocked.size() == 1 ? " is" : " are")
+                                + " annotated @SchedulerLock: every instance would run it unlocked",
+                        "Remove " + ENABLED + "=false (the starter then enables scheduler locking), or annotate a"
+                                + " configuration class with @EnableSchedulerLock(defaultLockAtMostFor = \"PT30M\")");
+            }
+        };
+    }
+
+    private static String describe(Class<?> type, Method method) {
+        return type.getSimpleName() + "." + method.getName() + "()";
+    }
+}

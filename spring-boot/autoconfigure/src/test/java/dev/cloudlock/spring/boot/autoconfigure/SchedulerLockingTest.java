@@ -1,0 +1,138 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.LockView;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import net.javacrumbs.shedlock.spring.ExtendedLockConfigurationExtractor;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Scheduler locking cannot be forgotten: an application with {@code @SchedulerLock} methods and no
+ * {@code @EnableSchedulerLock} has them locked by the starter; switched off, startup fails naming the method. The
+ * negative control runs the same application without the starter's scheduler locking: its job then runs twice at once.
+ */
+class SchedulerLockingTest {
+
+    /** An application as a user may write one: {@code @SchedulerLock}, and no {@code @EnableSchedulerLock}. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class WithoutEnableSchedulerLock {
+        @Bean
+        LockingApp.ReportJob reportJob() {
+            return new LockingApp.ReportJob();
+        }
+    }
+
+    private static ConfigurableApplicationContext start(Class<?> application, Map<String, Object> properties) {
+        return StarterApps.start(application, properties);
+    }
+
+    /** Runs the job in a second thread until it holds the lock, then once more here; how often it ran. */
+    private static int runsWithTheLockHeld(ConfigurableApplicationContext context, CloudLockProvider provider)
+            throws InterruptedException {
+        LockingApp.ReportJob job = context.getBean(LockingApp.ReportJob.class);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        job.blockOnce(started, release);
+        Thread holder = new Thread(() -> {
+            try {
+                job.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        holder.start();
+        assertThat(started.await(10, TimeUnit.SECONDS))
+                .as("the first run started")
+                .isTrue();
+        try {
+            job.run();
+        } finally {
+            release.countDown();
+            holder.join(10_000);
+        }
+        return job.runs();
+    }
+
+    @Test
+    void anApplicationWithoutEnableSchedulerLockHasItsSchedulerLockMethodsLocked() throws InterruptedException {
+        try (ConfigurableApplicationContext context = start(
+                WithoutEnableSchedulerLock.class,
+                Map.of("cloudlock.store", "in-memory", "cloudlock.default-lock-at-most-for", "PT7M"))) {
+            CloudLockProvider provider = context.getBean(CloudLockProvider.class);
+            LockingApp.ReportJob job = context.getBean(LockingApp.ReportJob.class);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            job.blockOnce(started, release);
+            Thread holder = new Thread(() -> {
+                try {
+                    job.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            holder.start();
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            LockView held = provider.admin().show("report").orElseThrow();
+            release.countDown();
+            holder.join(10_000);
+
+            assertThat(Duration.between(held.lockedAt(), held.lockUntil()))
+                    .as("cloudlock.default-lock-at-most-for")
+                    .isEqualTo(Duration.ofMinutes(7));
+            assertThat(runsWithTheLockHeld(context, provider))
+                    .as("the second run, while the first holds the lock, is skipped")
+                    .isEqualTo(2); // the run above and the first of runsWithTheLockHeld; its second was skipped
+        }
+    }
+
+    @Test
+    void withoutTheStartersSchedulerLockingTheSameJobRunsTwiceAtOnce() throws InterruptedException {
+        try (ConfigurableApplicationContext context = start(
+                WithoutEnableSchedulerLock.class,
+                Map.of(
+                        "cloudlock.store",
+                        "in-memory",
+                        "spring.autoconfigure.exclude",
+                        SchedulerLockAutoConfiguration.class.getName()))) {
+            assertThat(runsWithTheLockHeld(context, context.getBean(CloudLockProvider.class)))
+                    .as("negative control: nothing locks the job")
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anApplicationsOwnEnableSchedulerLockIsTheOneInEffect() throws InterruptedException {
+        try (ConfigurableApplicationContext context = start(LockingApp.class, Map.of("cloudlock.store", "in-memory"))) {
+            assertThat(context.getBeansOfType(ExtendedLockConfigurationExtractor.class))
+                    .hasSize(1);
+            assertThat(runsWithTheLockHeld(context, context.getBean(CloudLockProvider.class)))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void switchedOffWhileAMethodIsAnnotatedSchedulerLockStartupFailsNamingTheMethodAndTheFix() {
+        assertThatThrownBy(() -> start(
+                        WithoutEnableSchedulerLock.class,
+                        Map.of("cloudlock.store", "in-memory", SchedulerLockAutoConfiguration.ENABLED, "false")))
+                .satisfies(failure -> {
+                    FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).contains("ReportJob.run()", "@SchedulerLock", "unlocked");
+                    assertThat(analysis.getAction())
+                            .contains(SchedulerLockAutoConfiguration.ENABLED, "@EnableSchedulerLock");
+                });
+    }
+}
