@@ -2,15 +2,12 @@ package dev.cloudlock.spi;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A {@link StoreType} whose name, title and settings are given once, to its constructor: a store module extends it
  * with only how it builds a provider and what its setup needs.
  */
 public abstract class AbstractStoreType implements StoreType {
-
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
 
     private final String name;
     private final String title;
@@ -25,7 +22,7 @@ public abstract class AbstractStoreType implements StoreType {
         this.name = Objects.requireNonNull(name, "name");
         this.title = Objects.requireNonNull(title, "title");
         this.settings = List.of(settings);
-        if (!NAME.matcher(name).matches()) {
+        if (!StoreSetting.NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
                     "A store's name is lower-case words joined by '-', such as azure-blob; was '" + name + "'");
         }
