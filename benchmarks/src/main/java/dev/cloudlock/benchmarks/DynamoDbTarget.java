@@ -2,7 +2,6 @@ package dev.cloudlock.benchmarks;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import java.net.URI;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -33,7 +32,12 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(c -> c.addExecutionInterceptor(requests.awsInterceptor()))
                 .build();
-        DynamoDbLockTable.createIfAbsent(client, "shedlock");
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .build()
+                .admin()
+                .init();
         drainRequests();
     }
 

@@ -2,6 +2,7 @@ package dev.cloudlock.benchmarks;
 
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import java.io.IOException;
@@ -227,7 +228,7 @@ final class GcpGuardBenchmark {
                 .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
                 .build()
                 .getService()) {
-            FirestoreLockProvider provider = FirestoreLockProvider.builder()
+            CloudLockProvider provider = FirestoreLockProvider.builder()
                     .firestore(firestore)
                     .lockedBy("warm-up")
                     .callTimeout(Duration.ofSeconds(120))

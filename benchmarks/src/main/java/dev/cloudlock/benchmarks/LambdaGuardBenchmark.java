@@ -1,6 +1,6 @@
 package dev.cloudlock.benchmarks;
 
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LambdaRuntimeApi;
 import java.io.File;
@@ -78,7 +78,12 @@ final class LambdaGuardBenchmark {
             int coldStarts, int warmInvocations, List<String> jvmOptions, Path repo, Report report) throws Exception {
         Path work = Files.createTempDirectory("cloudlock-bench-lambda");
         try (DynamoDbClient client = bareClient()) {
-            DynamoDbLockTable.createIfAbsent(client, "shedlock");
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName("shedlock")
+                    .build()
+                    .admin()
+                    .init();
         }
         Path deployment = repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt");
         String classPath = runtimeClassPath(deployment, repo);

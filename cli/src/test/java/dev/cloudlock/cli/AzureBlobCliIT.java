@@ -29,8 +29,12 @@ class AzureBlobCliIT extends CliContract {
         return List.of(
                 "--store",
                 "azure-blob",
-                "--endpoint",
-                "http://127.0.0.1:" + EmulatorProcess.freePort() + "/" + Emulators.AZURITE_ACCOUNT);
+                "--container",
+                "shedlock",
+                "--connection-string",
+                "DefaultEndpointsProtocol=http;AccountName=" + Emulators.AZURITE_ACCOUNT
+                        + ";AccountKey=a2V5;BlobEndpoint=" + "http://127.0.0.1:" + EmulatorProcess.freePort() + "/"
+                        + Emulators.AZURITE_ACCOUNT + ";");
     }
 
     @Override

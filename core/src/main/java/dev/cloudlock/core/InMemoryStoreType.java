@@ -1,31 +1,19 @@
 package dev.cloudlock.core;
 
+import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
-import java.util.List;
 
 /**
  * The store {@code in-memory}: an {@link InMemoryLockStore} per provider built, for tests and single-instance
  * applications only. It takes no settings. Found through {@link StoreType#find}; applications do not use it directly.
  */
-public final class InMemoryStoreType implements StoreType {
+public final class InMemoryStoreType extends AbstractStoreType {
 
-    @Override
-    public String name() {
-        return "in-memory";
-    }
-
-    @Override
-    public String title() {
-        return "a map in this process (tests and single-instance applications only)";
-    }
-
-    @Override
-    public List<StoreSetting> settings() {
-        return List.of();
+    public InMemoryStoreType() {
+        super("in-memory", "a map in this process (tests and single-instance applications only)");
     }
 
     @Override

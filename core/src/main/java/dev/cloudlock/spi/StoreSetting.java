@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  */
 public record StoreSetting(String name, @Nullable String defaultValue, boolean required, String description) {
 
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    /** Lower-case words joined by {@code -}: the form of a setting's and a store's name. */
+    static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
 
     public StoreSetting {
         Objects.requireNonNull(name, "name");

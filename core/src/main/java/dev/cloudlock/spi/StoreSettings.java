@@ -1,6 +1,7 @@
 package dev.cloudlock.spi;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -18,9 +19,12 @@ public final class StoreSettings {
     private final Function<StoreSetting, @Nullable String> values;
     private final Function<StoreSetting, String> spelling;
     private final Function<Class<?>, @Nullable Object> clients;
+    private final Function<Class<?>, List<?>> allClients;
     private final Function<String, @Nullable String> environment;
 
     /**
+     * Settings for a caller that knows at most one client of each type, such as the {@code cloudlock} command.
+     *
      * @param store the store's name, as the user chose it
      * @param values the value the user gave a setting, {@code null} or blank when none
      * @param spelling how the user writes a setting: {@code cloudlock.dynamodb.table-name}, {@code --table-name}
@@ -33,11 +37,34 @@ public final class StoreSettings {
             Function<StoreSetting, String> spelling,
             Function<Class<?>, @Nullable Object> clients,
             Function<String, @Nullable String> environment) {
+        this(store, values, spelling, clients, type -> client(clients, type), environment);
+    }
+
+    /**
+     * Settings for a caller whose application may have several clients of a type (the Spring Boot starter).
+     *
+     * @param clients the application's one client of a type (its only or primary bean), {@code null} when it has
+     *     none or several
+     * @param allClients every client of a type the application has, in its order
+     */
+    public StoreSettings(
+            String store,
+            Function<StoreSetting, @Nullable String> values,
+            Function<StoreSetting, String> spelling,
+            Function<Class<?>, @Nullable Object> clients,
+            Function<Class<?>, List<?>> allClients,
+            Function<String, @Nullable String> environment) {
         this.store = Objects.requireNonNull(store, "store");
         this.values = Objects.requireNonNull(values, "values");
         this.spelling = Objects.requireNonNull(spelling, "spelling");
         this.clients = Objects.requireNonNull(clients, "clients");
+        this.allClients = Objects.requireNonNull(allClients, "allClients");
         this.environment = Objects.requireNonNull(environment, "environment");
+    }
+
+    private static List<?> client(Function<Class<?>, @Nullable Object> clients, Class<?> type) {
+        Object client = clients.apply(type);
+        return client == null ? List.of() : List.of(client);
     }
 
     /** The store's name, as the user chose it. */
@@ -94,6 +121,14 @@ public final class StoreSettings {
     /** The application's client of {@code type}, when it has exactly one. */
     public <T> Optional<T> client(Class<T> type) {
         return Optional.ofNullable(clients.apply(type)).map(type::cast);
+    }
+
+    /**
+     * Every client of {@code type} the application has, such as all its Blob Storage container clients, for a store
+     * that picks the one on its resource; empty when it has none.
+     */
+    public <T> List<T> clients(Class<T> type) {
+        return allClients.apply(type).stream().map(type::cast).toList();
     }
 
     /** An environment variable or platform setting, such as {@code AzureWebJobsStorage}; empty when unset. */

@@ -2,7 +2,7 @@ package dev.cloudlock.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.ArrayList;
@@ -40,7 +40,12 @@ class NightlyReportConfigTest {
                 context.refresh();
                 instances.add(context);
             }
-            DynamoDbLockTable.createIfAbsent(instances.get(0).getBean(DynamoDbClient.class), "shedlock");
+            DynamoDbLockProvider.builder()
+                    .client(instances.get(0).getBean(DynamoDbClient.class))
+                    .tableName("shedlock")
+                    .build()
+                    .admin()
+                    .init();
 
             CountDownLatch start = new CountDownLatch(1);
             List<Thread> firings = new ArrayList<>();

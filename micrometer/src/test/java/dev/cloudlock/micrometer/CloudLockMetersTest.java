@@ -7,7 +7,6 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
@@ -59,7 +58,12 @@ class CloudLockMetersTest {
     @BeforeEach
     void freshTableAndRegistries() {
         Emulators.resetMoto();
-        DynamoDbLockTable.createIfAbsent(client, TABLE);
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(TABLE)
+                .build()
+                .admin()
+                .init();
         meters = new SimpleMeterRegistry();
         observations = TestObservationRegistry.create();
         provider = instrumented(TABLE);

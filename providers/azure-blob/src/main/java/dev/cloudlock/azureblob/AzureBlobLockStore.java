@@ -79,7 +79,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
      * @param clockSkew fed with the {@code Date} header of every response
      * @param timeouts the deadline of every request (total and per attempt), capped at the lease each request protects
      */
-    public AzureBlobLockStore(
+    AzureBlobLockStore(
             BlobContainerClient container, String prefix, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
         super(timeouts);
         this.container = Objects.requireNonNull(container, "container");

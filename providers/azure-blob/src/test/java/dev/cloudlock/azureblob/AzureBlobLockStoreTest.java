@@ -15,6 +15,7 @@ import com.azure.storage.blob.sas.BlobContainerSasPermission;
 import com.azure.storage.blob.sas.BlobServiceSasSignatureValues;
 import com.azure.storage.blob.specialized.BlobLeaseClient;
 import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
@@ -55,7 +56,7 @@ class AzureBlobLockStoreTest {
         container.createIfNotExists();
     }
 
-    private static AzureBlobLockProvider provider(String lockedBy) {
+    private static CloudLockProvider provider(String lockedBy) {
         return AzureBlobLockProvider.builder()
                 .container(container)
                 .lockedBy(lockedBy)
@@ -73,9 +74,9 @@ class AzureBlobLockStoreTest {
     @Test
     void requestsPerOperation() {
         String name = unique("rt");
-        AzureBlobLockProvider a = provider("a");
-        AzureBlobLockProvider b = provider("b");
-        AzureBlobLockProvider c = provider("c");
+        CloudLockProvider a = provider("a");
+        CloudLockProvider b = provider("b");
+        CloudLockProvider c = provider("c");
         b.store().read("warm-up"); // b's and c's first calls already gave them the store's time
         c.store().read("warm-up");
         REQUESTS.set(0);
@@ -143,7 +144,7 @@ class AzureBlobLockStoreTest {
                 tag + "a/b",
                 tag + "a%2Fb",
                 tag + "\u00e9t\u00e9");
-        AzureBlobLockProvider provider = provider("a");
+        CloudLockProvider provider = provider("a");
         for (String name : names) {
             provider.tryLock(config(name))
                     .orElseThrow(() -> new AssertionError("'" + name + "' collided with another name"));
@@ -171,7 +172,7 @@ class AzureBlobLockStoreTest {
 
     @Test
     void aMissingContainerNamesTheCommandThatCreatesIt() {
-        AzureBlobLockProvider missing = AzureBlobLockProvider.builder()
+        CloudLockProvider missing = AzureBlobLockProvider.builder()
                 .container(AzureBlobBackends.missingContainer())
                 .build();
         assertThatThrownBy(() -> missing.lock(config("job")))
@@ -214,7 +215,7 @@ class AzureBlobLockStoreTest {
     @Test
     void aLeaseOnALockBlobIsAConfigurationErrorNeverHeld() {
         String name = unique("leased");
-        AzureBlobLockProvider provider = provider("a");
+        CloudLockProvider provider = provider("a");
         provider.tryLock(config(name)).orElseThrow().unlock();
         BlobLeaseClient lease = new BlobLeaseClientBuilder()
                 .blobClient(container.getBlobClient("shedlock/" + name))
@@ -247,7 +248,7 @@ class AzureBlobLockStoreTest {
     @Test
     void setupCreatesAMissingContainerOnceAndThenFindsIt() {
         String name = "created-" + UUID.randomUUID().toString().substring(0, 8);
-        AzureBlobLockProvider provider = AzureBlobLockProvider.builder()
+        CloudLockProvider provider = AzureBlobLockProvider.builder()
                 .container(container.getServiceClient().getBlobContainerClient(name))
                 .build();
         var first = provider.admin().init();
@@ -264,7 +265,7 @@ class AzureBlobLockStoreTest {
         String tag = UUID.randomUUID().toString().substring(0, 8);
         container.getBlobClient("shedlock/" + tag + "%zz").upload(BinaryData.fromString("not ours"));
         container.getBlobClient("shedlock/" + tag + "/nested").upload(BinaryData.fromString("not ours"));
-        AzureBlobLockProvider provider = provider("a");
+        CloudLockProvider provider = provider("a");
         provider.tryLock(config(tag + "-lock")).orElseThrow().unlock();
         List<String> listed = new java.util.ArrayList<>();
         java.util.Optional<String> token = java.util.Optional.empty();
@@ -278,7 +279,7 @@ class AzureBlobLockStoreTest {
 
     @Test
     void responsesFeedTheClockSkewMonitor() {
-        AzureBlobLockProvider provider = provider("a");
+        CloudLockProvider provider = provider("a");
         String name = unique("skew");
         for (int i = 0; i < 5; i++) {
             provider.tryLock(config(name)).orElseThrow().unlock();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.azure.core.credential.TokenCredential;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.BlobServiceClientBuilder;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import java.time.Duration;
 import java.util.HashMap;
@@ -66,7 +67,7 @@ class BlobAccountTest {
                 account.configure(new BlobServiceClientBuilder(), NO_IDENTITY).buildClient();
         service.getBlobContainerClient(container).createIfNotExists();
 
-        AzureBlobLockProvider provider = AzureBlobLockProvider.builder()
+        CloudLockProvider provider = AzureBlobLockProvider.builder()
                 .container(service.getBlobContainerClient(container))
                 .build();
 

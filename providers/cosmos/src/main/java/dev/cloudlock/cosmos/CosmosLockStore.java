@@ -103,45 +103,17 @@ public final class CosmosLockStore implements LockStore {
 
     /**
      * @param container the lock container (its client's endpoint, credentials and consistency are the caller's)
+     * @param database the container's database, through which {@link #init()} can create the container when it is
+     *     absent; {@code null}: {@link #init()} can check the container, not create it
      * @param partitionKeyPath the container's partition key path: {@code /id}, or a top-level property that holds
      *     nothing else (it is set to the item id)
-     */
-    public CosmosLockStore(CosmosContainer container, String partitionKeyPath) {
-        this(container, partitionKeyPath, new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE));
-    }
-
-    /**
      * @param clockSkew fed with the {@code _ts} of every item this store writes; warns when Cosmos DB's clock and
      *     ours certainly differ by more than its tolerance
-     */
-    public CosmosLockStore(CosmosContainer container, String partitionKeyPath, ClockSkewMonitor clockSkew) {
-        this(container, partitionKeyPath, clockSkew, CallTimeouts.DEFAULT);
-    }
-
-    /**
      * @param timeouts the deadline of every request, set on each request as an end-to-end latency policy (so it
      *     bounds any client) and capped at the lease each request protects. Only the total applies: the policy has
      *     no per-attempt value (the SDK's own network timeouts bound each attempt)
      */
-    public CosmosLockStore(
-            CosmosContainer container, String partitionKeyPath, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
-        this(container, null, partitionKeyPath, clockSkew, timeouts);
-    }
-
-    /**
-     * A store on container {@code containerId} of {@code database}, which {@link #init()} can create when it is
-     * absent (a store given only the container can check it, not create it).
-     */
-    public CosmosLockStore(
-            CosmosDatabase database,
-            String containerId,
-            String partitionKeyPath,
-            ClockSkewMonitor clockSkew,
-            CallTimeouts timeouts) {
-        this(database.getContainer(containerId), database, partitionKeyPath, clockSkew, timeouts);
-    }
-
-    private CosmosLockStore(
+    CosmosLockStore(
             CosmosContainer container,
             @Nullable CosmosDatabase database,
             String partitionKeyPath,

@@ -9,6 +9,7 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.CallTimeouts;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +19,12 @@ import org.junit.jupiter.api.Test;
  */
 class CosmosErrorMappingTest {
 
-    private static final CosmosLockStore STORE = new CosmosLockStore(CosmosBackends.container(), "/id");
+    private static final CosmosLockStore STORE = new CosmosLockStore(
+            CosmosBackends.container(),
+            null,
+            "/id",
+            new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+            CallTimeouts.DEFAULT);
 
     private static LockStoreException mapped(int status, int subStatus, String message) {
         CosmosException answer = BridgeInternal.createCosmosException(status, message);

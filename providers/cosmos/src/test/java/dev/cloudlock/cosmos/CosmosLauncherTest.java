@@ -12,6 +12,7 @@ import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
@@ -56,14 +57,19 @@ class CosmosLauncherTest {
                 .isInstanceOfSatisfying(
                         CosmosException.class,
                         e -> assertThat(e.getStatusCode()).isEqualTo(404));
-        assertThat(new CosmosLockStore(fixed, "/id").read("never-taken-" + id)).isEmpty();
+        assertThat(CosmosLockProvider.builder().container(fixed).build().store().read("never-taken-" + id))
+                .isEmpty();
 
         withoutFix("missing-item-404", broken -> {
             assertThatThrownBy(() -> broken.readItem(id, new PartitionKey(id), ObjectNode.class))
                     .isInstanceOfSatisfying(
                             CosmosException.class,
                             e -> assertThat(e.getStatusCode()).isEqualTo(500));
-            assertThatThrownBy(() -> new CosmosLockStore(broken, "/id").read(id))
+            assertThatThrownBy(() -> CosmosLockProvider.builder()
+                            .container(broken)
+                            .build()
+                            .store()
+                            .read(id))
                     .isInstanceOf(LockStoreException.class);
         });
     }
@@ -84,7 +90,7 @@ class CosmosLauncherTest {
                             e -> assertThat(e.getStatusCode()).isEqualTo(412));
             // What it means for locks: the lower-cased c.lockuntil is never defined, so the acquire predicate
             // (lockUntil absent or passed) always holds and a held lock is taken a second time.
-            CosmosLockProvider provider =
+            CloudLockProvider provider =
                     CosmosLockProvider.builder().container(broken).build();
             LockConfiguration held =
                     new LockConfiguration(Instant.now(), fresh("held"), Duration.ofMinutes(1), Duration.ZERO);
@@ -93,7 +99,7 @@ class CosmosLauncherTest {
                     .as("second acquisition of a held lock without the fix")
                     .isPresent();
         });
-        CosmosLockProvider provider =
+        CloudLockProvider provider =
                 CosmosLockProvider.builder().container(fixed).build();
         LockConfiguration held =
                 new LockConfiguration(Instant.now(), fresh("held"), Duration.ofMinutes(1), Duration.ZERO);

@@ -7,6 +7,7 @@ import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class CosmosLockStoreTest {
 
-    private static CosmosLockProvider provider(String lockedBy) {
+    private static CloudLockProvider provider(String lockedBy) {
         return CosmosLockProvider.builder()
                 .container(CosmosBackends.container())
                 .lockedBy(lockedBy)
@@ -55,7 +56,7 @@ class CosmosLockStoreTest {
 
     @Test
     void oneRequestPerAcquireReleaseAndExtend() {
-        CosmosLockProvider a = provider("a");
+        CloudLockProvider a = provider("a");
         a.tryLock(config(fresh("warm-up"), Duration.ofMinutes(1))).orElseThrow().unlock(); // metadata caches
         String name = fresh("requests");
 
@@ -133,8 +134,8 @@ class CosmosLockStoreTest {
 
     @Test
     void theStoresClockIsFedByEveryResponsesDateAndTheServerTimeOfOurWrites() {
-        CosmosLockProvider provider = provider("a");
-        ClockSkewMonitor monitor = provider.clockSkewMonitor();
+        CloudLockProvider provider = provider("a");
+        ClockSkewMonitor monitor = provider.store().clockSkewMonitor().orElseThrow();
         assertThat(monitor.estimate()).isEmpty();
         provider.tryLock(config(fresh("skew"), Duration.ofMinutes(1)))
                 .orElseThrow()
@@ -177,7 +178,7 @@ class CosmosLockStoreTest {
 
     @Test
     void unreachableEndpointIsANamedError() {
-        CosmosLockProvider down = CosmosLockProvider.builder()
+        CloudLockProvider down = CosmosLockProvider.builder()
                 .container(CosmosBackends.unreachableContainer())
                 .build();
         assertThatThrownBy(() -> down.tryLock(config(fresh("down"), Duration.ofMinutes(1))))
@@ -212,7 +213,7 @@ class CosmosLockStoreTest {
         CosmosClient client = CosmosBackends.client(Emulators.cosmos());
         client.getDatabase(CosmosBackends.DATABASE).createContainerIfNotExists("locks-by-pk", "/pk");
         CosmosContainer container = client.getDatabase(CosmosBackends.DATABASE).getContainer("locks-by-pk");
-        CosmosLockProvider provider = CosmosLockProvider.builder()
+        CloudLockProvider provider = CosmosLockProvider.builder()
                 .container(container)
                 .partitionKeyPath("/pk")
                 .build();

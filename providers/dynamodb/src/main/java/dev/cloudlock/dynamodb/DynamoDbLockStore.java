@@ -40,11 +40,13 @@ import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -60,6 +62,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
  * A {@link dev.cloudlock.spi.LockStore} on DynamoDB: one item per lock, one conditional {@code UpdateItem} per
@@ -139,40 +142,16 @@ public final class DynamoDbLockStore implements LockStore {
 
     /**
      * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
-     * @param tableName the lock table, with a string partition key named {@code partitionKey} and no sort key (see the
-     *     constructor with a {@link SortKey} for a table with one)
+     * @param tableName the lock table, with a string partition key named {@code partitionKey}
      * @param partitionKey the table's partition key attribute, {@code _id} in ShedLock's layout
-     */
-    public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey) {
-        this(client, tableName, partitionKey, new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE));
-    }
-
-    /**
+     * @param sortKey the table's sort key and the value lock items use; {@code null} for a table with a partition key
+     *     only
      * @param clockSkew fed with the {@code Date} header of every response; warns when DynamoDB's clock and ours
      *     certainly differ by more than its tolerance
-     */
-    public DynamoDbLockStore(DynamoDbClient client, String tableName, String partitionKey, ClockSkewMonitor clockSkew) {
-        this(client, tableName, partitionKey, clockSkew, CallTimeouts.DEFAULT);
-    }
-
-    /**
      * @param timeouts the deadline of every request (total and per attempt), set on each request so it bounds any
      *     client; capped at the lease each request protects
      */
-    public DynamoDbLockStore(
-            DynamoDbClient client,
-            String tableName,
-            String partitionKey,
-            ClockSkewMonitor clockSkew,
-            CallTimeouts timeouts) {
-        this(client, tableName, partitionKey, null, clockSkew, timeouts);
-    }
-
-    /**
-     * @param sortKey the table's sort key and the value lock items use; {@code null} for a table with a partition key
-     *     only
-     */
-    public DynamoDbLockStore(
+    DynamoDbLockStore(
             DynamoDbClient client,
             String tableName,
             String partitionKey,
@@ -410,7 +389,7 @@ public final class DynamoDbLockStore implements LockStore {
             table = null;
         }
         if (table == null || table.tableStatus() != TableStatus.ACTIVE) {
-            table = DynamoDbLockTable.waitUntilActive(client, tableName);
+            table = waitUntilActive();
         }
         keySchemaProblem(table.keySchema()).ifPresent(problem -> {
             throw new LockStoreConfigurationException(
@@ -424,6 +403,22 @@ public final class DynamoDbLockStore implements LockStore {
                                 ? ""
                                 : " and the string sort key '" + sortKey.name() + "' (lock items: '" + sortKey.value()
                                         + "')"));
+    }
+
+    /** Waits until the table is active, polling every 250 ms for up to a minute (the SDK's default waits 20 s). */
+    private TableDescription waitUntilActive() {
+        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
+                .client(client)
+                .overrideConfiguration(o -> o.maxAttempts(240)
+                        .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(Duration.ofMillis(250))))
+                .build()) {
+            return waiter.waitUntilTableExists(b -> b.tableName(tableName))
+                    .matched()
+                    .response()
+                    .map(DescribeTableResponse::table)
+                    .orElseThrow(() -> new LockStoreUnavailableException(
+                            "DynamoDB table '" + tableName + "' did not become active within a minute"));
+        }
     }
 
     /** The key attributes of the lock layout: strings. */
@@ -533,7 +528,7 @@ public final class DynamoDbLockStore implements LockStore {
             return new LockStoreConfigurationException(
                     "DynamoDB table '" + tableName + "' does not exist (or is not"
                             + " visible with these credentials and region). Create it, e.g. with"
-                            + " DynamoDbLockTable.createIfAbsent, or fix the configured tableName. Operation: "
+                            + " cloudlock init or provider.admin().init(), or fix the configured tableName. Operation: "
                             + operation
                             + " '" + name + "'",
                     e);

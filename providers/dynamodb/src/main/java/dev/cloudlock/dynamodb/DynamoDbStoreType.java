@@ -1,10 +1,10 @@
 package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
-import java.util.List;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
  * has none, on a client the SDK's default chains configure (region, credentials), pointed at {@code endpoint} when
  * set. Found through {@link StoreType#find}; applications do not use it directly.
  */
-public final class DynamoDbStoreType implements StoreType {
+public final class DynamoDbStoreType extends AbstractStoreType {
 
     static final StoreSetting TABLE_NAME = StoreSetting.required("table-name", "The lock table.");
     static final StoreSetting PARTITION_KEY = StoreSetting.optional(
@@ -31,19 +31,8 @@ public final class DynamoDbStoreType implements StoreType {
             "The AWS region; default: the SDK's region chain (AWS_REGION, the profile); ignored when the application"
                     + " has its own client.");
 
-    @Override
-    public String name() {
-        return "dynamodb";
-    }
-
-    @Override
-    public String title() {
-        return "Amazon DynamoDB";
-    }
-
-    @Override
-    public List<StoreSetting> settings() {
-        return List.of(TABLE_NAME, PARTITION_KEY, ENDPOINT, REGION);
+    public DynamoDbStoreType() {
+        super("dynamodb", "Amazon DynamoDB", TABLE_NAME, PARTITION_KEY, ENDPOINT, REGION);
     }
 
     @Override

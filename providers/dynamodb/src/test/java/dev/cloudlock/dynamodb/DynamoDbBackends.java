@@ -11,8 +11,11 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /** DynamoDB clients on the shared emulators. */
 final class DynamoDbBackends {
@@ -52,7 +55,7 @@ final class DynamoDbBackends {
     /** Wipes moto and creates the lock table. */
     static void resetMoto(DynamoDbClient client) {
         Emulators.resetMoto();
-        DynamoDbLockTable.createIfAbsent(client, TABLE);
+        createTable(client, TABLE);
     }
 
     /**
@@ -69,8 +72,34 @@ final class DynamoDbBackends {
 
     /** Drops and recreates the lock table, on a backend that has no reset call (dynalite, LocalStack). */
     static void resetDynalite(DynamoDbClient client) {
-        DynamoDbLockTable.deleteIfPresent(client, TABLE);
-        DynamoDbLockTable.createIfAbsent(client, TABLE);
+        deleteTable(client, TABLE);
+        createTable(client, TABLE);
+    }
+
+    /** Creates {@code table} keyed by {@code _id} unless it exists, with the store's own setup. */
+    static void createTable(DynamoDbClient client, String table) {
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(table)
+                .build()
+                .admin()
+                .init();
+    }
+
+    /** Deletes {@code table} if it exists, and waits until it is gone (polling every 250 ms for up to a minute). */
+    static void deleteTable(DynamoDbClient client, String table) {
+        try {
+            client.deleteTable(b -> b.tableName(table));
+        } catch (ResourceNotFoundException absent) {
+            return;
+        }
+        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
+                .client(client)
+                .overrideConfiguration(o -> o.maxAttempts(240)
+                        .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(Duration.ofMillis(250))))
+                .build()) {
+            waiter.waitUntilTableNotExists(b -> b.tableName(table));
+        }
     }
 
     /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */

@@ -111,13 +111,8 @@ abstract class DynamoDbContract extends LockProviderContract {
 
     /** Wipes the backend's lock table and creates it in the layout under test. */
     protected void resetTable(DynamoDbClient client) {
-        DynamoDbLockStore.SortKey sortKey = sortKey();
-        DynamoDbLockTable.deleteIfPresent(client, table());
-        DynamoDbLockTable.createIfAbsent(
-                client,
-                table(),
-                sortKey == null ? DynamoDbLockProvider.DEFAULT_PARTITION_KEY : DynamoDbBackends.SORT_KEY_TABLE_PK,
-                sortKey);
+        DynamoDbBackends.deleteTable(client, table());
+        builder(client).build().admin().init();
     }
 
     @Override

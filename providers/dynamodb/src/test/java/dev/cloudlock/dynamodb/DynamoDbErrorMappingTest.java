@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -24,7 +26,13 @@ import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
 class DynamoDbErrorMappingTest {
 
     private static final DynamoDbClient NOWHERE = DynamoDbBackends.deadClient();
-    private static final DynamoDbLockStore STORE = new DynamoDbLockStore(NOWHERE, "locks", "_id");
+    private static final DynamoDbLockStore STORE = new DynamoDbLockStore(
+            NOWHERE,
+            "locks",
+            "_id",
+            null,
+            new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+            CallTimeouts.DEFAULT);
 
     @AfterAll
     static void close() {

@@ -2,19 +2,24 @@ package dev.cloudlock.firestore;
 
 import com.google.cloud.firestore.Firestore;
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.spi.CallTimeouts;
-import java.time.Duration;
+import dev.cloudlock.spi.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The ShedLock {@code LockProvider} on Cloud Firestore: {@link CloudLockProvider}'s guarantees (owner-checked
- * release, fencing tokens, tick dedupe, errors never reported as "held") over a {@link FirestoreLockStore}, with
- * every lease compared against and computed from Firestore's own clock, so client clock skew cannot let two
- * instances hold a lock. Acquire costs two round trips (a read and a precondition write), release and extend one.
+ * The ShedLock {@code LockProvider} on Cloud Firestore: {@link #builder()} builds a {@link CloudLockProvider}
+ * (owner-checked release, fencing tokens, tick dedupe, errors never reported as "held") over a
+ * {@link FirestoreLockStore}, with every lease compared against and computed from Firestore's own clock, so client
+ * clock skew cannot let two instances hold a lock. Acquire costs two round trips (a read and a precondition write),
+ * release and extend one.
+ *
+ * <p>Deadlines: the wait for Firestore's answer is bounded by the builder's {@code callTimeout} whatever the
+ * client's own settings, and the call is cancelled when it runs out; {@code attemptTimeout} does not apply, since
+ * the client's retry settings bound each RPC attempt.
  *
  * <p>Errors: a missing database, a database in Datastore mode and refused or missing credentials throw
  * {@link LockStoreConfigurationException} (fix the setup; the message names the role to grant); an unreachable
@@ -29,25 +34,21 @@ import org.jspecify.annotations.Nullable;
  *         .build();
  * }</pre>
  */
-public final class FirestoreLockProvider extends CloudLockProvider {
+public final class FirestoreLockProvider {
 
     /** The collection used unless another is configured. */
     public static final String DEFAULT_COLLECTION = "shedlock";
 
-    private FirestoreLockProvider(Firestore firestore, Builder builder) {
-        super(new FirestoreLockStore(firestore, builder.collection, builder.timeouts), builder.lockedBy);
-    }
+    private FirestoreLockProvider() {}
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Builds a {@link FirestoreLockProvider}; {@code firestore} is required. */
-    public static final class Builder {
+    /** Builds a {@link CloudLockProvider} on Firestore; {@code firestore} is required. */
+    public static final class Builder extends CloudLockProviderBuilder<Builder> {
         private @Nullable Firestore firestore;
         private String collection = DEFAULT_COLLECTION;
-        private String lockedBy = InstanceIdentity.hostAndPid();
-        private CallTimeouts timeouts = CallTimeouts.DEFAULT;
 
         private Builder() {}
 
@@ -63,38 +64,9 @@ public final class FirestoreLockProvider extends CloudLockProvider {
             return this;
         }
 
-        /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
-        public Builder lockedBy(String lockedBy) {
-            this.lockedBy = lockedBy;
-            return this;
-        }
-
-        /**
-         * The deadline of each Firestore operation; default 10 s. The wait for Firestore's answer is bounded by it
-         * whatever the client's own settings and the call is cancelled when it runs out; an acquire or extend is
-         * capped at its lease, never below 1 s ({@link dev.cloudlock.spi.CallTimeouts}). A call that hits it throws
-         * {@link dev.cloudlock.core.LockStoreUnavailableException}.
-         */
-        public Builder callTimeout(Duration total) {
-            this.timeouts = timeouts.withTotal(total);
-            return this;
-        }
-
-        /**
-         * Accepted for symmetry with the other stores; Firestore's per-RPC attempts are bounded by the client's
-         * retry settings, so only {@link #callTimeout} is applied here.
-         */
-        public Builder attemptTimeout(Duration perAttempt) {
-            this.timeouts = timeouts.withPerAttempt(perAttempt);
-            return this;
-        }
-
-        public FirestoreLockProvider build() {
-            if (firestore == null) {
-                throw new IllegalStateException(
-                        "firestore is required: FirestoreLockProvider.builder().firestore(...)");
-            }
-            return new FirestoreLockProvider(firestore, this);
+        @Override
+        protected LockStore store(CallTimeouts timeouts) {
+            return new FirestoreLockStore(required(firestore, "firestore"), collection, timeouts);
         }
     }
 }

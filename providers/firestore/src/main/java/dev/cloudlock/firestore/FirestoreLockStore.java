@@ -106,18 +106,12 @@ public final class FirestoreLockStore implements LockStore {
      * @param firestore the Firestore client (its project, database, credentials and retry settings are the caller's
      *     choice)
      * @param collection the collection holding one document per lock
-     */
-    public FirestoreLockStore(Firestore firestore, String collection) {
-        this(firestore, collection, CallTimeouts.DEFAULT);
-    }
-
-    /**
      * @param timeouts the deadline of each operation: the wait for Firestore's answer is bounded by its total (an
      *     acquisition's read and write share it), capped at the lease the operation protects, and the call is
      *     cancelled when it runs out. The per-attempt value does not apply: the client's retry settings bound each
      *     RPC attempt
      */
-    public FirestoreLockStore(Firestore firestore, String collection, CallTimeouts timeouts) {
+    FirestoreLockStore(Firestore firestore, String collection, CallTimeouts timeouts) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.firestore = Objects.requireNonNull(firestore, "firestore");
         if (collection == null || collection.isBlank() || collection.contains("/")) {

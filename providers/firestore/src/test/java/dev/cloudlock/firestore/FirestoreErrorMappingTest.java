@@ -8,6 +8,7 @@ import com.google.cloud.firestore.FirestoreException;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class FirestoreErrorMappingTest {
 
-    private static final FirestoreLockStore STORE = new FirestoreLockStore(FirestoreBackends.deadClient(), "locks");
+    private static final FirestoreLockStore STORE =
+            new FirestoreLockStore(FirestoreBackends.deadClient(), "locks", CallTimeouts.DEFAULT);
 
     private static LockStoreException rejected(Status status) {
         return STORE.translate(

@@ -70,7 +70,7 @@ class FirestoreLockStoreTest {
         ClockProvider.setClock(Clock.systemUTC());
     }
 
-    private static FirestoreLockProvider provider(String lockedBy) {
+    private static CloudLockProvider provider(String lockedBy) {
         return FirestoreLockProvider.builder()
                 .firestore(CLIENT)
                 .collection(FirestoreBackends.COLLECTION)
@@ -239,7 +239,7 @@ class FirestoreLockStoreTest {
 
     @Test
     void anUnreachableFirestoreIsAFastClearError() {
-        FirestoreLockProvider down = FirestoreLockProvider.builder()
+        CloudLockProvider down = FirestoreLockProvider.builder()
                 .firestore(FirestoreBackends.deadClient())
                 .build();
         long start = System.nanoTime();
@@ -267,7 +267,7 @@ class FirestoreLockStoreTest {
                 .build()
                 .getService();
         try {
-            FirestoreLockProvider refused =
+            CloudLockProvider refused =
                     FirestoreLockProvider.builder().firestore(anonymous).build();
             assertThatThrownBy(() -> refused.lock(config("guarded", Duration.ofMinutes(1))))
                     .isInstanceOf(LockStoreException.class)

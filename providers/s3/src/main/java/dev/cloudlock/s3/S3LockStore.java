@@ -74,25 +74,12 @@ public final class S3LockStore extends ETagLockStore {
      * @param client the S3 client (its region, credentials and HTTP client are the caller's choice)
      * @param bucket the bucket holding the lock objects; it must exist
      * @param prefix put before every encoded lock name, e.g. {@code shedlock/}; may be empty
-     */
-    public S3LockStore(S3Client client, String bucket, String prefix) {
-        this(client, bucket, prefix, new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE));
-    }
-
-    /**
      * @param clockSkew fed with the {@code Date} header of every response; warns when S3's clock and ours certainly
      *     differ by more than its tolerance
-     */
-    public S3LockStore(S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew) {
-        this(client, bucket, prefix, clockSkew, CallTimeouts.DEFAULT);
-    }
-
-    /**
      * @param timeouts the deadline of every request (total and per attempt), set on each request so it bounds any
      *     client; capped at the lease each request protects
      */
-    public S3LockStore(
-            S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
+    S3LockStore(S3Client client, String bucket, String prefix, ClockSkewMonitor clockSkew, CallTimeouts timeouts) {
         super(timeouts);
         this.client = Objects.requireNonNull(client, "client");
         if (bucket == null || bucket.isBlank()) {

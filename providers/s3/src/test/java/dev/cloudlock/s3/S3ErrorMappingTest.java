@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.spi.CallTimeouts;
+import dev.cloudlock.spi.ClockSkewMonitor;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -17,7 +19,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 class S3ErrorMappingTest {
 
-    private static final S3LockStore STORE = new S3LockStore(S3Backends.deadClient(), "locks", "shedlock/");
+    private static final S3LockStore STORE = new S3LockStore(
+            S3Backends.deadClient(),
+            "locks",
+            "shedlock/",
+            new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE),
+            CallTimeouts.DEFAULT);
 
     private static LockStoreException mapped(S3Exception.Builder answer, int status, String code) {
         answer.statusCode(status)

@@ -56,7 +56,7 @@ class S3LockStoreTest {
         return config(name, Duration.ofMinutes(1));
     }
 
-    private static S3LockProvider provider(String lockedBy) {
+    private static CloudLockProvider provider(String lockedBy) {
         return S3LockProvider.builder()
                 .client(CLIENT)
                 .bucket(S3Backends.BUCKET)
@@ -66,9 +66,9 @@ class S3LockStoreTest {
 
     @Test
     void requestsPerOperation() {
-        S3LockProvider a = provider("a");
-        S3LockProvider b = provider("b");
-        S3LockProvider c = provider("c");
+        CloudLockProvider a = provider("a");
+        CloudLockProvider b = provider("b");
+        CloudLockProvider c = provider("c");
         b.store().read("warm-up"); // b's and c's first calls already gave them S3's time
         c.store().read("warm-up");
         REQUESTS.set(0);
@@ -122,7 +122,7 @@ class S3LockStoreTest {
 
     @Test
     void staleHandleOfTheSameProviderCannotReleaseItsSuccessor() throws InterruptedException {
-        S3LockProvider a = provider("a");
+        CloudLockProvider a = provider("a");
         FencedLock stale =
                 a.tryLock(config("successor", Duration.ofMillis(150))).orElseThrow();
         Thread.sleep(300);
@@ -153,8 +153,8 @@ class S3LockStoreTest {
                 "50%", "50%25",
                 "a%2Fb", "a%252Fb",
                 "ünï 😀", "%C3%BCn%C3%AF%20%F0%9F%98%80");
-        S3LockProvider provider = provider("a");
-        S3LockProvider custom = S3LockProvider.builder()
+        CloudLockProvider provider = provider("a");
+        CloudLockProvider custom = S3LockProvider.builder()
                 .client(CLIENT)
                 .bucket(S3Backends.BUCKET)
                 .prefix("jobs/nightly-")
@@ -195,7 +195,7 @@ class S3LockStoreTest {
 
     @Test
     void namesWithoutAKeyAreRejected() {
-        S3LockProvider provider = provider("a");
+        CloudLockProvider provider = provider("a");
         assertThatThrownBy(() -> provider.lock(config("bad\uD800name")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("surrogate");
@@ -286,7 +286,7 @@ class S3LockStoreTest {
     void conditionalRequestConflictIsALostRaceOtherConflictsAreErrors() {
         for (String code : List.of("ConditionalRequestConflict", "OperationAborted")) {
             String name = "conflict-" + code;
-            S3LockProvider previous = S3LockProvider.builder()
+            CloudLockProvider previous = S3LockProvider.builder()
                     .client(S3Backends.client(S3Backends.moto(), new PreconditionFailedAs409(code)))
                     .bucket(S3Backends.BUCKET)
                     .build();

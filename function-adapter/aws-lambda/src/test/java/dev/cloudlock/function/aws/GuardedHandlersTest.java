@@ -7,7 +7,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickContext;
@@ -39,7 +38,12 @@ class GuardedHandlersTest {
     private static final Context CONTEXT = new FixedContext(30_000);
 
     static {
-        DynamoDbLockTable.createIfAbsent(CLIENT, "shedlock");
+        DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName("shedlock")
+                .build()
+                .admin()
+                .init();
     }
 
     private static LambdaTickGuard guard(LambdaGuardSettings settings) {

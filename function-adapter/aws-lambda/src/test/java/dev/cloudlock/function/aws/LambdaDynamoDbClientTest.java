@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -30,7 +30,12 @@ class LambdaDynamoDbClientTest {
     @Test
     void aClientFromLambdasVariablesReachesTheConfiguredEndpoint() {
         try (DynamoDbClient client = LambdaDynamoDbClient.create(LAMBDA_ENV)) {
-            DynamoDbLockTable.createIfAbsent(client, "lambda-env-table");
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName("lambda-env-table")
+                    .build()
+                    .admin()
+                    .init();
 
             assertThat(client.listTables().tableNames()).contains("lambda-env-table");
             assertThat(client.serviceClientConfiguration().region().id()).isEqualTo("eu-west-1");

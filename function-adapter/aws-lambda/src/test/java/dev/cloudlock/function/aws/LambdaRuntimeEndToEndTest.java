@@ -2,7 +2,7 @@ package dev.cloudlock.function.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LambdaRuntimeApi;
 import java.io.IOException;
@@ -46,7 +46,12 @@ class LambdaRuntimeEndToEndTest {
                 .httpClient(UrlConnectionHttpClient.create())
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
                 .build()) {
-            DynamoDbLockTable.createIfAbsent(client, "shedlock");
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName("shedlock")
+                    .build()
+                    .admin()
+                    .init();
         }
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickOutcome;
@@ -54,7 +53,12 @@ class LambdaSnapStartTest {
     @BeforeEach
     void freshTable() {
         Emulators.resetMoto();
-        DynamoDbLockTable.createIfAbsent(CLIENT, "shedlock");
+        DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName("shedlock")
+                .build()
+                .admin()
+                .init();
         REQUESTS.clear();
     }
 

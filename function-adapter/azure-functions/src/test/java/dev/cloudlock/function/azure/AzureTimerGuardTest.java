@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickBusyException;
@@ -68,7 +67,12 @@ class AzureTimerGuardTest {
     @BeforeEach
     void emptyTable() {
         Emulators.resetMoto();
-        DynamoDbLockTable.createIfAbsent(client, "shedlock");
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .build()
+                .admin()
+                .init();
     }
 
     private static String timer(String last, String next, boolean pastDue) {

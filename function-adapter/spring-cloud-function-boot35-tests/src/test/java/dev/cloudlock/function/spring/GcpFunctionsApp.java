@@ -2,7 +2,6 @@ package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.Map;
@@ -48,7 +47,12 @@ public class GcpFunctionsApp {
                 .httpClient(UrlConnectionHttpClient.create())
                 .build();
         String table = environment.getRequiredProperty("cloudlock.test.table");
-        DynamoDbLockTable.createIfAbsent(client, table);
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(table)
+                .build()
+                .admin()
+                .init();
         return DynamoDbLockProvider.builder()
                 .client(client)
                 .tableName(table)

@@ -3,7 +3,6 @@ package dev.cloudlock.function.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import java.io.StringReader;
 import java.net.URI;
@@ -31,7 +30,12 @@ class GuardedFunctionsTest {
                 .httpClient(UrlConnectionHttpClient.create())
                 .build();
         String table = "scf-" + UUID.randomUUID();
-        DynamoDbLockTable.createIfAbsent(client, table);
+        DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName(table)
+                .build()
+                .admin()
+                .init();
         CloudLockFunctionProperties properties = new CloudLockFunctionProperties();
         for (String function : functions) {
             CloudLockFunctionProperties.FunctionGuard guard = new CloudLockFunctionProperties.FunctionGuard();

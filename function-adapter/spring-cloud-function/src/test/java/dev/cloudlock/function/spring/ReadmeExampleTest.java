@@ -2,7 +2,7 @@ package dev.cloudlock.function.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.spring.example.NightlyReportApplication;
 import java.net.URI;
@@ -40,7 +40,12 @@ class ReadmeExampleTest {
                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
                     .httpClient(UrlConnectionHttpClient.create())
                     .build();
-            DynamoDbLockTable.createIfAbsent(client, "shedlock");
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName("shedlock")
+                    .build()
+                    .admin()
+                    .init();
             return client;
         }
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Duration;
@@ -44,7 +43,12 @@ class KeepAliveCompatibilityTest {
     }
 
     private static CloudLockProvider provider(String lockedBy) {
-        DynamoDbLockTable.createIfAbsent(CLIENT, "keepalive");
+        DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName("keepalive")
+                .build()
+                .admin()
+                .init();
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)
                 .tableName("keepalive")

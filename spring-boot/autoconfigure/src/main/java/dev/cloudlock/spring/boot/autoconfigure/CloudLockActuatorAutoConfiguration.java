@@ -1,6 +1,7 @@
 package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.core.CloudLockProvider;
+import java.util.Objects;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -28,7 +29,8 @@ public class CloudLockActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "cloudlockHealthIndicator")
         CloudLockHealthIndicator cloudlockHealthIndicator(CloudLockProvider provider, CloudLockProperties properties) {
-            return new CloudLockHealthIndicator(provider, StoreProviders.name(properties.getStore()));
+            return new CloudLockHealthIndicator(
+                    provider, Objects.requireNonNull(properties.getStore()).trim());
         }
     }
 

@@ -1,16 +1,15 @@
 package dev.cloudlock.spring.boot.autoconfigure;
 
-import com.azure.cosmos.CosmosClient;
-import com.azure.cosmos.CosmosClientBuilder;
-import com.google.cloud.firestore.Firestore;
-import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.micrometer.CloudLockMeters;
 import dev.cloudlock.micrometer.TickMeters;
+import dev.cloudlock.spi.StoreSettings;
+import dev.cloudlock.spi.StoreType;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Objects;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,19 +24,16 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A {@link CloudLockProvider} bean from the {@code cloudlock.*} properties ({@link CloudLockProperties}), for
- * ShedLock's {@code @EnableSchedulerLock} and for the function guards, unless the application declares its own
- * {@link LockProvider}.
+ * A {@link CloudLockProvider} bean on the store {@code cloudlock.store} names, for ShedLock's
+ * {@code @EnableSchedulerLock} and for the function guards, unless the application declares its own
+ * {@link LockProvider}. The store is found in the store registry ({@code dev.cloudlock.spi.StoreType}), so any store
+ * module on the class path can be chosen; its settings are the properties {@code cloudlock.<store>.<setting>}.
  *
- * <p>It uses the application's store client when there is one (the {@code DynamoDbClient} and {@code S3Client} of
- * Spring Cloud AWS, the {@code CosmosClient} and {@code BlobServiceClient} of Spring Cloud Azure, a {@code Firestore}
- * bean, a {@code BlobContainerClient} bean), so the lock store shares its region, endpoint and credentials; otherwise
- * it builds one with the SDK's defaults (environment, system properties, instance credentials), or for Blob Storage
- * on the account the settings name ({@code BlobAccount}'s order, as the Azure Functions guard). It runs after Spring
+ * <p>The store uses the application's client when there is one (the clients of Spring Cloud AWS and Spring Cloud
+ * Azure, a {@code Firestore} bean, a {@code BlobContainerClient} bean), so the lock store shares its region, endpoint
+ * and credentials; otherwise the store builds one from its settings and the SDK's defaults. It runs after Spring
  * Cloud AWS's and Spring Cloud Azure's auto-configurations for that reason. At startup it reads one record, so that a
  * missing table, bucket or container fails startup with the fix ({@link CloudLockFailureAnalyzer}) rather than the
  * first job.
@@ -71,56 +67,31 @@ public class CloudLockAutoConfiguration {
             BeanFactory beans,
             Environment environment,
             ObjectProvider<ProviderDecorator> decorators) {
-        CloudLockProvider provider = StoreProviders.build(properties, beans, environment);
-        String store = StoreProviders.name(properties.getStore());
+        StoreType type = StoreProviders.type(properties);
+        StoreSettings settings = StoreProviders.settings(type, environment, beans);
+        CloudLockProvider provider = StoreProviders.build(type, settings, properties);
         for (ProviderDecorator decorator : decorators) {
-            provider = decorator.decorate(provider, store);
+            provider = decorator.decorate(provider, type.name());
         }
         if (properties.isCheckOnStartup()) {
-            check(provider, store);
+            check(provider, type, settings);
         }
         return provider;
     }
 
-    private static void check(CloudLockProvider provider, String store) {
+    private static void check(CloudLockProvider provider, StoreType type, StoreSettings settings) {
         try {
             provider.store().read(PROBE_NAME);
         } catch (LockStoreConfigurationException e) {
             throw new CloudLockStartupException(
-                    "The " + store + " lock store is not usable: " + e.getMessage(), fix(store), e);
+                    "The " + type.name() + " lock store is not usable: " + e.getMessage(),
+                    type.setupFix(settings) + ". Set cloudlock.check-on-startup=false to start without checking.",
+                    e);
         } catch (LockStoreException e) {
             // unreachable for now: not a setup error, and the application may well start before its store answers
-            LOG.warn("The {} lock store did not answer the startup check; jobs will fail until it does", store, e);
+            LOG.warn(
+                    "The {} lock store did not answer the startup check; jobs will fail until it does", type.name(), e);
         }
-    }
-
-    private static String fix(String store) {
-        return switch (store) {
-            case "dynamodb" ->
-                "Create the table named by cloudlock.dynamodb.table-name with a string partition key"
-                        + " named by cloudlock.dynamodb.partition-key (default _id), e.g. with the infra-terraform"
-                        + " module; or correct the property. The application's role needs dynamodb:GetItem and"
-                        + " dynamodb:UpdateItem on it. Set cloudlock.check-on-startup=false to start without checking.";
-            case "s3" ->
-                "Create the bucket named by cloudlock.s3.bucket (or correct the property) and grant the"
-                        + " application s3:GetObject, s3:PutObject and s3:DeleteObject on cloudlock.s3.prefix. Set"
-                        + " cloudlock.check-on-startup=false to start without checking.";
-            case "cosmos" ->
-                "Create the database and container named by cloudlock.cosmos.database and"
-                        + " cloudlock.cosmos.container, partition key path /id (or"
-                        + " cloudlock.cosmos.partition-key-path); or correct the properties. The identity needs a"
-                        + " Cosmos DB data-plane role with read and write on it. Set cloudlock.check-on-startup=false"
-                        + " to start without checking.";
-            case "azure-blob" ->
-                "Create the container named by cloudlock.azure-blob.container (or by the application's"
-                        + " BlobContainerClient bean), e.g. with az storage container create, cloudlock init or the"
-                        + " infra-terraform module; or correct the property. With Entra ID the application's identity"
-                        + " needs the Storage Blob Data Contributor role on it. Set cloudlock.check-on-startup=false to"
-                        + " start without checking.";
-            default ->
-                "See the store's page under docs/stores/ for the setup and the permissions it needs. Set"
-                        + " cloudlock.check-on-startup=false to start without checking.";
-        };
     }
 
     /**
@@ -163,61 +134,9 @@ public class CloudLockAutoConfiguration {
                 ObjectProvider<ObservationRegistry> observations,
                 CloudLockProperties properties) {
             return new TickMeters(
-                    StoreProviders.name(properties.getStore()),
+                    Objects.requireNonNull(properties.getStore()).trim(),
                     meters,
                     observations.getIfUnique(() -> ObservationRegistry.NOOP));
-        }
-    }
-
-    /** The SDK's default DynamoDB client, when the application has none. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "dev.cloudlock.dynamodb.DynamoDbLockProvider")
-    @ConditionalOnProperty(name = "cloudlock.store", havingValue = "dynamodb")
-    static class DynamoDbClientConfiguration {
-        @Bean
-        @ConditionalOnMissingBean
-        DynamoDbClient cloudLockDynamoDbClient() {
-            return DynamoDbClient.create();
-        }
-    }
-
-    /** The SDK's default S3 client, when the application has none. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "dev.cloudlock.s3.S3LockProvider")
-    @ConditionalOnProperty(name = "cloudlock.store", havingValue = "s3")
-    static class S3ClientConfiguration {
-        @Bean
-        @ConditionalOnMissingBean
-        S3Client cloudLockS3Client() {
-            return S3Client.create();
-        }
-    }
-
-    /** The client's default Firestore (project and credentials from the environment), when the application has none. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "dev.cloudlock.firestore.FirestoreLockProvider")
-    @ConditionalOnProperty(name = "cloudlock.store", havingValue = "firestore")
-    static class FirestoreConfiguration {
-        @Bean
-        @ConditionalOnMissingBean
-        Firestore cloudLockFirestore() {
-            return FirestoreOptions.getDefaultInstance().getService();
-        }
-    }
-
-    /**
-     * A {@code CosmosClient} from the application's {@code CosmosClientBuilder}, when it has a builder but no client.
-     * Cosmos DB has no default endpoint or credentials to build one from otherwise.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "dev.cloudlock.cosmos.CosmosLockProvider")
-    @ConditionalOnProperty(name = "cloudlock.store", havingValue = "cosmos")
-    static class CosmosClientConfiguration {
-        @Bean
-        @ConditionalOnMissingBean
-        @ConditionalOnBean(CosmosClientBuilder.class)
-        CosmosClient cloudLockCosmosClient(CosmosClientBuilder builder) {
-            return builder.buildClient();
         }
     }
 }

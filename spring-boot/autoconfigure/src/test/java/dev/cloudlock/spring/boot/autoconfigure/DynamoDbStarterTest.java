@@ -2,8 +2,8 @@ package dev.cloudlock.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockStore;
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.spi.LockStore;
 import java.net.URI;
@@ -32,7 +32,12 @@ class DynamoDbStarterTest extends StarterContract {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .build()) {
-            DynamoDbLockTable.createIfAbsent(client, TABLE);
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName(TABLE)
+                    .build()
+                    .admin()
+                    .init();
         }
         return properties(TABLE);
     }

@@ -2,7 +2,7 @@ package dev.cloudlock.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.dynamodb.DynamoDbLockTable;
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.util.ArrayList;
@@ -47,7 +47,12 @@ class ThreeInstancesTest {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .build()) {
-            DynamoDbLockTable.createIfAbsent(client, "ticking-locks");
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName("ticking-locks")
+                    .build()
+                    .admin()
+                    .init();
         }
         startThree(Map.of(
                 "spring.cloud.aws.dynamodb.endpoint", Emulators.moto().endpoint(),

@@ -1,0 +1,72 @@
+package dev.cloudlock.firestore;
+
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.spi.AbstractStoreType;
+import dev.cloudlock.spi.StoreSetting;
+import dev.cloudlock.spi.StoreSettings;
+import dev.cloudlock.spi.StoreType;
+
+/**
+ * The store {@code firestore}: a {@link FirestoreLockProvider} on the application's {@link Firestore}, or, when it
+ * has none, on a client of the project, database and emulator the settings name, with the rest from the environment
+ * (Application Default Credentials, {@code GOOGLE_CLOUD_PROJECT}, {@code FIRESTORE_EMULATOR_HOST}). Found through
+ * {@link StoreType#find}; applications do not use it directly.
+ */
+public final class FirestoreStoreType extends AbstractStoreType {
+
+    static final StoreSetting COLLECTION = StoreSetting.optional(
+            "collection",
+            FirestoreLockProvider.DEFAULT_COLLECTION,
+            "The top-level collection holding one document per lock.");
+    static final StoreSetting PROJECT = StoreSetting.optional(
+            "project",
+            null,
+            "The Google Cloud project; default: the environment's (GOOGLE_CLOUD_PROJECT, the credentials'); ignored"
+                    + " when the application has its own client.");
+    static final StoreSetting DATABASE = StoreSetting.optional(
+            "database",
+            null,
+            "The Firestore database id; default: (default); ignored when the application has its own client.");
+    static final StoreSetting ENDPOINT = StoreSetting.optional(
+            "endpoint",
+            null,
+            "The host:port of a Firestore emulator; default: FIRESTORE_EMULATOR_HOST, else Firestore itself; ignored"
+                    + " when the application has its own client.");
+
+    public FirestoreStoreType() {
+        super("firestore", "Cloud Firestore", COLLECTION, PROJECT, DATABASE, ENDPOINT);
+    }
+
+    @Override
+    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+        String collection = settings.require(COLLECTION);
+        Firestore firestore = settings.client(Firestore.class).orElseGet(() -> ownClient(settings));
+        return FirestoreLockProvider.builder().firestore(firestore).collection(collection);
+    }
+
+    @Override
+    public String setupFix(StoreSettings settings) {
+        return "Create the Firestore database in Native mode (the one " + settings.spelling(DATABASE)
+                + " names, default (default)) in the project, or correct the settings; the collection named by "
+                + settings.spelling(COLLECTION) + " needs no creating. The caller's identity needs the Cloud"
+                + " Datastore User role (roles/datastore.user) on the project";
+    }
+
+    private static Firestore ownClient(StoreSettings settings) {
+        FirestoreOptions.Builder options = FirestoreOptions.newBuilder();
+        settings.get(PROJECT).ifPresent(options::setProjectId);
+        settings.get(DATABASE).ifPresent(options::setDatabaseId);
+        settings.get(ENDPOINT).map(host -> host.replaceFirst("^https?://", "")).ifPresent(options::setEmulatorHost);
+        try {
+            return options.build().getService();
+        } catch (IllegalArgumentException noProject) {
+            throw new IllegalArgumentException(
+                    settings.spelling(PROJECT) + " is not set, and the environment names no Google Cloud project"
+                            + " (GOOGLE_CLOUD_PROJECT, the credentials): set it to the project of the Firestore"
+                            + " database",
+                    noProject);
+        }
+    }
+}
