@@ -46,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that is
  * safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
  * ShedLock's {@link ClockProvider}.
+ *
+ * <p>Build one with a store's provider builder ({@link CloudLockProviderBuilder}) or on any {@link LockStore} with a
+ * constructor. The class is open for decoration only (cloudlock-micrometer's {@code ObservedLockProvider} observes each
+ * held lock): a subclass may override an acquiring method to wrap the {@link FencedLock} that {@code super} returns,
+ * delegating every call of the wrapper to it. Every rule stays here; a subclass that acquires, releases or reads
+ * without {@code super} loses the guarantees above.
  */
 public class CloudLockProvider implements ExtensibleLockProvider {
 
