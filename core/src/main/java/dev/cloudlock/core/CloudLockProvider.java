@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *       resolved by reading the record: if its owner token is ours, we hold the lock.</li>
  * </ul>
  * Leases are judged by the store's clock, so a client whose clock is off cannot take a held lock: Firestore reads
- * it itself; DynamoDB, S3 and Cosmos DB estimate it ({@link ClockSkewMonitor}) from the server times their
+ * it itself; DynamoDB, S3, Cosmos DB and Blob Storage estimate it ({@link ClockSkewMonitor}) from the server times their
  * responses carry. Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty, about
  * 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that is
  * safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses

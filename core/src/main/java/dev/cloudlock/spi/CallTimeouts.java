@@ -16,11 +16,8 @@ import java.util.Objects;
  * configured values: a release often comes after its lease ran out (a job that overran), and a slow release only
  * leaves the lock held until its {@code lockUntil}, which it would be anyway.
  *
- * <p>Defaults ({@link #DEFAULT}): 10 s in total, 3 s per attempt. A lock call is one small conditional write that
- * takes milliseconds in a region; 3 s per attempt is far above a slow answer yet lets the SDK's standard three
- * attempts (with their back-off) fit within 10 s, and 10 s is a small part of a scheduled function's run time (a
- * Lambda's default timeout is 3 s to 15 min; without a deadline a silent endpoint kept a DynamoDB call waiting for
- * more than 45 s).
+ * <p>Defaults ({@link #DEFAULT}): 10 s in total, 3 s per attempt, so that the SDKs' standard three attempts with
+ * their back-off fit within one call (the reasoning and the measurements are in docs/design.md, "Deadlines").
  *
  * @param total the deadline of the whole call, retries included
  * @param perAttempt the deadline of one attempt; never longer than {@code total}
