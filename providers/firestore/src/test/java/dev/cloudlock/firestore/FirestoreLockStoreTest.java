@@ -202,8 +202,8 @@ class FirestoreLockStoreTest {
                 .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("wrong type")
                 .hasMessageContaining("'strings'")
-                .as("neither a setup nor an availability problem")
-                .isExactlyInstanceOf(LockStoreException.class);
+                .as("neither a setup nor an availability problem: a record that is no lock record")
+                .isExactlyInstanceOf(dev.cloudlock.spi.NotALockRecordException.class);
     }
 
     @Test

@@ -260,8 +260,8 @@ class S3LockStoreTest {
                 .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("not a cloudlock lock record")
                 .hasMessageContaining("s3://" + S3Backends.BUCKET + "/shedlock/foreign")
-                .as("neither a setup nor an availability problem")
-                .isExactlyInstanceOf(LockStoreException.class);
+                .as("neither a setup nor an availability problem: a record that is no lock record")
+                .isExactlyInstanceOf(dev.cloudlock.spi.NotALockRecordException.class);
     }
 
     @Test
