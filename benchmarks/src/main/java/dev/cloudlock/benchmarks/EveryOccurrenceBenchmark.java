@@ -4,6 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ final class EveryOccurrenceBenchmark {
                             name + " at " + tick + ": expected to run, was " + attempt.status()));
         }
 
-        TickAttempt.Status expect(TickAttempt attempt, TickAttempt.Status status) {
+        TickStatus expect(TickAttempt attempt, TickStatus status) {
             if (attempt.status() != status) {
                 throw new IllegalStateException(name + ": expected " + status + ", was " + attempt.status());
             }
@@ -97,26 +98,26 @@ final class EveryOccurrenceBenchmark {
                 });
                 count(
                         cases,
-                        "a duplicate after it completed (" + TickAttempt.Status.DONE + ")",
+                        "a duplicate after it completed (" + TickStatus.DONE + ")",
                         mode,
                         target,
-                        () -> job.expect(job.lock(job.b, tick), TickAttempt.Status.DONE));
+                        () -> job.expect(job.lock(job.b, tick), TickStatus.DONE));
                 Instant running = job.newTick();
                 FencedLock holder = job.acquire(job.a, running);
                 target.drainRequests();
                 count(
                         cases,
-                        "a duplicate while it runs (" + TickAttempt.Status.RUNNING + ")",
+                        "a duplicate while it runs (" + TickStatus.BUSY + ")",
                         mode,
                         target,
-                        () -> job.expect(job.lock(job.b, running), TickAttempt.Status.RUNNING));
+                        () -> job.expect(job.lock(job.b, running), TickStatus.BUSY));
                 Instant another = job.newTick();
                 count(
                         cases,
-                        "another tick while one runs (" + TickAttempt.Status.RUNNING + ")",
+                        "another tick while one runs (" + TickStatus.BUSY + ")",
                         mode,
                         target,
-                        () -> job.expect(job.lock(job.b, another), TickAttempt.Status.RUNNING));
+                        () -> job.expect(job.lock(job.b, another), TickStatus.BUSY));
                 holder.completeTick();
                 // A tick fails, the next one completes, then the first one's retry arrives.
                 Instant failed = job.newTick();

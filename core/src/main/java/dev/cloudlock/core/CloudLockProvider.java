@@ -225,8 +225,8 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         LockConfiguration recordConfig =
                 new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
         TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead);
-        if (recordAttempt.status() != TickAttempt.Status.ACQUIRED) {
-            return recordAttempt; // DONE: this tick completed; RUNNING: an attempt of this tick holds its record
+        if (recordAttempt.status() != TickStatus.ACQUIRED) {
+            return recordAttempt; // DONE: this tick completed; BUSY: an attempt of this tick holds its record
         }
         StoreLock recordLock = (StoreLock) recordAttempt.lock().orElseThrow();
         TickAttempt jobAttempt;
@@ -240,13 +240,14 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
             }
             throw e;
         }
-        if (jobAttempt.status() != TickAttempt.Status.ACQUIRED) {
-            // RUNNING: another tick of the job runs. DONE: the watermark from before the switch covers this tick.
+        if (jobAttempt.status() != TickStatus.ACQUIRED) {
+            // BUSY: another tick of the job holds its lock. DONE: the watermark from before the switch covers this
+            // tick.
             recordLock.release(null);
             return jobAttempt;
         }
         return new TickAttempt(
-                TickAttempt.Status.ACQUIRED,
+                TickStatus.ACQUIRED,
                 Optional.of(new OccurrenceLock((StoreLock) jobAttempt.lock().orElseThrow(), recordLock, tick)));
     }
 
@@ -289,9 +290,9 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
             return held(heldFrom(current), atLeast, tick);
         }
         if (tick != null && current != null && current.hasCompleted(tick)) {
-            return new TickAttempt(TickAttempt.Status.DONE, Optional.empty());
+            return new TickAttempt(TickStatus.DONE, Optional.empty());
         }
-        return new TickAttempt(TickAttempt.Status.RUNNING, Optional.empty());
+        return new TickAttempt(TickStatus.BUSY, Optional.empty());
     }
 
     /** The rules every store shares for a name, then the store's own; returns the name. */
@@ -344,7 +345,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
 
     private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, @Nullable Instant tick) {
         return new TickAttempt(
-                TickAttempt.Status.ACQUIRED,
+                TickStatus.ACQUIRED,
                 Optional.of(new StoreLock(lock, lock.leaseStart().plus(lockAtLeastFor), tick)));
     }
 

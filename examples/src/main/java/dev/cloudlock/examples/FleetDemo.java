@@ -1,12 +1,12 @@
 package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickGuard;
-import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.function.WhenBusy;
 import dev.cloudlock.testkit.LockHistory;
 import java.nio.file.Files;
@@ -43,7 +43,7 @@ import java.util.function.Function;
  * {@code --busy retry} (the default here) the guard fails a delivery that finds the job busy
  * ({@link dev.cloudlock.function.TickBusyException}, counted as {@code BUSY_RETRY}), so it is redelivered too, and
  * every tick runs successfully exactly once; with {@code --busy skip} such a delivery is acknowledged as
- * {@code SKIPPED_RUNNING} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
+ * {@code BUSY} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
  * every delivery runs the job.
  *
  * <p>Those late retries show the tick watermark ({@code lastTick}): a retry of an older tick that arrives after a
@@ -80,13 +80,13 @@ public final class FleetDemo {
      * {@link #BUSY_RETRY} for a delivery the guard failed because the job was busy (retried the same way).
      */
     public enum DeliveryOutcome {
-        RAN,
-        SKIPPED_RUNNING,
-        SKIPPED_DONE,
+        ACQUIRED,
+        BUSY,
+        DONE,
         BUSY_RETRY,
         FAILED;
 
-        static DeliveryOutcome of(TickOutcome outcome) {
+        static DeliveryOutcome of(TickStatus outcome) {
             return valueOf(outcome.name());
         }
     }
@@ -128,8 +128,8 @@ public final class FleetDemo {
          */
         public long ticksSuperseded() {
             return skips.stream()
-                    .filter(skip -> skip.outcome() == DeliveryOutcome.SKIPPED_DONE
-                            && !successesPerTick.containsKey(skip.tick()))
+                    .filter(skip ->
+                            skip.outcome() == DeliveryOutcome.DONE && !successesPerTick.containsKey(skip.tick()))
                     .map(Skip::tick)
                     .distinct()
                     .count();
@@ -272,7 +272,7 @@ public final class FleetDemo {
                                 .run(occurrence, Duration.ofSeconds(5), context -> body(name, context.fencingToken())));
                     } else {
                         body(name, 0);
-                        outcome = DeliveryOutcome.RAN;
+                        outcome = DeliveryOutcome.ACQUIRED;
                     }
                 } catch (TickBusyException busy) {
                     outcome = DeliveryOutcome.BUSY_RETRY;
@@ -280,8 +280,8 @@ public final class FleetDemo {
                     outcome = DeliveryOutcome.FAILED;
                 }
                 outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
-                if (outcome == DeliveryOutcome.SKIPPED_RUNNING
-                        || outcome == DeliveryOutcome.SKIPPED_DONE
+                if (outcome == DeliveryOutcome.BUSY
+                        || outcome == DeliveryOutcome.DONE
                         || outcome == DeliveryOutcome.BUSY_RETRY) {
                     skips.add(new Skip(name, tick, outcome, System.nanoTime() - origin));
                 }
@@ -379,11 +379,9 @@ public final class FleetDemo {
         System.out.printf(
                 "  executions                %d (%d failed and were retried)%n",
                 s.executions().size(), s.failures());
-        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.RAN, 0));
-        System.out.printf(
-                "  skipped as running        %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_RUNNING, 0));
-        System.out.printf(
-                "  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_DONE, 0));
+        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.ACQUIRED, 0));
+        System.out.printf("  skipped as running        %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY, 0));
+        System.out.printf("  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.DONE, 0));
         System.out.printf("  busy, asked for a retry   %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY_RETRY, 0));
         System.out.printf(
                 "  every tick ran once       %s%n",

@@ -106,7 +106,7 @@ final class Timeline {
             double x = LEFT + skip.atNanos() / 1e9 * PX_PER_SECOND;
             int y = TOP + row(skip.instance()) * ROW + ROW - 8;
             svg.append(mark(
-                    skip.outcome() != FleetDemo.DeliveryOutcome.SKIPPED_DONE,
+                    skip.outcome() != FleetDemo.DeliveryOutcome.DONE,
                     x,
                     y,
                     skip.instance() + " tick " + skip.tick() + ": " + skip.outcome()));

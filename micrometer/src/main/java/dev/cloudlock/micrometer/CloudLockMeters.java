@@ -31,8 +31,8 @@ public final class CloudLockMeters {
     public static final String CLOCK_SKEW = "cloudlock.clock.skew";
 
     /**
-     * Counter of the function guards' deliveries, tagged {@value #TAG_OUTCOME}: {@code ran}, {@code skipped_running},
-     * {@code skipped_done} or {@code failed} (the job or the store threw).
+     * Counter of the function guards' deliveries, tagged {@value #TAG_OUTCOME}: {@code acquired}, {@code busy},
+     * {@code done} or {@code failed} (the job or the store threw).
      */
     public static final String GUARD_TICKS = "cloudlock.guard.ticks";
 

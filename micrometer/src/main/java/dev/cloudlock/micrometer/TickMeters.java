@@ -1,8 +1,8 @@
 package dev.cloudlock.micrometer;
 
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickListener;
-import dev.cloudlock.function.TickOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -11,7 +11,7 @@ import java.util.Objects;
 
 /**
  * A function guard's {@link TickListener} that counts its deliveries by outcome ({@value
- * CloudLockMeters#GUARD_TICKS}: {@code ran}, {@code skipped_running}, {@code skipped_done}, {@code failed}) and
+ * CloudLockMeters#GUARD_TICKS}: {@code acquired}, {@code busy}, {@code done}, {@code failed}) and
  * observes each one ({@value CloudLockMeters#GUARD_OBSERVATION}), with the scope open on the delivering thread while
  * the guard takes the lock and runs the job. Pass it to {@code TickGuard.builder(provider).listener(...)}.
  */
@@ -43,7 +43,7 @@ public final class TickMeters implements TickListener {
         Observation.Scope scope = observation.openScope();
         return new Delivery() {
             @Override
-            public void answered(TickOutcome outcome) {
+            public void answered(TickStatus outcome) {
                 end(outcome.name().toLowerCase(Locale.ROOT));
             }
 

@@ -178,20 +178,20 @@ class CloudLockProviderTest {
     void aTickRunsOnceThenItAndOlderTicksAreDoneAndANewerTickRuns() {
         Instant tick = START;
         TickAttempt first = a.lockTick(config(MINUTE, Duration.ZERO), tick);
-        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(first.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status())
                 .as("while it runs")
-                .isEqualTo(TickAttempt.Status.RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         first.lock().orElseThrow().completeTick();
         assertThat(record().lastTick()).isEqualTo(tick);
 
-        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickStatus.DONE);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick.minus(MINUTE)).status())
                 .as("an older tick")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = b.lockTick(config(MINUTE, Duration.ZERO), tick.plus(MINUTE));
-        assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(next.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(next.lock().orElseThrow().tick()).contains(tick.plus(MINUTE));
     }
 
@@ -207,7 +207,7 @@ class CloudLockProviderTest {
         assertThat(a.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(2))
                         .status())
                 .as("a tick within the default lead of 2 s")
-                .isEqualTo(TickAttempt.Status.ACQUIRED);
+                .isEqualTo(TickStatus.ACQUIRED);
         assertThatThrownBy(() -> b.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(61), MINUTE))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -216,7 +216,7 @@ class CloudLockProviderTest {
     void aTickReleasedWithoutCompletingStaysOpenForARetry() {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().unlock();
         assertThat(record().lastTick()).isNull();
-        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
     @Test
@@ -323,16 +323,16 @@ class CloudLockProviderTest {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().completeTick();
         assertThat(everyOccurrence(b, Duration.ZERO, START).status())
                 .as("a redelivery of the tick completed before the switch")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(everyOccurrence(b, Duration.ZERO, START.minus(MINUTE)).status())
                 .as("an older tick, done by the watermark before the switch")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(store.read(TICK_RECORD).orElseThrow().lastTick())
                 .as("the tick record was taken, then released unrecorded")
                 .isNull();
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = everyOccurrence(b, Duration.ZERO, START.plus(MINUTE));
-        assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(next.status()).isEqualTo(TickStatus.ACQUIRED);
         next.lock().orElseThrow().completeTick();
         assertThat(record().lastTick()).as("never advanced again").isEqualTo(START);
     }
@@ -344,14 +344,14 @@ class CloudLockProviderTest {
                         new LockConfiguration(ClockProvider.now(), TICK_RECORD, MINUTE, Duration.ZERO), START)
                 .lock()
                 .orElseThrow();
-        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.RUNNING);
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.BUSY);
         assertThat(store.read("job")).as("the job's lock never taken").isEmpty();
         TickAttempt other = everyOccurrence(b, Duration.ZERO, START.minus(MINUTE));
-        assertThat(other.status()).as("another tick of the job").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(other.status()).as("another tick of the job").isEqualTo(TickStatus.ACQUIRED);
         other.lock().orElseThrow().completeTick();
         clock.advance(MINUTE); // the earlier attempt's lease ends
         TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
-        assertThat(retry.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).isEqualTo(TickStatus.ACQUIRED);
         retry.lock().orElseThrow().completeTick();
         assertThat(store.read(TICK_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
         earlier.completeTick(); // refused (logged): the record is the retry's now
@@ -380,7 +380,7 @@ class CloudLockProviderTest {
         assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
                 .isTrue();
         TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
-        assertThat(retry.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
     @Test
@@ -389,10 +389,10 @@ class CloudLockProviderTest {
         FencedLock next =
                 everyOccurrence(a, Duration.ZERO, START.minus(MINUTE)).lock().orElseThrow();
         long fence = record().fence();
-        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.DONE);
         assertThat(record().fence()).as("the job's lock was not taken").isEqualTo(fence);
         next.completeTick();
-        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.DONE);
         assertThat(record().fence()).as("nor while the job is free").isEqualTo(fence);
     }
 
@@ -405,7 +405,7 @@ class CloudLockProviderTest {
                 .as("the tick record released")
                 .isTrue();
         // The negative control: the same delivery on the store without the fault runs.
-        assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
     /** The in-memory store, refusing every acquisition of a job's lock (a name without {@code @}) as unavailable. */

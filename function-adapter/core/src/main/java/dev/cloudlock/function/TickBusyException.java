@@ -1,12 +1,13 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.TickStatus;
 import java.util.Objects;
 
 /**
  * A delivery found its job's lock held and the guard is set to {@link WhenBusy#RETRY}: thrown so the platform counts
  * the invocation as failed and delivers it again later (Lambda's asynchronous retries and EventBridge's retry
  * policy, Pub/Sub redelivery, an Azure retry policy; the HTTP function answers 409 instead). Nothing ran and nothing
- * was written. The retry finds the tick done (acknowledged as {@link TickOutcome#SKIPPED_DONE}), still running
+ * was written. The retry finds the tick done (acknowledged as {@link TickStatus#DONE}), still running
  * (busy again), or open because the running attempt failed (it runs).
  */
 public class TickBusyException extends RuntimeException {

@@ -1,5 +1,7 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.TickStatus;
+
 /**
  * Hears each delivery a {@link TickGuard} answers, around it: for meters and traces (cloudlock-micrometer's
  * {@code TickMeters}). A listener observes; it cannot change what the guard does. Its methods run on the delivering
@@ -20,14 +22,14 @@ public interface TickListener {
         /** A delivery that does nothing when it ends. */
         Delivery NONE = new Delivery() {
             @Override
-            public void answered(TickOutcome outcome) {}
+            public void answered(TickStatus status) {}
 
             @Override
             public void failed(Throwable failure) {}
         };
 
-        /** The guard returned {@code outcome}. */
-        void answered(TickOutcome outcome);
+        /** The guard answered with {@code status}. */
+        void answered(TickStatus status);
 
         /** The job threw (the tick stays open) or the store could not be asked: the guard rethrows {@code failure}. */
         void failed(Throwable failure);

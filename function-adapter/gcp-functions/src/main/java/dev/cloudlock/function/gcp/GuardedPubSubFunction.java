@@ -1,8 +1,8 @@
 package dev.cloudlock.function.gcp;
 
 import com.google.cloud.functions.CloudEventsFunction;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.function.TickOutcome;
 import io.cloudevents.CloudEvent;
 import java.util.logging.Logger;
 
@@ -35,7 +35,7 @@ public abstract class GuardedPubSubFunction implements CloudEventsFunction {
     @Override
     public final void accept(CloudEvent event) throws Exception {
         PubSubMessage message = PubSubMessage.of(event);
-        TickOutcome outcome = guard.run(guard.tickOf(event, message), run -> runTick(message, run, event));
+        TickStatus outcome = guard.run(guard.tickOf(event, message), run -> runTick(message, run, event));
         LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + outcome);
     }
 

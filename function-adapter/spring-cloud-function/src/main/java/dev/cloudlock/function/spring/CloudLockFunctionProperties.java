@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *       <td>15 min</td></tr>
  *   <tr><td>{@code lock-at-least-for}</td><td>minimum time the job stays locked after it started</td><td>0</td></tr>
  *   <tr><td>{@code when-busy}</td><td>a delivery that finds the lock held: {@code skip} (return
- *       {@code SKIPPED_RUNNING}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
+ *       {@code BUSY}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
  *       platform delivers it again; see {@link WhenBusy})</td><td>{@code skip}</td></tr>
  *   <tr><td>{@code every-occurrence}</td><td>{@code true}: record each completed occurrence, so a late retry of an
  *       older tick still runs after newer ticks completed ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE});

@@ -5,8 +5,8 @@ import static dev.cloudlock.function.spring.Events.message;
 import static dev.cloudlock.function.spring.ScheduledFunctionsApp.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.TickListener;
-import dev.cloudlock.function.TickOutcome;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -63,7 +63,7 @@ class GuardObservationTest {
         TickListener recordingTickListener() {
             return tick -> new TickListener.Delivery() {
                 @Override
-                public void answered(TickOutcome outcome) {
+                public void answered(TickStatus outcome) {
                     HEARD.add(tick.jobName() + " " + outcome);
                 }
 
@@ -119,14 +119,14 @@ class GuardObservationTest {
         Object duplicate = report.apply(message(eventBridge("2026-11-30T02:00:00Z")));
 
         assertThat(((Message<?>) first).getHeaders().get(TickGuardFunctionAroundWrapper.OUTCOME_HEADER))
-                .isEqualTo("RAN");
+                .isEqualTo("ACQUIRED");
         assertThat(runs("nightlyReport")).isEqualTo(1);
         assertThat(functionObservations())
                 .as("the run of the body, observed as without the guard; the skipped duplicate ran none")
                 .containsExactly("nightlyReport");
-        assertThat(Observed.HEARD).containsExactly("nightlyReport RAN", "nightlyReport SKIPPED_DONE");
+        assertThat(Observed.HEARD).containsExactly("nightlyReport ACQUIRED", "nightlyReport DONE");
         assertThat(((Message<?>) duplicate).getHeaders().get(TickGuardFunctionAroundWrapper.OUTCOME_HEADER))
-                .isEqualTo("SKIPPED_DONE");
+                .isEqualTo("DONE");
     }
 
     @Test
