@@ -1,6 +1,7 @@
 package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.function.GuardSettings;
@@ -229,7 +230,8 @@ public final class FleetDemo {
                     .settings(GuardSettings.defaults()
                             .withLeaseMargin(Duration.ofSeconds(1))
                             .withWhenBusy(whenBusy)
-                            .withEveryOccurrence(everyOccurrence))
+                            .withCompletedTicks(
+                                    everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK))
                     .build());
             fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockTable;
 import dev.cloudlock.emulators.Emulators;
@@ -170,6 +171,6 @@ class GuardedHandlersTest {
                                 Duration.ZERO,
                                 null,
                                 WhenBusy.SKIP,
-                                false)));
+                                CompletedTicks.WATERMARK)));
     }
 }

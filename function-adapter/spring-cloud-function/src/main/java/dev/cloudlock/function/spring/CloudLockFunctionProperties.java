@@ -1,5 +1,6 @@
 package dev.cloudlock.function.spring;
 
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.WhenBusy;
 import java.time.Duration;
@@ -49,7 +50,7 @@ public class CloudLockFunctionProperties {
         private Duration lease = Duration.ofMinutes(15);
         private Duration lockAtLeastFor = Duration.ZERO;
         private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
-        private boolean everyOccurrence = GuardSettings.DEFAULT_EVERY_OCCURRENCE;
+        private boolean everyOccurrence = GuardSettings.DEFAULT_COMPLETED_TICKS == CompletedTicks.EVERY_OCCURRENCE;
 
         public @Nullable String getJobName() {
             return jobName;

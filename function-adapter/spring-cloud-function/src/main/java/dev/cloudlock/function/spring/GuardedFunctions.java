@@ -1,6 +1,7 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
@@ -198,7 +199,8 @@ public final class GuardedFunctions {
                 .withLockAtLeastFor(lockAtLeastFor)
                 .withFunctionTimeout(properties.getLease())
                 .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"))
-                .withEveryOccurrence(properties.isEveryOccurrence());
+                .withCompletedTicks(
+                        properties.isEveryOccurrence() ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK);
         return new Settings(
                 jobName,
                 source,
