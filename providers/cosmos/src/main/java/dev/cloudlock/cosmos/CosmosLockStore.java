@@ -332,7 +332,7 @@ public final class CosmosLockStore implements LockStore {
                         .enable(true)
                         .build());
         FeedResponse<ObjectNode> page;
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             page = container
                     .queryItems("SELECT * FROM c", options, ObjectNode.class)
@@ -425,7 +425,7 @@ public final class CosmosLockStore implements LockStore {
      * feeds the clock.
      */
     private CosmosItemResponse<ObjectNode> timed(Supplier<CosmosItemResponse<ObjectNode>> call) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             CosmosItemResponse<ObjectNode> response = call.get();
             observeDate(response.getResponseHeaders(), sent);
@@ -437,7 +437,7 @@ public final class CosmosLockStore implements LockStore {
     }
 
     private void observeDate(@Nullable Map<String, String> headers, long sent) {
-        long received = clockSkew.ticks();
+        long received = clockSkew.nanoTime();
         if (headers != null) {
             headers.entrySet().stream()
                     .filter(header -> header.getKey().equalsIgnoreCase("Date"))
@@ -449,9 +449,9 @@ public final class CosmosLockStore implements LockStore {
     /** Runs one write and feeds the {@code Date} of its answer and the {@code _ts} of the item it wrote to the clock. */
     private CosmosItemResponse<ObjectNode> write(
             Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         CosmosItemResponse<ObjectNode> response = timed(call);
-        long received = clockSkew.ticks();
+        long received = clockSkew.nanoTime();
         ObjectNode item = response.getItem();
         if (item == null) {
             throw new LockStoreException("Cosmos DB returned no item for " + operation + " of lock '" + name

@@ -484,7 +484,7 @@ public final class DynamoDbLockStore implements LockStore {
     /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
     private <T extends DynamoDbResponse> T call(
             Supplier<T> request, String operation, String name, CallTimeouts deadline) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             T response = request.get();
             observeDate(response.sdkHttpResponse(), sent);
@@ -565,7 +565,7 @@ public final class DynamoDbLockStore implements LockStore {
 
     private void observeDate(@Nullable SdkHttpResponse http, long sent) {
         if (http != null) {
-            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.ticks());
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.nanoTime());
         }
     }
 

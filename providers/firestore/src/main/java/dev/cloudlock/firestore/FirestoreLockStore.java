@@ -231,10 +231,10 @@ public final class FirestoreLockStore implements LockStore {
         if (pageToken != null) {
             query = query.startAfter(pageToken);
         }
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         QuerySnapshot page = await(query.get(), "list", "", new Deadline(timeouts.forRead()));
         long answered = System.nanoTime();
-        clockSkew.observe(exactly(page.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
+        clockSkew.observe(exactly(page.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.nanoTime());
         List<LockRecord> records = new ArrayList<>();
         for (QueryDocumentSnapshot document : page.getDocuments()) {
             Optional<String> name = StoredNames.decode(document.getId(), FirestoreDocumentIds::encode);
@@ -272,9 +272,9 @@ public final class FirestoreLockStore implements LockStore {
 
     /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */
     private DocumentSnapshot readDocument(DocumentReference doc, String operation, String name, Deadline deadline) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         DocumentSnapshot snapshot = await(doc.get(), operation, name, deadline);
-        clockSkew.observe(exactly(snapshot.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
+        clockSkew.observe(exactly(snapshot.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.nanoTime());
         return snapshot;
     }
 
