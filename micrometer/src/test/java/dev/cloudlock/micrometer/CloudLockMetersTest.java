@@ -145,7 +145,7 @@ class CloudLockMetersTest {
     @Test
     void guardDeliveriesAreCountedByOutcomeAndObserved() throws Exception {
         TickGuard guard = TickGuard.builder(provider)
-                .listener(new TickMeters("dynamodb", meters, observations))
+                .listener(new GuardMeters("dynamodb", meters, observations))
                 .build();
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Tick first = new Tick("nightly", now.minusSeconds(30));
@@ -163,10 +163,10 @@ class CloudLockMetersTest {
                 }))
                 .hasMessage("job failed");
 
-        assertThat(ticks("acquired")).isEqualTo(2);
-        assertThat(ticks("done")).isEqualTo(1);
-        assertThat(ticks("busy")).isEqualTo(1);
-        assertThat(ticks("failed")).isEqualTo(1);
+        assertThat(deliveries("acquired")).isEqualTo(2);
+        assertThat(deliveries("done")).isEqualTo(1);
+        assertThat(deliveries("busy")).isEqualTo(1);
+        assertThat(deliveries("failed")).isEqualTo(1);
         TestObservationRegistryAssert.assertThat(observations)
                 .hasNumberOfObservationsWithNameEqualTo(CloudLockMeters.GUARD_OBSERVATION, 5)
                 .forAllObservationsWithNameEqualTo(
@@ -188,8 +188,8 @@ class CloudLockMetersTest {
         return Optional.ofNullable(timer).map(Timer::count).orElse(0L);
     }
 
-    private double ticks(String outcome) {
-        Counter counter = meters.find(CloudLockMeters.GUARD_TICKS)
+    private double deliveries(String outcome) {
+        Counter counter = meters.find(CloudLockMeters.GUARD_DELIVERIES)
                 .tags("lock", "nightly", "store", "dynamodb", "outcome", outcome)
                 .counter();
         return counter == null ? 0 : counter.count();

@@ -39,7 +39,7 @@ public final class TickGuard {
 
     private final CloudLockProvider provider;
     private final GuardSettings settings;
-    private final TickListener listener;
+    private final DeliveryListener listener;
 
     private TickGuard(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider is required");
@@ -95,7 +95,7 @@ public final class TickGuard {
         if (remainingTime == null || remainingTime.isNegative() || remainingTime.isZero()) {
             throw new IllegalArgumentException("remainingTime must be positive, was " + remainingTime);
         }
-        TickListener.Delivery delivery = listener.delivered(tick);
+        DeliveryListener.Delivery delivery = listener.delivered(tick);
         TickResult<T> result;
         try {
             result = guarded(tick, remainingTime, job);
@@ -202,7 +202,7 @@ public final class TickGuard {
     public static final class Builder {
         private final CloudLockProvider provider;
         private GuardSettings settings = GuardSettings.defaults();
-        private TickListener listener = TickListener.NONE;
+        private DeliveryListener listener = DeliveryListener.NONE;
 
         private Builder(CloudLockProvider provider) {
             this.provider = provider;
@@ -226,8 +226,8 @@ public final class TickGuard {
             return this;
         }
 
-        /** Hears every delivery, e.g. cloudlock-micrometer's {@code TickMeters}; default none. */
-        public Builder listener(TickListener listener) {
+        /** Hears every delivery, e.g. cloudlock-micrometer's {@code GuardMeters}; default none. */
+        public Builder listener(DeliveryListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }

@@ -2,11 +2,11 @@ package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.function.DeliveryListener;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
-import dev.cloudlock.function.TickListener;
 import dev.cloudlock.function.TickResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,17 +52,18 @@ public final class GuardedFunctions {
      * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
      */
     public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
-        this(provider, properties, TickListener.NONE);
+        this(provider, properties, DeliveryListener.NONE);
     }
 
     /**
      * A guard on {@code provider} for each function {@code properties} configures, each telling {@code listener} of
-     * every delivery it answers (cloudlock-micrometer's {@code TickMeters}: the {@code cloudlock.guard.ticks} meter
-     * and the {@code cloudlock.guard.tick} observation).
+     * every delivery it answers (cloudlock-micrometer's {@code GuardMeters}: the {@code cloudlock.guard.deliveries} meter
+     * and the {@code cloudlock.guard.delivery} observation).
      *
      * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
      */
-    public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties, TickListener listener) {
+    public GuardedFunctions(
+            CloudLockProvider provider, CloudLockFunctionProperties properties, DeliveryListener listener) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(listener, "listener");
         this.functions = properties.getFunctions().entrySet().stream()
@@ -166,7 +167,7 @@ public final class GuardedFunctions {
 
     private static Settings settings(
             CloudLockProvider provider,
-            TickListener listener,
+            DeliveryListener listener,
             String functionName,
             CloudLockFunctionProperties.FunctionGuard properties) {
         String prefix = "cloudlock.functions." + functionName + ".";

@@ -27,7 +27,7 @@ import org.springframework.messaging.support.MessageBuilder;
  * <p>Being the one wrapper, it would replace Spring Cloud Function's own, which observes every function call
  * ({@code ObservationFunctionAroundWrapper}). Given that wrapper, it calls every function through it, so each run of a
  * function's body is observed as without the guard; a delivery the guard skips runs no body and is observed only by
- * the guard's {@code TickListener}.
+ * the guard's {@code DeliveryListener}.
  */
 public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
 

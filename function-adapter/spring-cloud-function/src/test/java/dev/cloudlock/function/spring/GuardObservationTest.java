@@ -6,7 +6,7 @@ import static dev.cloudlock.function.spring.ScheduledFunctionsApp.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.TickStatus;
-import dev.cloudlock.function.TickListener;
+import dev.cloudlock.function.DeliveryListener;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -28,7 +28,7 @@ import org.springframework.messaging.Message;
 
 /**
  * The guard's around-wrapper, being the one Spring Cloud Function honours, keeps Spring Cloud Function's own
- * observation of the functions it calls ({@code spring.cloud.function}), and a {@link TickListener} bean hears every
+ * observation of the functions it calls ({@code spring.cloud.function}), and a {@link DeliveryListener} bean hears every
  * delivery the guard answers. DynamoDB on dynalite, a fresh table per test.
  */
 class GuardObservationTest {
@@ -36,7 +36,7 @@ class GuardObservationTest {
     private static final String FUNCTION_OBSERVATION = "spring.cloud.function";
     private static final String DEFINITION = "spring.cloud.function.definition";
 
-    /** What an application with Actuator and cloudlock-micrometer's TickMeters would have: a registry, a listener. */
+    /** What an application with Actuator and cloudlock-micrometer's GuardMeters would have: a registry, a listener. */
     @Configuration(proxyBeanMethods = false)
     static class Observed {
         static final List<Observation.Context> STOPPED = new CopyOnWriteArrayList<>();
@@ -60,8 +60,8 @@ class GuardObservationTest {
         }
 
         @Bean
-        TickListener recordingTickListener() {
-            return tick -> new TickListener.Delivery() {
+        DeliveryListener recordingDeliveryListener() {
+            return tick -> new DeliveryListener.Delivery() {
                 @Override
                 public void answered(TickStatus outcome) {
                     HEARD.add(tick.jobName() + " " + outcome);

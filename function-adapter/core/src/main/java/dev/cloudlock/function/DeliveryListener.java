@@ -4,14 +4,14 @@ import dev.cloudlock.core.TickStatus;
 
 /**
  * Hears each delivery a {@link TickGuard} answers, around it: for meters and traces (cloudlock-micrometer's
- * {@code TickMeters}). A listener observes; it cannot change what the guard does. Its methods run on the delivering
+ * {@code GuardMeters}). A listener observes; it cannot change what the guard does. Its methods run on the delivering
  * thread and must not throw.
  */
 @FunctionalInterface
-public interface TickListener {
+public interface DeliveryListener {
 
     /** A listener that does nothing: the guard's default. */
-    TickListener NONE = tick -> Delivery.NONE;
+    DeliveryListener NONE = tick -> Delivery.NONE;
 
     /** Called when a delivery of {@code tick} reaches the guard, before the lock is taken. */
     Delivery delivered(Tick tick);
