@@ -117,7 +117,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         return acquire(lockConfiguration, null, Duration.ZERO).lock();
     }
 
-    /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s tick reset. */
+    /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s watermark reset. */
     Optional<StoreLock> tryLockForAdmin(LockConfiguration lockConfiguration) {
         return acquire(lockConfiguration, null, Duration.ZERO).lock().map(StoreLock.class::cast);
     }

@@ -118,7 +118,7 @@ public abstract class ETagLockStore implements LockStore {
                                 base.lockedBy(),
                                 base.owner(),
                                 base.fence(),
-                                request.completedTickIfAny().orElse(base.lastTick()),
+                                request.completedTickIfAny().orElse(base.watermark()),
                                 null),
                         base,
                         "release",
@@ -141,7 +141,7 @@ public abstract class ETagLockStore implements LockStore {
                                 base.lockedBy(),
                                 base.owner(),
                                 base.fence(),
-                                base.lastTick(),
+                                base.watermark(),
                                 null),
                         base,
                         "extend",
@@ -200,7 +200,7 @@ public abstract class ETagLockStore implements LockStore {
                 request.lockedBy(),
                 request.owner(),
                 previous == null ? 1 : previous.fence() + 1,
-                previous == null ? null : previous.lastTick(),
+                previous == null ? null : previous.watermark(),
                 null);
     }
 
@@ -240,7 +240,7 @@ public abstract class ETagLockStore implements LockStore {
                 next.lockedBy(),
                 next.owner(),
                 next.fence(),
-                next.lastTick(),
+                next.watermark(),
                 new StoreState.ETag(etag.get()));
         written.put(next.name(), stored);
         return Optional.of(stored);

@@ -592,7 +592,7 @@ public abstract class LockProviderContract {
                 .as("duplicate while running")
                 .isEqualTo(TickStatus.BUSY);
         first.lock().orElseThrow().completeTick();
-        assertThat(record(job).lastTick()).isEqualTo(tick);
+        assertThat(record(job).watermark()).isEqualTo(tick);
 
         assertThat(provider("b").lockTick(config(job), tick).status())
                 .as("duplicate after completion")
@@ -611,7 +611,7 @@ public abstract class LockProviderContract {
                 .isGreaterThan(failing.lock().orElseThrow().fencingToken());
         retry.lock().orElseThrow().completeTick();
         assertThat(provider("d").lockTick(config(job), next).status()).isEqualTo(TickStatus.DONE);
-        assertThat(record(job).lastTick()).isEqualTo(next);
+        assertThat(record(job).watermark()).isEqualTo(next);
     }
 
     @Test
@@ -687,9 +687,9 @@ public abstract class LockProviderContract {
                 .as("the newer tick")
                 .isEqualTo(TickStatus.DONE);
         assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(job, older))
-                        .lastTick())
+                        .watermark())
                 .isEqualTo(older);
-        assertThat(record(job).lastTick())
+        assertThat(record(job).watermark())
                 .as("the job's watermark is not advanced")
                 .isNull();
         assertThat(provider("e").tryLock(config(job)))
@@ -1249,7 +1249,7 @@ public abstract class LockProviderContract {
         Instant tick = Instant.parse("2026-11-30T05:00:00Z");
         provider("a").lockTick(config(name), tick).lock().orElseThrow().completeTick();
         LockView view = provider("admin").admin().show(name).orElseThrow();
-        assertThat(view.lastTick()).isEqualTo(tick);
+        assertThat(view.watermark()).isEqualTo(tick);
         assertThat(view.held()).isFalse();
         assertThat(view.fence()).isEqualTo(record(name).fence());
         assertThat(provider("admin").admin().show(uniqueName("never-locked"))).isEmpty();
@@ -1307,7 +1307,7 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void aTickResetRepairsTheTickOnlyFromTheValueTheOperatorSaw() {
+    void aWatermarkResetRepairsItOnlyFromTheValueTheOperatorSaw() {
         String job = uniqueName("tick-reset");
         Instant wrong = Instant.now().truncatedTo(ChronoUnit.MILLIS); // a tick delivered too early, say
         Instant repaired = wrong.minus(Duration.ofHours(1));
@@ -1315,14 +1315,14 @@ public abstract class LockProviderContract {
         long fenceBefore = record(job).fence();
         LockAdmin admin = provider("admin").admin();
 
-        LockAdmin.TickResetResult stale = admin.resetTick(job, repaired, repaired.minusSeconds(60));
-        assertThat(stale.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.TICK_MOVED);
-        assertThat(record(job).lastTick()).as("a refused reset writes nothing").isEqualTo(wrong);
+        LockAdmin.WatermarkResetResult stale = admin.resetWatermark(job, repaired, repaired.minusSeconds(60));
+        assertThat(stale.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.WATERMARK_MOVED);
+        assertThat(record(job).watermark()).as("a refused reset writes nothing").isEqualTo(wrong);
         assertThat(record(job).fence()).isEqualTo(fenceBefore);
 
-        LockAdmin.TickResetResult reset = admin.resetTick(job, wrong, repaired);
-        assertThat(reset.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.RESET);
-        assertThat(reset.lock().orElseThrow().lastTick()).isEqualTo(repaired);
+        LockAdmin.WatermarkResetResult reset = admin.resetWatermark(job, wrong, repaired);
+        assertThat(reset.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.RESET);
+        assertThat(reset.lock().orElseThrow().watermark()).isEqualTo(repaired);
         assertThat(reset.lock().orElseThrow().held()).isFalse();
         assertThat(record(job).fence()).as("the reset held the lock once").isEqualTo(fenceBefore + 1);
         assertThat(provider("b").lockTick(config(job), repaired.plusSeconds(60)).status())
@@ -1331,7 +1331,7 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void aTickResetIsRefusedWhileTheJobHoldsTheLockOrWhenItWouldPoisonTheJob() {
+    void aWatermarkResetIsRefusedWhileTheJobHoldsTheLockOrWhenItWouldPoisonTheJob() {
         String job = uniqueName("tick-reset-held");
         Instant tick = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         provider("a")
@@ -1342,15 +1342,16 @@ public abstract class LockProviderContract {
         FencedLock running = provider("a").lockTick(config(job), tick).lock().orElseThrow();
         LockAdmin admin = provider("admin").admin();
 
-        LockAdmin.TickResetResult result = admin.resetTick(job, tick.minusSeconds(60), tick.minusSeconds(120));
-        assertThat(result.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.HELD);
+        LockAdmin.WatermarkResetResult result =
+                admin.resetWatermark(job, tick.minusSeconds(60), tick.minusSeconds(120));
+        assertThat(result.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.HELD);
         assertThat(record(job).fence()).isEqualTo(running.fencingToken());
         running.completeTick();
 
-        assertThatThrownBy(() -> admin.resetTick(job, tick, Instant.parse("9000-01-01T00:00:00Z")))
+        assertThatThrownBy(() -> admin.resetWatermark(job, tick, Instant.parse("9000-01-01T00:00:00Z")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("9000-01-01");
-        assertThat(record(job).lastTick()).isEqualTo(tick);
+        assertThat(record(job).watermark()).isEqualTo(tick);
     }
 
     @Test

@@ -183,7 +183,7 @@ class CloudLockProviderTest {
                 .as("while it runs")
                 .isEqualTo(TickStatus.BUSY);
         first.lock().orElseThrow().completeTick();
-        assertThat(record().lastTick()).isEqualTo(tick);
+        assertThat(record().watermark()).isEqualTo(tick);
 
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickStatus.DONE);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick.minus(MINUTE)).status())
@@ -215,7 +215,7 @@ class CloudLockProviderTest {
     @Test
     void aTickReleasedWithoutCompletingStaysOpenForARetry() {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().unlock();
-        assertThat(record().lastTick()).isNull();
+        assertThat(record().watermark()).isNull();
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
@@ -309,12 +309,12 @@ class CloudLockProviderTest {
         clock.advance(Duration.ofSeconds(1));
         lock.completeTick();
         LockRecord tickRecord = store.read(TICK_RECORD).orElseThrow();
-        assertThat(tickRecord.lastTick()).isEqualTo(START);
+        assertThat(tickRecord.watermark()).isEqualTo(START);
         assertThat(tickRecord.lockUntil())
                 .as("lockAtLeastFor is the job's: the tick record is released to now")
                 .isEqualTo(START.plusSeconds(1));
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(30));
-        assertThat(record().lastTick()).isNull();
+        assertThat(record().watermark()).isNull();
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
     }
 
@@ -327,14 +327,14 @@ class CloudLockProviderTest {
         assertThat(everyOccurrence(b, Duration.ZERO, START.minus(MINUTE)).status())
                 .as("an older tick, done by the watermark before the switch")
                 .isEqualTo(TickStatus.DONE);
-        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick())
+        assertThat(store.read(TICK_RECORD).orElseThrow().watermark())
                 .as("the tick record was taken, then released unrecorded")
                 .isNull();
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = everyOccurrence(b, Duration.ZERO, START.plus(MINUTE));
         assertThat(next.status()).isEqualTo(TickStatus.ACQUIRED);
         next.lock().orElseThrow().completeTick();
-        assertThat(record().lastTick()).as("never advanced again").isEqualTo(START);
+        assertThat(record().watermark()).as("never advanced again").isEqualTo(START);
     }
 
     @Test
@@ -355,7 +355,7 @@ class CloudLockProviderTest {
         retry.lock().orElseThrow().completeTick();
         assertThat(store.read(TICK_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
         earlier.completeTick(); // refused (logged): the record is the retry's now
-        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick()).isEqualTo(START);
+        assertThat(store.read(TICK_RECORD).orElseThrow().watermark()).isEqualTo(START);
     }
 
     @Test
@@ -369,7 +369,7 @@ class CloudLockProviderTest {
         assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plusSeconds(110));
         assertThatThrownBy(lock::completeTick).as("the old handle").isInstanceOf(IllegalStateException.class);
         extended.completeTick();
-        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick()).isEqualTo(START);
+        assertThat(store.read(TICK_RECORD).orElseThrow().watermark()).isEqualTo(START);
     }
 
     @Test

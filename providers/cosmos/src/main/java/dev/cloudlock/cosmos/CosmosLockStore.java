@@ -1,11 +1,11 @@
 package dev.cloudlock.cosmos;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
@@ -174,7 +174,7 @@ public final class CosmosLockStore implements LockStore {
         String filter = "FROM c WHERE (NOT IS_DEFINED(c." + LOCK_UNTIL + ") OR c." + LOCK_UNTIL + " <= '"
                 + IsoTimestamps.format(now) + "')";
         if (request.tick() != null) {
-            filter += " AND (NOT IS_DEFINED(c." + LAST_TICK + ") OR c." + LAST_TICK + " < '"
+            filter += " AND (NOT IS_DEFINED(c." + WATERMARK + ") OR c." + WATERMARK + " < '"
                     + IsoTimestamps.format(request.tick()) + "')";
         }
         CosmosPatchOperations take = CosmosPatchOperations.create()
@@ -246,7 +246,7 @@ public final class CosmosLockStore implements LockStore {
         CosmosPatchOperations release = CosmosPatchOperations.create()
                 .set("/" + LOCK_UNTIL, IsoTimestamps.format(request.lockUntilAt(request.now())));
         if (request.completedTick() != null) {
-            release.set("/" + LAST_TICK, IsoTimestamps.format(request.completedTick()));
+            release.set("/" + WATERMARK, IsoTimestamps.format(request.completedTick()));
         }
         return ifStillOurs(lock, release, null, "release", timeouts.forRelease(request))
                 .isPresent();
@@ -541,7 +541,7 @@ public final class CosmosLockStore implements LockStore {
                 text(item, LOCKED_BY),
                 text(item, OWNER),
                 item.path(FENCE).asLong(0),
-                instant(item, LAST_TICK),
+                instant(item, WATERMARK),
                 etag == null ? null : new StoreState.ETag(etag));
     }
 

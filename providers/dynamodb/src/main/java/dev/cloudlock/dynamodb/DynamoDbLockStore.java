@@ -1,11 +1,11 @@
 package dev.cloudlock.dynamodb;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
@@ -108,7 +108,7 @@ public final class DynamoDbLockStore implements LockStore {
             "#fence",
             FENCE,
             "#lastTick",
-            LAST_TICK);
+            WATERMARK);
     private static final String ACQUIRE = "SET #lockUntil = :lockUntil, #lockedAt = :now, #lockedBy = :lockedBy,"
             + " #owner = :owner ADD #fence :one";
     private static final String FREE = "(attribute_not_exists(#lockUntil) OR #lockUntil <= :now)";
@@ -655,7 +655,7 @@ public final class DynamoDbLockStore implements LockStore {
                 string(item.get(LOCKED_BY)),
                 string(item.get(OWNER)),
                 item.containsKey(FENCE) ? Long.parseLong(item.get(FENCE).n()) : 0L,
-                instant(item.get(LAST_TICK)),
+                instant(item.get(WATERMARK)),
                 null);
     }
 

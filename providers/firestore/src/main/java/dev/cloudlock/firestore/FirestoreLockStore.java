@@ -1,11 +1,11 @@
 package dev.cloudlock.firestore;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import com.google.api.core.ApiFuture;
 import com.google.api.gax.rpc.ApiException;
@@ -176,7 +176,7 @@ public final class FirestoreLockStore implements LockStore {
         Instant now = version.estimateServerNow();
         Map<String, Object> fields = new HashMap<>();
         fields.put(LOCK_UNTIL, timestamp(request.lockUntilAt(now)));
-        request.completedTickIfAny().ifPresent(tick -> fields.put(LAST_TICK, timestamp(tick)));
+        request.completedTickIfAny().ifPresent(tick -> fields.put(WATERMARK, timestamp(tick)));
         return conditionalUpdate(lock.name(), fields, version, "release", new Deadline(timeouts.forRelease(request)))
                 .isPresent();
     }
@@ -425,7 +425,7 @@ public final class FirestoreLockStore implements LockStore {
                     snapshot.getString(LOCKED_BY),
                     snapshot.getString(OWNER),
                     fence == null ? 0L : fence,
-                    instant(snapshot.getTimestamp(LAST_TICK)),
+                    instant(snapshot.getTimestamp(WATERMARK)),
                     version);
         } catch (RuntimeException wrongType) {
             throw new LockStoreException(
