@@ -21,8 +21,8 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  * the wire per delivery of a tick, counted by the target's client, for a tick that runs, a duplicate after it
  * completed, a duplicate while it runs, another tick while one runs, and a late retry of an older tick after a newer
  * one completed; and the bytes
- * a job's record and a tick record occupy as the store counts them. The job's record exists before counting (the
- * steady state); a tick record is always new. Instance a runs the ticks (and the late retry), instance b delivers
+ * a job's record and a occurrence record occupy as the store counts them. The job's record exists before counting (the
+ * steady state); a occurrence record is always new. Instance a runs the ticks (and the late retry), instance b delivers
  * the duplicates.
  */
 final class EveryOccurrenceBenchmark {
@@ -160,9 +160,9 @@ final class EveryOccurrenceBenchmark {
             json.put(row.getKey(), jsonRow);
         }
         Job every = jobs.get(CompletedTicks.EVERY_OCCURRENCE);
-        String tickRecord = CompletedTicks.EVERY_OCCURRENCE.recordName(every.name, FIRST_TICK);
+        String occurrenceRecord = CompletedTicks.EVERY_OCCURRENCE.recordName(every.name, FIRST_TICK);
         LockCycleBenchmark.StoredSize jobSize = target.storedSize(every.name);
-        LockCycleBenchmark.StoredSize tickSize = target.storedSize(tickRecord);
+        LockCycleBenchmark.StoredSize tickSize = target.storedSize(occurrenceRecord);
         target.drainRequests();
         json.put("jobRecordBytes", jobSize.bytes());
         json.put("tickRecordBytes", tickSize.bytes());
@@ -170,8 +170,9 @@ final class EveryOccurrenceBenchmark {
         report.heading(target.name())
                 .paragraph("Requests on the wire per delivery, mean of " + repetitions + " (by API call: the sum over"
                         + " them). Storage: the job's record (`" + every.name + "`, " + every.name.length()
-                        + " characters) " + jobSize.bytes() + " bytes (" + jobSize.counted() + "); a tick record ("
-                        + tickRecord.length() + "-character name) " + tickSize.bytes() + " bytes ("
+                        + " characters) " + jobSize.bytes() + " bytes (" + jobSize.counted()
+                        + "); a occurrence record ("
+                        + occurrenceRecord.length() + "-character name) " + tickSize.bytes() + " bytes ("
                         + tickSize.counted() + "), one per occurrence, kept.")
                 .table(List.of("delivery", "watermark", "by API call", "every occurrence", "by API call"), rows);
         return json;

@@ -182,16 +182,16 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
     /**
      * Takes the lock for one scheduled occurrence, remembering completed occurrences as {@code completedTicks} says:
      * {@link CompletedTicks#WATERMARK} is {@link #lockTick(LockConfiguration, Instant, Duration)};
-     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's own record {@code <job>@<tick>}, then the job's lock
+     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's occurrence record {@code <job>@<tick>}, then the job's lock
      * (one run at a time), so the tick is done exactly when it completed, however many newer ticks completed first.
-     * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its record and
+     * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its occurrence record and
      * releases the job, {@link FencedLock#unlock()} releases both and leaves the tick open.
      *
      * @param tick the occurrence's scheduled time (stored with millisecond precision)
      * @param maxLead how far ahead of the store's time a tick may be
      * @throws IllegalArgumentException when a name, the lease or the tick is invalid, before any request; under
      *     {@link CompletedTicks#EVERY_OCCURRENCE}, also when the job's name is longer than
-     *     {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the tick record's
+     *     {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the occurrence record's
      *     name
      */
     public TickAttempt lockTick(
@@ -209,8 +209,8 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     /**
-     * {@link CompletedTicks#EVERY_OCCURRENCE}: the tick's record, then the job's lock, each one ordinary tick
-     * acquisition on its own name. The tick's record comes first so that a duplicate of a completed or running tick
+     * {@link CompletedTicks#EVERY_OCCURRENCE}: the occurrence record, then the job's lock, each one ordinary tick
+     * acquisition on its own name. The occurrence record comes first so that a duplicate of a completed or running tick
      * is answered by it alone (one request, as under the watermark) and never holds the job's lock, even for a
      * moment: taken first, the job's lock would make a concurrent delivery of another tick find the job busy. The
      * job's lock is taken with the tick: this mode never advances its watermark, so it refuses only a tick at or
@@ -221,7 +221,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         String job = checkName(config.getName());
         String record = checkName(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick));
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
-        // lockAtLeastFor is the job's: its lock keeps it; the tick record only needs to live as long as the run.
+        // lockAtLeastFor is the job's: its lock keeps it; the occurrence record only needs to live as long as the run.
         LockConfiguration recordConfig =
                 new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
         TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead);
@@ -555,7 +555,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         }
     }
     /**
-     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the tick's record,
+     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the occurrence record,
      * both held. Single-use like {@link StoreLock}; a step that fails with a store error may be retried on the same
      * handle, from that step on.
      */
@@ -599,7 +599,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         }
 
         /**
-         * Releases the tick record (recording {@code completed} when given), then the job's lock. When the record's
+         * Releases the occurrence record (recording {@code completed} when given), then the job's lock. When the record's
          * release fails, the job's lock stays held (as a failed release of a watermark tick leaves it) until a retry
          * on this handle or the end of its lease.
          */
@@ -618,7 +618,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         }
 
         /**
-         * Extends the job's lock, then the tick record's, both to {@code lockAtMostFor} from now ({@code
+         * Extends the job's lock, then the occurrence record's, both to {@code lockAtMostFor} from now ({@code
          * lockAtLeastFor} is the job's). When either has been lost, the other is released (the tick stays open) and
          * the result is empty.
          */
@@ -647,7 +647,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
                 throw e;
             }
             if (recordExtended.isEmpty()) {
-                giveUp(job, "its tick record '" + record.name() + "' could not be extended");
+                giveUp(job, "its occurrence record '" + record.name() + "' could not be extended");
                 return Optional.empty();
             }
             return Optional.of(new OccurrenceLock(job, (StoreLock) recordExtended.get(), tick));
@@ -672,7 +672,7 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
 
         @Override
         public String toString() {
-            return "FencedLock[" + name() + ", fence=" + fencingToken() + ", tick=" + tick + ", tick record="
+            return "FencedLock[" + name() + ", fence=" + fencingToken() + ", tick=" + tick + ", occurrence record="
                     + record.name() + "]";
         }
     }

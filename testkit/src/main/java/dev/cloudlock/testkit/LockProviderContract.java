@@ -798,7 +798,7 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void withEveryOccurrenceAJobNameTooLongForItsTickRecordsIsRefusedBeforeAnyRequest() {
+    void withEveryOccurrenceAJobNameTooLongForItsOccurrenceRecordsIsRefusedBeforeAnyRequest() {
         Instant tick = Instant.parse("2026-11-30T08:00:00Z");
         String tooLong = "j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME + 1);
         CloudLockProvider down = unreachableProvider(); // an IllegalArgumentException from it proves no request

@@ -286,7 +286,7 @@ class CloudLockProviderTest {
 
     // ---- every occurrence -----------------------------------------------------------------------------------------
 
-    private static final String TICK_RECORD = "job@2026-11-30T02:00:00.000Z";
+    private static final String OCCURRENCE_RECORD = "job@2026-11-30T02:00:00.000Z";
 
     private static TickAttempt everyOccurrence(CloudLockProvider provider, Duration atLeast, Instant tick) {
         return provider.lockTick(
@@ -297,21 +297,21 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void anOccurrenceHoldsTheJobsLockAndItsOwnTickRecordWhichRecordsItWhenItCompletes() {
-        assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("job", START)).isEqualTo(TICK_RECORD);
+    void anOccurrenceHoldsTheJobsLockAndItsOwnOccurrenceRecordWhichRecordsItWhenItCompletes() {
+        assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("job", START)).isEqualTo(OCCURRENCE_RECORD);
         assertThat(CompletedTicks.WATERMARK.recordName("job", START)).isEqualTo("job");
         FencedLock lock =
                 everyOccurrence(a, Duration.ofSeconds(30), START).lock().orElseThrow();
         assertThat(record().lockUntil()).isEqualTo(START.plus(MINUTE));
-        assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plus(MINUTE));
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plus(MINUTE));
         assertThat(lock.fencingToken()).isEqualTo(record().fence()).isEqualTo(1);
-        assertThat(lock.toString()).contains(TICK_RECORD);
+        assertThat(lock.toString()).contains(OCCURRENCE_RECORD);
         clock.advance(Duration.ofSeconds(1));
         lock.completeTick();
-        LockRecord tickRecord = store.read(TICK_RECORD).orElseThrow();
-        assertThat(tickRecord.watermark()).isEqualTo(START);
-        assertThat(tickRecord.lockUntil())
-                .as("lockAtLeastFor is the job's: the tick record is released to now")
+        LockRecord occurrenceRecord = store.read(OCCURRENCE_RECORD).orElseThrow();
+        assertThat(occurrenceRecord.watermark()).isEqualTo(START);
+        assertThat(occurrenceRecord.lockUntil())
+                .as("lockAtLeastFor is the job's: the occurrence record is released to now")
                 .isEqualTo(START.plusSeconds(1));
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(30));
         assertThat(record().watermark()).isNull();
@@ -327,8 +327,8 @@ class CloudLockProviderTest {
         assertThat(everyOccurrence(b, Duration.ZERO, START.minus(MINUTE)).status())
                 .as("an older tick, done by the watermark before the switch")
                 .isEqualTo(TickStatus.DONE);
-        assertThat(store.read(TICK_RECORD).orElseThrow().watermark())
-                .as("the tick record was taken, then released unrecorded")
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().watermark())
+                .as("the occurrence record was taken, then released unrecorded")
                 .isNull();
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = everyOccurrence(b, Duration.ZERO, START.plus(MINUTE));
@@ -339,9 +339,9 @@ class CloudLockProviderTest {
 
     @Test
     void aTickWhoseRecordAnEarlierAttemptStillHoldsIsRunningUntilThatLeaseEndsWhileTheJobsOtherTicksRun() {
-        // An attempt whose job lease ended before its tick record's (it took the record a moment later).
+        // An attempt whose job lease ended before its occurrence record's (it took the record a moment later).
         FencedLock earlier = a.lockTick(
-                        new LockConfiguration(ClockProvider.now(), TICK_RECORD, MINUTE, Duration.ZERO), START)
+                        new LockConfiguration(ClockProvider.now(), OCCURRENCE_RECORD, MINUTE, Duration.ZERO), START)
                 .lock()
                 .orElseThrow();
         assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.BUSY);
@@ -353,9 +353,9 @@ class CloudLockProviderTest {
         TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
         assertThat(retry.status()).isEqualTo(TickStatus.ACQUIRED);
         retry.lock().orElseThrow().completeTick();
-        assertThat(store.read(TICK_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
         earlier.completeTick(); // refused (logged): the record is the retry's now
-        assertThat(store.read(TICK_RECORD).orElseThrow().watermark()).isEqualTo(START);
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().watermark()).isEqualTo(START);
     }
 
     @Test
@@ -366,10 +366,10 @@ class CloudLockProviderTest {
         assertThat(extended.fencingToken()).isEqualTo(lock.fencingToken());
         assertThat(extended.tick()).contains(START);
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(110));
-        assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plusSeconds(110));
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plusSeconds(110));
         assertThatThrownBy(lock::completeTick).as("the old handle").isInstanceOf(IllegalStateException.class);
         extended.completeTick();
-        assertThat(store.read(TICK_RECORD).orElseThrow().watermark()).isEqualTo(START);
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().watermark()).isEqualTo(START);
     }
 
     @Test
@@ -377,7 +377,7 @@ class CloudLockProviderTest {
         FencedLock lock = everyOccurrence(a, Duration.ZERO, START).lock().orElseThrow();
         clock.advance(MINUTE.plusSeconds(1));
         assertThat(lock.extend(MINUTE, Duration.ZERO)).isEmpty();
-        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().isFreeAt(clock.instant()))
                 .isTrue();
         TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
         assertThat(retry.status()).isEqualTo(TickStatus.ACQUIRED);
@@ -397,12 +397,12 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void aStoreErrorTakingTheJobsLockReleasesTheTickRecordAndIsThrown() {
+    void aStoreErrorTakingTheJobsLockReleasesTheOccurrenceRecordAndIsThrown() {
         CloudLockProvider flaky = new CloudLockProvider(new JobLocksUnavailable(store), "flaky");
         assertThatThrownBy(() -> everyOccurrence(flaky, Duration.ZERO, START))
                 .isInstanceOf(LockStoreUnavailableException.class);
-        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
-                .as("the tick record released")
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().isFreeAt(clock.instant()))
+                .as("the occurrence record released")
                 .isTrue();
         // The negative control: the same delivery on the store without the fault runs.
         assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickStatus.ACQUIRED);
@@ -450,7 +450,7 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void aJobNameTooLongForItsTickRecordsIsRefusedNamingTheLimit() {
+    void aJobNameTooLongForItsOccurrenceRecordsIsRefusedNamingTheLimit() {
         String job = "j".repeat(231);
         assertThatThrownBy(() -> CompletedTicks.EVERY_OCCURRENCE.recordName(job, START))
                 .isInstanceOf(IllegalArgumentException.class)
