@@ -47,7 +47,7 @@ import java.util.function.Function;
  * {@code BUSY} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
  * every delivery runs the job.
  *
- * <p>Those late retries show the tick watermark ({@code lastTick}): a retry of an older tick that arrives after a
+ * <p>Those late retries show the job's watermark (stored as {@code lastTick}): a retry of an older tick that arrives after a
  * newer tick completed is skipped as done, so tick 8 is lost (and 18, as the timing falls). With
  * {@code --every-occurrence} the guard
  * records each occurrence on its own ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE}), and with
@@ -61,22 +61,23 @@ public final class FleetDemo {
 
     /**
      * One execution of the job body: who ran which tick when, with which fencing token, whether it failed, and whether
-     * a retry delivery ({@code attempt > 0}) started it.
+     * a retry delivery ({@code attempt > 0}) started it. Ticks are numbered from 0, one per interval: {@code tickNumber}
+     * is that number, the row label and colour of the run in the timeline.
      */
     public record Execution(
             String instance,
-            int tick,
+            int tickNumber,
             int attempt,
             long fencingToken,
             long startNanos,
             long endNanos,
             boolean failed) {}
 
-    /** A delivery the guard skipped: which instance, which tick, when, and why. */
-    public record Skip(String instance, int tick, DeliveryOutcome outcome, long atNanos) {}
+    /** A delivery the guard skipped: which instance, the number of which tick, when, and why. */
+    public record Skip(String instance, int tickNumber, DeliveryOutcome outcome, long atNanos) {}
 
     /**
-     * What one delivery came to, as the demo counts them: the guard's outcomes, {@link #FAILED} for a delivery
+     * What one delivery came to, as the demo counts them: the guard's {@link TickStatus} values, {@link #FAILED} for a delivery
      * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery), and
      * {@link #BUSY_RETRY} for a delivery the guard failed because the job was busy (retried the same way).
      */
@@ -130,8 +131,8 @@ public final class FleetDemo {
         public long ticksSuperseded() {
             return skips.stream()
                     .filter(skip ->
-                            skip.outcome() == DeliveryOutcome.DONE && !successesPerTick.containsKey(skip.tick()))
-                    .map(Skip::tick)
+                            skip.outcome() == DeliveryOutcome.DONE && !successesPerTick.containsKey(skip.tickNumber()))
+                    .map(Skip::tickNumber)
                     .distinct()
                     .count();
         }
@@ -181,7 +182,7 @@ public final class FleetDemo {
                     (guard
                             ? "With the cloudlock guard (" + demoStore.description() + ", --busy "
                                     + whenBusy.name().toLowerCase(java.util.Locale.ROOT)
-                                    + (everyOccurrence ? ", --every-occurrence" : ", the tick watermark") + "):"
+                                    + (everyOccurrence ? ", --every-occurrence" : ", the watermark") + "):"
                             : "Without a guard (--no-guard):"));
             print(summary);
             Files.writeString(timeline, Timeline.svg(summary));
@@ -348,9 +349,9 @@ public final class FleetDemo {
         LockHistory history = new LockHistory();
         Map<Integer, Integer> successes = new TreeMap<>();
         for (Execution e : executions) {
-            history.record(e.instance() + " tick " + e.tick(), e.fencingToken(), e.startNanos(), e.endNanos());
+            history.record(e.instance() + " tick " + e.tickNumber(), e.fencingToken(), e.startNanos(), e.endNanos());
             if (!e.failed()) {
-                successes.merge(e.tick(), 1, Integer::sum);
+                successes.merge(e.tickNumber(), 1, Integer::sum);
             }
         }
         Map<DeliveryOutcome, Integer> counted = new TreeMap<>();
@@ -382,7 +383,7 @@ public final class FleetDemo {
                 "  executions                %d (%d failed and were retried)%n",
                 s.executions().size(), s.failures());
         System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.ACQUIRED, 0));
-        System.out.printf("  skipped as running        %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY, 0));
+        System.out.printf("  skipped as busy           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY, 0));
         System.out.printf("  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.DONE, 0));
         System.out.printf("  busy, asked for a retry   %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY_RETRY, 0));
         System.out.printf(

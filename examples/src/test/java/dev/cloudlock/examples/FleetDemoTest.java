@@ -77,7 +77,7 @@ class FleetDemoTest {
                 .contains(
                         "a failed run",
                         "a retry delivery",
-                        "the tick was running",
+                        "the tick was busy",
                         "was done",
                         "<polygon",
                         "<circle",
@@ -113,11 +113,11 @@ class FleetDemoTest {
         FleetDemo.Summary summary = lateRetryOfTick8(true);
         assertThat(summary.ticks()).isEqualTo(10);
         FleetDemo.Execution tick8 = summary.executions().stream()
-                .filter(e -> e.tick() == 8 && !e.failed())
+                .filter(e -> e.tickNumber() == 8 && !e.failed())
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("tick 8 never ran: " + summary.successesPerTick()));
         FleetDemo.Execution tick9 = summary.executions().stream()
-                .filter(e -> e.tick() == 9 && !e.failed())
+                .filter(e -> e.tickNumber() == 9 && !e.failed())
                 .findFirst()
                 .orElseThrow();
         assertThat(tick8.startNanos()).as("tick 8 ran after tick 9 completed").isGreaterThan(tick9.endNanos());
@@ -136,7 +136,7 @@ class FleetDemoTest {
         FleetDemo.Summary summary = lateRetryOfTick8(false);
         assertThat(summary.successesPerTick()).doesNotContainKey(8);
         assertThat(summary.skips())
-                .anyMatch(skip -> skip.tick() == 8 && skip.outcome() == FleetDemo.DeliveryOutcome.DONE);
+                .anyMatch(skip -> skip.tickNumber() == 8 && skip.outcome() == FleetDemo.DeliveryOutcome.DONE);
         assertThat(summary.ticksSuperseded()).isEqualTo(1);
         assertThat(summary.ticksRunTwice()).isZero();
         assertThat(summary.violations()).isEmpty();
