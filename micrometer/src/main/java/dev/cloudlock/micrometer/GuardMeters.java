@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A function guard's {@link DeliveryListener} that counts its deliveries by outcome ({@value
+ * A function guard's {@link DeliveryListener} that counts its deliveries by tick status ({@value
  * CloudLockMeters#GUARD_DELIVERIES}: {@code acquired}, {@code busy}, {@code done}, {@code failed}) and
  * observes each one ({@value CloudLockMeters#GUARD_OBSERVATION}), with the scope open on the delivering thread while
  * the guard takes the lock and runs the job. Pass it to {@code TickGuard.builder(provider).listener(...)}.
@@ -43,8 +43,8 @@ public final class GuardMeters implements DeliveryListener {
         Observation.Scope scope = observation.openScope();
         return new Delivery() {
             @Override
-            public void answered(TickStatus outcome) {
-                end(outcome.name().toLowerCase(Locale.ROOT));
+            public void answered(TickStatus status) {
+                end(status.name().toLowerCase(Locale.ROOT));
             }
 
             @Override

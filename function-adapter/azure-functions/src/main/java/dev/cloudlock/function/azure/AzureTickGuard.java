@@ -93,7 +93,7 @@ public final class AzureTickGuard {
     }
 
     /**
-     * Runs {@code job} for the occurrence of this timer invocation and logs the outcome to the invocation's logger.
+     * Runs {@code job} for the occurrence of this timer invocation and logs the tick's status to the invocation's logger.
      *
      * @param timerInfo the {@code @TimerTrigger} parameter, as a {@code String}
      * @return {@link TickStatus#ACQUIRED}, {@link TickStatus#BUSY} or {@link TickStatus#DONE}
@@ -101,9 +101,9 @@ public final class AzureTickGuard {
      */
     public TickStatus run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
         Tick tick = tickOf(timerInfo, context);
-        TickStatus outcome = guard.run(tick, job);
-        context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + outcome);
-        return outcome;
+        TickStatus status = guard.run(tick, job);
+        context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + status);
+        return status;
     }
 
     /**

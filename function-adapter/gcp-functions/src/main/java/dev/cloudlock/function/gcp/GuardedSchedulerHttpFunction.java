@@ -11,7 +11,7 @@ import dev.cloudlock.function.TickContext;
 /**
  * An HTTP function targeted by a Cloud Scheduler job that runs {@link #runTick} at most once per occurrence, however
  * often Cloud Scheduler retries it: the occurrence is the {@code X-CloudScheduler-ScheduleTime} header. Configuration
- * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the outcome's name ({@code ACQUIRED},
+ * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the tick status's name ({@code ACQUIRED},
  * {@code BUSY}, {@code DONE}), 400 to a request without Cloud Scheduler's headers; a failing
  * job's exception propagates (the framework answers 500), so Cloud Scheduler's retry may run the occurrence again.
  * With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds the lock held is answered 409 ({@code BUSY_RETRY})
@@ -42,9 +42,9 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
             response.getWriter().write(notAnOccurrence.getMessage());
             return;
         }
-        TickStatus outcome;
+        TickStatus status;
         try {
-            outcome = guard.run(tick, run -> runTick(request, run));
+            status = guard.run(tick, run -> runTick(request, run));
         } catch (TickBusyException busy) {
             // Cloud Scheduler retries a non-2xx answer by the job's retry config; a 4xx is not a server error in
             // the function's metrics.
@@ -55,7 +55,7 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
         }
         response.setStatusCode(200);
         response.setContentType("text/plain; charset=utf-8");
-        response.getWriter().write(outcome.name());
+        response.getWriter().write(status.name());
     }
 
     /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and

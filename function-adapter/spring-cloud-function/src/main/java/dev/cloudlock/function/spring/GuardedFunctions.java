@@ -27,8 +27,8 @@ import org.springframework.util.FileCopyUtils;
 
 /**
  * Runs each scheduled occurrence of a configured function at most once, on the application's
- * {@link CloudLockProvider}, with the outcomes of {@link TickGuard}: a duplicate of a running or completed
- * occurrence skips the body (or, with {@code when-busy=retry}, a duplicate of a running one throws
+ * {@link CloudLockProvider}, with the tick statuses of {@link TickGuard}: a delivery of a busy or completed
+ * occurrence skips the body (or, with {@code when-busy=retry}, one of a busy occurrence throws
  * {@link dev.cloudlock.function.TickBusyException} so the platform delivers it again); a body that throws releases the lock without recording the occurrence and the
  * exception propagates, so the platform's retry may run it again.
  *

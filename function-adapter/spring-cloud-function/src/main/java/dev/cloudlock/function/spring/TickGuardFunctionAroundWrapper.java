@@ -14,7 +14,7 @@ import org.springframework.messaging.support.MessageBuilder;
  * Applies {@link GuardedFunctions} to every function of the catalog that {@code cloudlock.functions.<name>}
  * configures, without touching the function's code. A guarded call returns a {@code Message} with the header
  * {@value #OUTCOME_HEADER} ({@code ACQUIRED}, {@code BUSY}, {@code DONE}); a skipped call's payload is
- * the outcome's name as a JSON string. Functions without configuration (including {@code functionRouter}, so the
+ * the tick status's name as a JSON string. Functions without configuration (including {@code functionRouter}, so the
  * router's double firing guards the routed function once) pass through.
  *
  * <p>Spring Cloud Function (4.3 and 5.0 alike) calls it only in some cases, so it is not a guarantee on its own: it
@@ -31,7 +31,7 @@ import org.springframework.messaging.support.MessageBuilder;
  */
 public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
 
-    /** The header carrying the guard's outcome on results. */
+    /** The header carrying the guard's tick status on results. */
     public static final String OUTCOME_HEADER = "cloudlock-outcome";
 
     private final GuardedFunctions guards;
