@@ -230,7 +230,7 @@ public final class Benchmarks {
         Report report = new Report();
         report.paragraph(
                 machine() + "\n\nEach job first runs one tick uncounted (its record exists, the client"
-                        + " knows the store's time); a occurrence record is always new. Request counts carry over to the cloud.");
+                        + " knows the store's time); an occurrence record is always new. Request counts carry over to the cloud.");
         Map<String, Object> stores = new LinkedHashMap<>();
         try (DynamoDbTarget target = new DynamoDbTarget(
                 "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint())) {

@@ -21,8 +21,8 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  * the wire per delivery of a tick, counted by the target's client, for a tick that runs, a duplicate after it
  * completed, a duplicate while it runs, another tick while one runs, and a late retry of an older tick after a newer
  * one completed; and the bytes
- * a job's record and a occurrence record occupy as the store counts them. The job's record exists before counting (the
- * steady state); a occurrence record is always new. Instance a runs the ticks (and the late retry), instance b delivers
+ * a job's record and an occurrence record occupy as the store counts them. The job's record exists before counting (the
+ * steady state); an occurrence record is always new. Instance a runs the ticks (and the late retry), instance b delivers
  * the duplicates.
  */
 final class EveryOccurrenceBenchmark {
@@ -171,7 +171,7 @@ final class EveryOccurrenceBenchmark {
                 .paragraph("Requests on the wire per delivery, mean of " + repetitions + " (by API call: the sum over"
                         + " them). Storage: the job's record (`" + every.name + "`, " + every.name.length()
                         + " characters) " + jobSize.bytes() + " bytes (" + jobSize.counted()
-                        + "); a occurrence record ("
+                        + "); an occurrence record ("
                         + occurrenceRecord.length() + "-character name) " + tickSize.bytes() + " bytes ("
                         + tickSize.counted() + "), one per occurrence, kept.")
                 .table(List.of("delivery", "watermark", "by API call", "every occurrence", "by API call"), rows);

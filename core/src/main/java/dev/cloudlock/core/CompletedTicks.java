@@ -32,7 +32,7 @@ public enum CompletedTicks {
     EVERY_OCCURRENCE;
 
     /**
-     * How many characters {@link #EVERY_OCCURRENCE} adds to the job's name for a occurrence record's name: {@code @} and
+     * How many characters {@link #EVERY_OCCURRENCE} adds to the job's name for an occurrence record's name: {@code @} and
      * a fixed-width ISO-8601 time ({@code 2026-11-30T02:00:00.000Z}).
      */
     public static final int OCCURRENCE_RECORD_SUFFIX_LENGTH = 25;
