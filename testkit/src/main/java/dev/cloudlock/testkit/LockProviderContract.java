@@ -615,7 +615,7 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void tickDuringLockAtLeastForIsRunningNotDone() {
+    void tickDuringLockAtLeastForIsBusyNotDone() {
         String job = uniqueName("job-at-least");
         Instant tick = Instant.parse("2026-11-30T04:00:00Z");
         provider("a")
@@ -700,7 +700,7 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void withEveryOccurrenceADeliveryWhileTheTickRunsIsRunningAndOneAfterItCompletedIsDone() {
+    void withEveryOccurrenceADeliveryWhileTheTickRunsIsBusyAndOneAfterItCompletedIsDone() {
         String job = uniqueName("every-duplicate");
         Instant tick = Instant.parse("2026-11-30T06:00:00Z");
         TickAttempt first = lockTick("a", job, tick, CompletedTicks.EVERY_OCCURRENCE);

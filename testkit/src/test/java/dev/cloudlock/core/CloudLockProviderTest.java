@@ -338,7 +338,7 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void aTickWhoseRecordAnEarlierAttemptStillHoldsIsRunningUntilThatLeaseEndsWhileTheJobsOtherTicksRun() {
+    void aTickWhoseRecordAnEarlierAttemptStillHoldsIsBusyUntilThatLeaseEndsWhileTheJobsOtherTicksRun() {
         // An attempt whose job lease ended before its occurrence record's (it took the record a moment later).
         FencedLock earlier = a.lockTick(
                         new LockConfiguration(ClockProvider.now(), OCCURRENCE_RECORD, MINUTE, Duration.ZERO), START)
