@@ -39,7 +39,7 @@ public final class BenchGcpFunctions {
         @Override
         public void service(HttpRequest request, HttpResponse response) throws Exception {
             response.setStatusCode(200);
-            response.getWriter().write("RAN");
+            response.getWriter().write("ACQUIRED");
         }
     }
 }

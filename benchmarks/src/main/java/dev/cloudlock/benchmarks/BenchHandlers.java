@@ -142,7 +142,7 @@ public final class BenchHandlers {
 
         @Override
         public String handleRequest(ScheduledEvent event, Context context) {
-            return "RAN";
+            return "ACQUIRED";
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,8 +21,8 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  * the wire per delivery of a tick, counted by the target's client, for a tick that runs, a duplicate after it
  * completed, a duplicate while it runs, another tick while one runs, and a late retry of an older tick after a newer
  * one completed; and the bytes
- * a job's record and a tick record occupy as the store counts them. The job's record exists before counting (the
- * steady state); a tick record is always new. Instance a runs the ticks (and the late retry), instance b delivers
+ * a job's record and an occurrence record occupy as the store counts them. The job's record exists before counting (the
+ * steady state); an occurrence record is always new. Instance a runs the ticks (and the late retry), instance b delivers
  * the duplicates.
  */
 final class EveryOccurrenceBenchmark {
@@ -64,7 +65,7 @@ final class EveryOccurrenceBenchmark {
                             name + " at " + tick + ": expected to run, was " + attempt.status()));
         }
 
-        TickAttempt.Status expect(TickAttempt attempt, TickAttempt.Status status) {
+        TickStatus expect(TickAttempt attempt, TickStatus status) {
             if (attempt.status() != status) {
                 throw new IllegalStateException(name + ": expected " + status + ", was " + attempt.status());
             }
@@ -97,26 +98,26 @@ final class EveryOccurrenceBenchmark {
                 });
                 count(
                         cases,
-                        "a duplicate after it completed (" + TickAttempt.Status.DONE + ")",
+                        "a duplicate after it completed (" + TickStatus.DONE + ")",
                         mode,
                         target,
-                        () -> job.expect(job.lock(job.b, tick), TickAttempt.Status.DONE));
+                        () -> job.expect(job.lock(job.b, tick), TickStatus.DONE));
                 Instant running = job.newTick();
                 FencedLock holder = job.acquire(job.a, running);
                 target.drainRequests();
                 count(
                         cases,
-                        "a duplicate while it runs (" + TickAttempt.Status.RUNNING + ")",
+                        "a duplicate while it runs (" + TickStatus.BUSY + ")",
                         mode,
                         target,
-                        () -> job.expect(job.lock(job.b, running), TickAttempt.Status.RUNNING));
+                        () -> job.expect(job.lock(job.b, running), TickStatus.BUSY));
                 Instant another = job.newTick();
                 count(
                         cases,
-                        "another tick while one runs (" + TickAttempt.Status.RUNNING + ")",
+                        "another tick while one runs (" + TickStatus.BUSY + ")",
                         mode,
                         target,
-                        () -> job.expect(job.lock(job.b, another), TickAttempt.Status.RUNNING));
+                        () -> job.expect(job.lock(job.b, another), TickStatus.BUSY));
                 holder.completeTick();
                 // A tick fails, the next one completes, then the first one's retry arrives.
                 Instant failed = job.newTick();
@@ -159,9 +160,9 @@ final class EveryOccurrenceBenchmark {
             json.put(row.getKey(), jsonRow);
         }
         Job every = jobs.get(CompletedTicks.EVERY_OCCURRENCE);
-        String tickRecord = CompletedTicks.EVERY_OCCURRENCE.recordName(every.name, FIRST_TICK);
+        String occurrenceRecord = CompletedTicks.EVERY_OCCURRENCE.recordName(every.name, FIRST_TICK);
         LockCycleBenchmark.StoredSize jobSize = target.storedSize(every.name);
-        LockCycleBenchmark.StoredSize tickSize = target.storedSize(tickRecord);
+        LockCycleBenchmark.StoredSize tickSize = target.storedSize(occurrenceRecord);
         target.drainRequests();
         json.put("jobRecordBytes", jobSize.bytes());
         json.put("tickRecordBytes", tickSize.bytes());
@@ -169,8 +170,9 @@ final class EveryOccurrenceBenchmark {
         report.heading(target.name())
                 .paragraph("Requests on the wire per delivery, mean of " + repetitions + " (by API call: the sum over"
                         + " them). Storage: the job's record (`" + every.name + "`, " + every.name.length()
-                        + " characters) " + jobSize.bytes() + " bytes (" + jobSize.counted() + "); a tick record ("
-                        + tickRecord.length() + "-character name) " + tickSize.bytes() + " bytes ("
+                        + " characters) " + jobSize.bytes() + " bytes (" + jobSize.counted()
+                        + "); an occurrence record ("
+                        + occurrenceRecord.length() + "-character name) " + tickSize.bytes() + " bytes ("
                         + tickSize.counted() + "), one per occurrence, kept.")
                 .table(List.of("delivery", "watermark", "by API call", "every occurrence", "by API call"), rows);
         return json;

@@ -273,7 +273,7 @@ final class GcpGuardBenchmark {
     }
 
     private static void expectRan(HttpResponse<String> response, Path log) throws IOException {
-        if (response.statusCode() != 200 || !response.body().equals("RAN")) {
+        if (response.statusCode() != 200 || !response.body().equals("ACQUIRED")) {
             throw new IllegalStateException("The function answered " + response.statusCode() + " " + response.body()
                     + "; its output:\n" + Files.readString(log));
         }

@@ -291,7 +291,7 @@ final class LambdaGuardBenchmark {
         }
     }
 
-    /** One invocation of the scheduled event of {@code tick} on a started runtime, which must answer "RAN". */
+    /** One invocation of the scheduled event of {@code tick} on a started runtime, which must answer "ACQUIRED". */
     private static void invokeWarm(LambdaRuntimeApi api, Instant tick, Path log) throws Exception {
         expectOk(api.invoke(event(tick), 60_000).result().get(60, TimeUnit.SECONDS), api, log);
     }
@@ -348,7 +348,7 @@ final class LambdaGuardBenchmark {
     }
 
     private static void expectOk(LambdaRuntimeApi.Result result, LambdaRuntimeApi api, Path log) throws IOException {
-        if (result.error() || !result.body().equals("\"RAN\"")) {
+        if (result.error() || !result.body().equals("\"ACQUIRED\"")) {
             throw new IllegalStateException("Invocation answered " + result.body() + "; init error: " + api.initError()
                     + "; runtime output:\n" + Files.readString(log));
         }

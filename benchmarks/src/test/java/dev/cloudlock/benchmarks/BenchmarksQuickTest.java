@@ -70,7 +70,7 @@ class BenchmarksQuickTest {
     void quickEveryOccurrenceRunCountsTwoMoreWritesPerTickThatRuns() throws Exception {
         String md = Benchmarks.runEveryOccurrence(true).markdown();
         System.out.println(md);
-        // DynamoDB: the watermark's acquire and release, and every occurrence's two more on the tick record.
+        // DynamoDB: the watermark's acquire and release, and every occurrence's two more on the occurrence record.
         assertThat(md)
                 .contains("| a tick that runs (acquire, complete) | 2.0 | {UpdateItem=2} | 4.0 | {UpdateItem=4} |")
                 .contains("S3 on moto", "Firestore on", "Cosmos DB on", "Azure Blob Storage on Azurite");

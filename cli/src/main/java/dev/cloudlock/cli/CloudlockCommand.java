@@ -24,14 +24,15 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code cloudlock}: see and repair the locks on a store. Exit codes: {@value #DONE} done, {@value #REFUSED} refused by
- * a condition (the fence moved on, the tick is not the one given, the lock is held, no such lock), {@value #USAGE}
+ * a condition (the fence moved on, the watermark is not the one given, the lock is held, no such lock), {@value #USAGE}
  * bad usage, {@value #STORE_ERROR} the store failed or is set up wrong.
  */
 @Command(
         name = "cloudlock",
         mixinStandardHelpOptions = true,
         versionProvider = CloudlockCommand.Version.class,
-        description = "See and repair cloudlock locks: list, show, release by fence, reset a tick, set a store up.",
+        description =
+                "See and repair cloudlock locks: list, show, release by fence, reset a watermark, set a store up.",
         footer = {
             "",
             "Exit codes: 0 done, 1 refused by a condition, 2 usage, 3 store error.",
@@ -41,7 +42,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             CloudlockCommand.ListLocks.class,
             CloudlockCommand.Show.class,
             CloudlockCommand.Release.class,
-            CloudlockCommand.ResetTick.class,
+            CloudlockCommand.ResetWatermark.class,
             CloudlockCommand.Init.class
         })
 public final class CloudlockCommand {
@@ -216,13 +217,14 @@ public final class CloudlockCommand {
     }
 
     @Command(
-            name = "reset-tick",
+            name = "reset-watermark",
             mixinStandardHelpOptions = true,
             description = {
-                "Set the lock's lastTick to --to if it is --from now (the repair for a tick set by a bad event)."
+                "Set the lock's watermark (the newest tick it completed) to --to if it is --from now (the repair for a"
+                        + " watermark set by a bad event)."
                         + " Refused while the lock is held; the fencing token grows by one."
             })
-    static final class ResetTick implements Callable<Integer> {
+    static final class ResetWatermark implements Callable<Integer> {
         @ParentCommand
         CloudlockCommand root;
 
@@ -232,23 +234,23 @@ public final class CloudlockCommand {
         @Option(
                 names = "--from",
                 required = true,
-                description = "The lastTick the lock has now (ISO-8601, e.g. 2026-12-01T03:00:00Z), or 'none'.")
+                description = "The watermark the lock has now (ISO-8601, e.g. 2026-12-01T03:00:00Z), or 'none'.")
         String from;
 
-        @Option(names = "--to", required = true, description = "The lastTick to record (ISO-8601).")
+        @Option(names = "--to", required = true, description = "The watermark to record (ISO-8601).")
         String to;
 
         @Override
         public Integer call() {
             @Nullable Instant expected = from.equalsIgnoreCase("none") ? null : instant(from, "--from");
             Instant target = instant(to, "--to");
-            LockAdmin.TickResetResult result = root.admin().resetTick(name, expected, target);
+            LockAdmin.WatermarkResetResult result = root.admin().resetWatermark(name, expected, target);
             String message = switch (result.outcome()) {
-                case RESET -> "Reset the last tick of '" + name + "' from " + from + " to " + to + ".";
-                case TICK_MOVED ->
-                    "Refused: the last tick of '" + name + "' is "
+                case RESET -> "Reset the watermark of '" + name + "' from " + from + " to " + to + ".";
+                case WATERMARK_MOVED ->
+                    "Refused: the watermark of '" + name + "' is "
                             + result.lock()
-                                    .map(LockView::lastTick)
+                                    .map(LockView::watermark)
                                     .map(String::valueOf)
                                     .orElse("none")
                             + ", not " + from + ". Nothing written.";

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 final class Output {
 
     private static final List<String> COLUMNS =
-            List.of("NAME", "STATE", "FENCE", "LOCKED BY", "LOCKED AT", "LOCK UNTIL", "LAST TICK");
+            List.of("NAME", "STATE", "FENCE", "LOCKED BY", "LOCKED AT", "LOCK UNTIL", "WATERMARK");
 
     private Output() {}
 
@@ -46,7 +46,7 @@ final class Output {
                     text(lock.lockedBy()),
                     text(lock.lockedAt()),
                     text(lock.lockUntil()),
-                    text(lock.lastTick())));
+                    text(lock.watermark())));
         }
         int[] widths = new int[COLUMNS.size()];
         for (List<String> row : rows) {
@@ -71,7 +71,7 @@ final class Output {
                 + "locked by:  " + text(lock.lockedBy()) + "\n"
                 + "locked at:  " + text(lock.lockedAt()) + "\n"
                 + "lock until: " + text(lock.lockUntil()) + "\n"
-                + "last tick:  " + text(lock.lastTick()) + "\n";
+                + "watermark:  " + text(lock.watermark()) + "\n";
     }
 
     static String json(List<LockView> locks) {
@@ -84,7 +84,7 @@ final class Output {
     static String json(LockView lock) {
         return "{\"name\":" + quote(lock.name()) + ",\"held\":" + lock.held() + ",\"fence\":" + lock.fence()
                 + ",\"lockedBy\":" + quoteOrNull(lock.lockedBy()) + ",\"lockedAt\":" + quoteOrNull(lock.lockedAt())
-                + ",\"lockUntil\":" + quoteOrNull(lock.lockUntil()) + ",\"lastTick\":" + quoteOrNull(lock.lastTick())
+                + ",\"lockUntil\":" + quoteOrNull(lock.lockUntil()) + ",\"watermark\":" + quoteOrNull(lock.watermark())
                 + "}";
     }
 

@@ -53,7 +53,7 @@ final class StoreOptions {
             names = "--locked-by",
             paramLabel = "<identity>",
             scope = ScopeType.INHERIT,
-            description = "Who a tick reset writes as lockedBy (default: cloudlock-cli on this host).")
+            description = "Who a watermark reset writes as lockedBy (default: cloudlock-cli on this host).")
     @Nullable
     String lockedBy;
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * What every store shows through real processes. The CLI ({@code java -jar}): setup run twice, a listing after real
- * lock traffic, show, a fenced release that works and one refused because a newer holder took the lock, a tick reset,
+ * lock traffic, show, a fenced release that works and one refused because a newer holder took the lock, a watermark reset,
  * and a store outage as exit code 3. Child JVMs ({@link Contender}): several processes contending for one name never
  * overlap and their fences increase (with a negative control), and a holder killed with {@code kill -9} keeps the
  * lock until its {@code lockUntil} and no longer.
@@ -181,20 +181,21 @@ abstract class CliContract {
     }
 
     @Test
-    void aTickResetRepairsTheTickOnlyFromTheValueTheOperatorSaw() {
+    void aWatermarkResetRepairsItOnlyFromTheValueTheOperatorSaw() {
         String job = unique("poisoned-job");
         Instant wrong = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant repaired = wrong.minus(Duration.ofHours(1));
         provider("scheduler").lockTick(config(job), wrong).lock().orElseThrow().completeTick();
 
-        CliProcess.Run refused = cli("reset-tick", job, "--from", repaired.toString(), "--to", repaired.toString());
+        CliProcess.Run refused =
+                cli("reset-watermark", job, "--from", repaired.toString(), "--to", repaired.toString());
         assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
-        assertThat(provider("reader").store().read(job).orElseThrow().lastTick())
+        assertThat(provider("reader").store().read(job).orElseThrow().watermark())
                 .isEqualTo(wrong);
 
-        CliProcess.Run reset = cli("reset-tick", job, "--from", wrong.toString(), "--to", repaired.toString());
+        CliProcess.Run reset = cli("reset-watermark", job, "--from", wrong.toString(), "--to", repaired.toString());
         assertThat(reset.exitCode()).as(reset.toString()).isZero();
-        assertThat(provider("reader").store().read(job).orElseThrow().lastTick())
+        assertThat(provider("reader").store().read(job).orElseThrow().watermark())
                 .isEqualTo(repaired);
     }
 

@@ -65,9 +65,9 @@ class CliUsageIT {
                 "http://127.0.0.1:9",
                 "--region",
                 "us-east-1");
-        CliProcess.Run badTick = run(store, "reset-tick", "job", "--from", "none", "--to", "yesterday");
-        assertThat(badTick.exitCode()).as(badTick.toString()).isEqualTo(2);
-        assertThat(badTick.err()).contains("--to", "yesterday", "ISO-8601");
+        CliProcess.Run badWatermark = run(store, "reset-watermark", "job", "--from", "none", "--to", "yesterday");
+        assertThat(badWatermark.exitCode()).as(badWatermark.toString()).isEqualTo(2);
+        assertThat(badWatermark.err()).contains("--to", "yesterday", "ISO-8601");
 
         CliProcess.Run badFence = run(store, "release", "job", "--fence", "0");
         assertThat(badFence.exitCode()).as(badFence.toString()).isEqualTo(2);
@@ -87,7 +87,7 @@ class CliUsageIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"list", "show", "release", "reset-tick", "init"})
+    @ValueSource(strings = {"list", "show", "release", "reset-watermark", "init"})
     void everyCommandHasHelp(String command) {
         CliProcess.Run help = cli(command, "--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();

@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  *       resolved by reading the record: if its owner token is ours, we hold the lock.</li>
  * </ul>
  * Leases are judged by the store's clock, so a client whose clock is off cannot take a held lock: Firestore reads
- * it itself; DynamoDB, S3, Cosmos DB and Blob Storage estimate it ({@link ClockSkewMonitor}) from the server times their
- * responses carry. Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty, about
+ * it itself; DynamoDB, S3, Cosmos DB and Blob Storage estimate it ({@link ClockSkewMonitor}) from the server times
+ * their responses carry. Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty, about
  * 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that is
  * safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
  * ShedLock's {@link ClockProvider}.
@@ -129,7 +129,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return acquire(lockConfiguration, null, Duration.ZERO).lock();
     }
 
-    /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s tick reset. */
+    /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s watermark reset. */
     Optional<StoreLock> tryLockForAdmin(LockConfiguration lockConfiguration) {
         return acquire(lockConfiguration, null, Duration.ZERO).lock().map(StoreLock.class::cast);
     }
@@ -194,16 +194,16 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     /**
      * Takes the lock for one scheduled occurrence, remembering completed occurrences as {@code completedTicks} says:
      * {@link CompletedTicks#WATERMARK} is {@link #lockTick(LockConfiguration, Instant, Duration)};
-     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's own record {@code <job>@<tick>}, then the job's lock
+     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's occurrence record {@code <job>@<tick>}, then the job's lock
      * (one run at a time), so the tick is done exactly when it completed, however many newer ticks completed first.
-     * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its record and
+     * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its occurrence record and
      * releases the job, {@link FencedLock#unlock()} releases both and leaves the tick open.
      *
      * @param tick the occurrence's scheduled time (stored with millisecond precision)
      * @param maxLead how far ahead of the store's time a tick may be
      * @throws IllegalArgumentException when a name, the lease or the tick is invalid, before any request; under
      *     {@link CompletedTicks#EVERY_OCCURRENCE}, also when the job's name is longer than
-     *     {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the tick record's
+     *     {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the occurrence record's
      *     name
      */
     public TickAttempt lockTick(
@@ -221,8 +221,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     /**
-     * {@link CompletedTicks#EVERY_OCCURRENCE}: the tick's record, then the job's lock, each one ordinary tick
-     * acquisition on its own name. The tick's record comes first so that a duplicate of a completed or running tick
+     * {@link CompletedTicks#EVERY_OCCURRENCE}: the occurrence record, then the job's lock, each one ordinary tick
+     * acquisition on its own name. The occurrence record comes first so that a duplicate of a completed or running tick
      * is answered by it alone (one request, as under the watermark) and never holds the job's lock, even for a
      * moment: taken first, the job's lock would make a concurrent delivery of another tick find the job busy. The
      * job's lock is taken with the tick: this mode never advances its watermark, so it refuses only a tick at or
@@ -233,12 +233,12 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         String job = checkName(config.getName());
         String record = checkName(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick));
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
-        // lockAtLeastFor is the job's: its lock keeps it; the tick record only needs to live as long as the run.
+        // lockAtLeastFor is the job's: its lock keeps it; the occurrence record only needs to live as long as the run.
         LockConfiguration recordConfig =
                 new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
         TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead);
-        if (recordAttempt.status() != TickAttempt.Status.ACQUIRED) {
-            return recordAttempt; // DONE: this tick completed; RUNNING: an attempt of this tick holds its record
+        if (recordAttempt.status() != TickStatus.ACQUIRED) {
+            return recordAttempt; // DONE: this tick completed; BUSY: an attempt of this tick holds its record
         }
         StoreLock recordLock = (StoreLock) recordAttempt.lock().orElseThrow();
         TickAttempt jobAttempt;
@@ -252,13 +252,14 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             }
             throw e;
         }
-        if (jobAttempt.status() != TickAttempt.Status.ACQUIRED) {
-            // RUNNING: another tick of the job runs. DONE: the watermark from before the switch covers this tick.
+        if (jobAttempt.status() != TickStatus.ACQUIRED) {
+            // BUSY: another tick of the job holds its lock. DONE: the watermark from before the switch covers this
+            // tick.
             recordLock.release(null);
             return jobAttempt;
         }
         return new TickAttempt(
-                TickAttempt.Status.ACQUIRED,
+                TickStatus.ACQUIRED,
                 Optional.of(new OccurrenceLock((StoreLock) jobAttempt.lock().orElseThrow(), recordLock, tick)));
     }
 
@@ -301,9 +302,9 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             return held(heldFrom(current), atLeast, tick);
         }
         if (tick != null && current != null && current.hasCompleted(tick)) {
-            return new TickAttempt(TickAttempt.Status.DONE, Optional.empty());
+            return new TickAttempt(TickStatus.DONE, Optional.empty());
         }
-        return new TickAttempt(TickAttempt.Status.RUNNING, Optional.empty());
+        return new TickAttempt(TickStatus.BUSY, Optional.empty());
     }
 
     /** The rules every store shares for a name, then the store's own; returns the name. */
@@ -356,7 +357,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, @Nullable Instant tick) {
         return new TickAttempt(
-                TickAttempt.Status.ACQUIRED,
+                TickStatus.ACQUIRED,
                 Optional.of(new StoreLock(lock, lock.leaseStart().plus(lockAtLeastFor), tick)));
     }
 
@@ -566,7 +567,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
     }
     /**
-     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the tick's record,
+     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the occurrence record,
      * both held. Single-use like {@link StoreLock}; a step that fails with a store error may be retried on the same
      * handle, from that step on.
      */
@@ -610,7 +611,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
 
         /**
-         * Releases the tick record (recording {@code completed} when given), then the job's lock. When the record's
+         * Releases the occurrence record (recording {@code completed} when given), then the job's lock. When the record's
          * release fails, the job's lock stays held (as a failed release of a watermark tick leaves it) until a retry
          * on this handle or the end of its lease.
          */
@@ -629,7 +630,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
 
         /**
-         * Extends the job's lock, then the tick record's, both to {@code lockAtMostFor} from now ({@code
+         * Extends the job's lock, then the occurrence record's, both to {@code lockAtMostFor} from now ({@code
          * lockAtLeastFor} is the job's). When either has been lost, the other is released (the tick stays open) and
          * the result is empty.
          */
@@ -658,7 +659,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 throw e;
             }
             if (recordExtended.isEmpty()) {
-                giveUp(job, "its tick record '" + record.name() + "' could not be extended");
+                giveUp(job, "its occurrence record '" + record.name() + "' could not be extended");
                 return Optional.empty();
             }
             return Optional.of(new OccurrenceLock(job, (StoreLock) recordExtended.get(), tick));
@@ -683,7 +684,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
         @Override
         public String toString() {
-            return "FencedLock[" + name() + ", fence=" + fencingToken() + ", tick=" + tick + ", tick record="
+            return "FencedLock[" + name() + ", fence=" + fencingToken() + ", tick=" + tick + ", occurrence record="
                     + record.name() + "]";
         }
     }

@@ -54,7 +54,7 @@ public final class InMemoryLockStore implements LockStore {
                     request.lockedBy(),
                     request.owner(),
                     fence,
-                    current == null ? null : current.lastTick(),
+                    current == null ? null : current.watermark(),
                     null);
         });
         return result.get();
@@ -72,7 +72,7 @@ public final class InMemoryLockStore implements LockStore {
                                 current.lockedBy(),
                                 current.owner(),
                                 current.fence(),
-                                request.completedTickIfAny().orElse(current.lastTick()),
+                                request.completedTickIfAny().orElse(current.watermark()),
                                 null))
                 != null;
     }
@@ -91,7 +91,7 @@ public final class InMemoryLockStore implements LockStore {
                                 current.lockedBy(),
                                 current.owner(),
                                 current.fence(),
-                                current.lastTick(),
+                                current.watermark(),
                                 null)
                         : null);
         return Optional.ofNullable(extended)

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an operator may do to a provider's locks, safely: look at them, end exactly one holding, repair a wrong
- * {@code lastTick}, and set the store up. From {@link CloudLockProvider#admin()}.
+ * watermark, and set the store up. From {@link CloudLockProvider#admin()}.
  *
  * <p>Why a release here is safe where an unconditional "unlock" is not: {@link #releaseIfFence} is conditioned on the
  * holding the operator saw (its fencing token, and the owner token the record carries), so it can end that holding
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LockAdmin {
 
-    /** The lease the tick reset holds the lock for while it reads and writes the record. */
+    /** The lease the watermark reset holds the lock for while it reads and writes the record. */
     private static final Duration RESET_LEASE = Duration.ofMinutes(1);
     /** How often a release is tried again when the holding it targets wrote its record in between (an extension). */
     private static final int RELEASE_ATTEMPTS = 3;
@@ -121,7 +121,7 @@ public final class LockAdmin {
                         record.lockedBy(),
                         record.owner(),
                         fence,
-                        record.lastTick(),
+                        record.watermark(),
                         null);
                 return new ReleaseResult(ReleaseResult.Outcome.RELEASED, Optional.of(LockView.of(released, now)));
             }
@@ -132,28 +132,28 @@ public final class LockAdmin {
     }
 
     /**
-     * Sets the lock's {@code lastTick} to {@code newLastTick} if it is {@code expectedLastTick} now: the repair for a
-     * record whose tick was set by a bad event (every real tick after it would be skipped as done), or to run an
+     * Sets the lock's watermark to {@code newWatermark} if it is {@code expectedWatermark} now: the repair for a
+     * record whose watermark was set by a bad event (every real tick after it would be skipped as done), or to run an
      * occurrence again. It takes the lock for the write, so it is refused while the job runs
-     * ({@link TickResetResult.Outcome#HELD}), and the lock's fencing token grows by one.
+     * ({@link WatermarkResetResult.Outcome#HELD}), and the lock's fencing token grows by one.
      *
-     * @param expectedLastTick the {@code lastTick} the operator saw, {@code null} for a record without one
-     * @param newLastTick the tick to record; not further ahead of the store's time than
+     * @param expectedWatermark the watermark the operator saw, {@code null} for a record without one
+     * @param newWatermark the tick to record; not further ahead of the store's time than
      *     {@link CloudLockProvider#DEFAULT_MAX_TICK_LEAD}, so a reset cannot poison the job either
      */
-    public TickResetResult resetTick(String name, @Nullable Instant expectedLastTick, Instant newLastTick) {
+    public WatermarkResetResult resetWatermark(String name, @Nullable Instant expectedWatermark, Instant newWatermark) {
         provider.checkName(name);
-        Objects.requireNonNull(newLastTick, "newLastTick");
-        Instant expected = expectedLastTick == null ? null : expectedLastTick.truncatedTo(ChronoUnit.MILLIS);
-        Instant tick = newLastTick.truncatedTo(ChronoUnit.MILLIS);
+        Objects.requireNonNull(newWatermark, "newWatermark");
+        Instant expected = expectedWatermark == null ? null : expectedWatermark.truncatedTo(ChronoUnit.MILLIS);
+        Instant tick = newWatermark.truncatedTo(ChronoUnit.MILLIS);
         CloudLockProvider.StoreTime time = provider.storeTime(name);
         CloudLockProvider.checkTickLead(
                 name, tick, time, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, "give the tick the job last completed");
         Optional<LockRecord> before = store.read(name);
         if (before.isEmpty()) {
-            return new TickResetResult(TickResetResult.Outcome.NO_SUCH_LOCK, Optional.empty());
+            return new WatermarkResetResult(WatermarkResetResult.Outcome.NO_SUCH_LOCK, Optional.empty());
         }
-        Optional<TickResetResult> refused = refusal(before.get(), expected, time.earliest());
+        Optional<WatermarkResetResult> refused = refusal(before.get(), expected, time.earliest());
         if (refused.isPresent()) {
             return refused.get();
         }
@@ -164,33 +164,33 @@ public final class LockAdmin {
         }
         LockRecord current = store.read(name)
                 .orElseThrow(() -> new LockStoreException(
-                        "The record of lock '" + name + "' vanished while the tick reset held it"));
-        if (!Objects.equals(current.lastTick(), expected)) {
+                        "The record of lock '" + name + "' vanished while the watermark reset held it"));
+        if (!Objects.equals(current.watermark(), expected)) {
             lock.get().unlock();
-            return new TickResetResult(
-                    TickResetResult.Outcome.TICK_MOVED,
+            return new WatermarkResetResult(
+                    WatermarkResetResult.Outcome.WATERMARK_MOVED,
                     Optional.of(LockView.of(current, provider.storeTime(name).earliest())));
         }
         if (!lock.get().release(tick)) {
             return held(name);
         }
-        return new TickResetResult(TickResetResult.Outcome.RESET, show(name));
+        return new WatermarkResetResult(WatermarkResetResult.Outcome.RESET, show(name));
     }
 
-    private static Optional<TickResetResult> refusal(LockRecord record, @Nullable Instant expected, Instant now) {
-        if (!Objects.equals(record.lastTick(), expected)) {
-            return Optional.of(
-                    new TickResetResult(TickResetResult.Outcome.TICK_MOVED, Optional.of(LockView.of(record, now))));
+    private static Optional<WatermarkResetResult> refusal(LockRecord record, @Nullable Instant expected, Instant now) {
+        if (!Objects.equals(record.watermark(), expected)) {
+            return Optional.of(new WatermarkResetResult(
+                    WatermarkResetResult.Outcome.WATERMARK_MOVED, Optional.of(LockView.of(record, now))));
         }
         if (!record.isFreeAt(now)) {
             return Optional.of(
-                    new TickResetResult(TickResetResult.Outcome.HELD, Optional.of(LockView.of(record, now))));
+                    new WatermarkResetResult(WatermarkResetResult.Outcome.HELD, Optional.of(LockView.of(record, now))));
         }
         return Optional.empty();
     }
 
-    private TickResetResult held(String name) {
-        return new TickResetResult(TickResetResult.Outcome.HELD, show(name));
+    private WatermarkResetResult held(String name) {
+        return new WatermarkResetResult(WatermarkResetResult.Outcome.HELD, show(name));
     }
 
     /** Makes the store ready for locks, idempotently ({@link LockStore#init}). */
@@ -250,31 +250,31 @@ public final class LockAdmin {
     }
 
     /**
-     * What {@link #resetTick} did.
+     * What {@link #resetWatermark} did.
      *
      * @param outcome what happened
      * @param lock the lock as it was seen (after the reset when {@link Outcome#RESET}); empty without a record
      */
-    public record TickResetResult(Outcome outcome, Optional<LockView> lock) {
+    public record WatermarkResetResult(Outcome outcome, Optional<LockView> lock) {
 
-        /** Outcomes of a tick reset. */
+        /** Outcomes of a watermark reset. */
         public enum Outcome {
-            /** {@code lastTick} now holds the new tick. */
+            /** The watermark now holds the new tick. */
             RESET,
-            /** {@code lastTick} was not the expected value: refused, nothing written. */
-            TICK_MOVED,
+            /** The watermark was not the expected value: refused, nothing written. */
+            WATERMARK_MOVED,
             /** The lock is held (the job may be running): refused, nothing written; try again once it is free. */
             HELD,
             /** The store has no record of the lock. */
             NO_SUCH_LOCK
         }
 
-        public TickResetResult {
+        public WatermarkResetResult {
             Objects.requireNonNull(outcome, "outcome");
             Objects.requireNonNull(lock, "lock");
         }
 
-        /** True unless the tick was reset. */
+        /** True unless the watermark was reset. */
         public boolean refused() {
             return outcome != Outcome.RESET;
         }

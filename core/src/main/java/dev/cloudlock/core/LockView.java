@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param lockedAt when it was last acquired
  * @param lockUntil when its current (or last) lease ends
  * @param fence the last acquisition's fencing token: what {@link LockAdmin#releaseIfFence} is given
- * @param lastTick the newest tick completed under this name, if any
+ * @param watermark the newest tick completed under this name, if any: every tick at or before it is done
  * @param held whether an acquisition now would find it taken
  */
 public record LockView(
@@ -23,7 +23,7 @@ public record LockView(
         @Nullable Instant lockedAt,
         @Nullable Instant lockUntil,
         long fence,
-        @Nullable Instant lastTick,
+        @Nullable Instant watermark,
         boolean held) {
 
     public LockView {
@@ -37,7 +37,7 @@ public record LockView(
                 record.lockedAt(),
                 record.lockUntil(),
                 record.fence(),
-                record.lastTick(),
+                record.watermark(),
                 !record.isFreeAt(storeNow));
     }
 }

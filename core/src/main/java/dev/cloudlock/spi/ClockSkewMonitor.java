@@ -83,7 +83,7 @@ public final class ClockSkewMonitor {
     }
 
     private final Duration tolerance;
-    private final LongSupplier ticker;
+    private final LongSupplier nanoClock;
     private final Supplier<Instant> clientClock;
     private final Deque<Bounds> recent = new ArrayDeque<>();
     private boolean warned;
@@ -93,9 +93,9 @@ public final class ClockSkewMonitor {
         this(tolerance, System::nanoTime, ClockProvider::now);
     }
 
-    ClockSkewMonitor(Duration tolerance, LongSupplier ticker, Supplier<Instant> clientClock) {
+    ClockSkewMonitor(Duration tolerance, LongSupplier nanoClock, Supplier<Instant> clientClock) {
         this.tolerance = Objects.requireNonNull(tolerance, "tolerance");
-        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.clientClock = Objects.requireNonNull(clientClock, "clientClock");
         if (tolerance.isNegative()) {
             throw new IllegalArgumentException("tolerance must not be negative");
@@ -106,9 +106,13 @@ public final class ClockSkewMonitor {
         return tolerance;
     }
 
-    /** This monitor's monotonic clock, in nanoseconds: read it just before sending and just after receiving. */
-    public long ticks() {
-        return ticker.getAsLong();
+    /**
+     * This monitor's monotonic clock in nanoseconds ({@link System#nanoTime()} unless a test gives another): read it
+     * just before sending a request and just after receiving its response, and pass both readings to
+     * {@link #observe} or {@link #observeHttpDate}.
+     */
+    public long nanoTime() {
+        return nanoClock.getAsLong();
     }
 
     /**
@@ -116,18 +120,18 @@ public final class ClockSkewMonitor {
      *
      * @param serverTime the server's time in the response, truncated to {@code resolution}
      * @param resolution the server time's resolution (1 s for HTTP {@code Date})
-     * @param sentTicks {@link #ticks()} when the request was sent
-     * @param receivedTicks {@link #ticks()} when the response arrived
+     * @param sentNanos {@link #nanoTime()} when the request was sent
+     * @param receivedNanos {@link #nanoTime()} when the response arrived
      */
-    public void observe(Instant serverTime, Duration resolution, long sentTicks, long receivedTicks) {
+    public void observe(Instant serverTime, Duration resolution, long sentNanos, long receivedNanos) {
         long server = nanos(serverTime);
-        Bounds bounds = new Bounds(server - receivedTicks, server + resolution.toNanos() - sentTicks, receivedTicks);
+        Bounds bounds = new Bounds(server - receivedNanos, server + resolution.toNanos() - sentNanos, receivedNanos);
         synchronized (this) {
             recent.addLast(bounds);
             if (recent.size() > WINDOW) {
                 recent.removeFirst();
             }
-            if (intersection(receivedTicks) == null) { // the store's clock stepped: start over from this response
+            if (intersection(receivedNanos) == null) { // the store's clock stepped: start over from this response
                 recent.clear();
                 recent.addLast(bounds);
             }
@@ -139,7 +143,7 @@ public final class ClockSkewMonitor {
      * Records one HTTP response by its {@code Date} header (RFC 1123, whole seconds). A missing or unparsable header
      * is ignored: the estimate then rests on the other responses.
      */
-    public void observeHttpDate(@Nullable String dateHeader, long sentTicks, long receivedTicks) {
+    public void observeHttpDate(@Nullable String dateHeader, long sentNanos, long receivedNanos) {
         if (dateHeader == null) {
             return;
         }
@@ -151,7 +155,7 @@ public final class ClockSkewMonitor {
             LOG.debug("Ignoring unparsable Date header '{}'", dateHeader);
             return;
         }
-        observe(serverTime, Duration.ofSeconds(1), sentTicks, receivedTicks);
+        observe(serverTime, Duration.ofSeconds(1), sentNanos, receivedNanos);
     }
 
     /**
@@ -165,7 +169,7 @@ public final class ClockSkewMonitor {
 
     /** The store's time now, within bounds; empty before the first response. */
     public Optional<ServerTime> serverTime() {
-        long now = ticks();
+        long now = nanoTime();
         Bounds both;
         synchronized (this) {
             both = intersection(now);

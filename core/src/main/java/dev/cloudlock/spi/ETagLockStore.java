@@ -114,7 +114,7 @@ public abstract class ETagLockStore implements LockStore {
                                 base.lockedBy(),
                                 base.owner(),
                                 base.fence(),
-                                request.completedTickIfAny().orElse(base.lastTick()),
+                                request.completedTickIfAny().orElse(base.watermark()),
                                 null),
                         base,
                         "release",
@@ -137,7 +137,7 @@ public abstract class ETagLockStore implements LockStore {
                                 base.lockedBy(),
                                 base.owner(),
                                 base.fence(),
-                                base.lastTick(),
+                                base.watermark(),
                                 null),
                         base,
                         "extend",
@@ -202,7 +202,7 @@ public abstract class ETagLockStore implements LockStore {
                 request.lockedBy(),
                 request.owner(),
                 previous == null ? 1 : previous.fence() + 1,
-                previous == null ? null : previous.lastTick(),
+                previous == null ? null : previous.watermark(),
                 null);
     }
 
@@ -242,7 +242,7 @@ public abstract class ETagLockStore implements LockStore {
                 next.lockedBy(),
                 next.owner(),
                 next.fence(),
-                next.lastTick(),
+                next.watermark(),
                 new StoreState.ETag(etag.get()));
         written.put(next.name(), stored);
         return Optional.of(stored);

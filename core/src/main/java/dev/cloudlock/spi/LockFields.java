@@ -5,6 +5,8 @@ import java.util.Set;
 /**
  * The field names of a lock record, the same in every store (for DynamoDB the layout of
  * ShedLock's own provider plus {@code owner}, {@code fence} and {@code lastTick}). The record's key is the lock name.
+ * These are a wire format: records written by every earlier version carry them, so a name here never changes, even
+ * where the Java name of the concept did ({@link #WATERMARK} is stored as {@code lastTick}).
  */
 public final class LockFields {
 
@@ -13,10 +15,14 @@ public final class LockFields {
     public static final String LOCKED_BY = "lockedBy";
     public static final String OWNER = "owner";
     public static final String FENCE = "fence";
-    public static final String LAST_TICK = "lastTick";
+    /**
+     * The record's watermark, the newest tick completed under its name ({@link LockRecord#watermark()}). Stored as
+     * {@code lastTick}, its name before 1.0, so that existing tables, buckets and containers keep working.
+     */
+    public static final String WATERMARK = "lastTick";
 
     /** All of them. */
-    public static final Set<String> ALL = Set.of(LOCK_UNTIL, LOCKED_AT, LOCKED_BY, OWNER, FENCE, LAST_TICK);
+    public static final Set<String> ALL = Set.of(LOCK_UNTIL, LOCKED_AT, LOCKED_BY, OWNER, FENCE, WATERMARK);
 
     private LockFields() {}
 }

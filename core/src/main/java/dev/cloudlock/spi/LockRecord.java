@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param lockedBy who last acquired it
  * @param owner the last acquisition's owner token
  * @param fence the last acquisition's fencing token ({@code 0} when never fenced)
- * @param lastTick the newest tick that completed successfully
+ * @param watermark the newest tick that completed successfully under this name: every tick at or before it is done
+ *     (stored as {@value LockFields#WATERMARK})
  * @param storeState what the store keeps for a conditional write on this record (an ETag, an update time), opaque
  *     to core; {@code null} where the store needs none
  */
@@ -25,7 +26,7 @@ public record LockRecord(
         @Nullable String lockedBy,
         @Nullable String owner,
         long fence,
-        @Nullable Instant lastTick,
+        @Nullable Instant watermark,
         @Nullable StoreState storeState) {
 
     public LockRecord {
@@ -37,9 +38,9 @@ public record LockRecord(
         return lockUntil == null || !lockUntil.isAfter(now);
     }
 
-    /** True when {@code tick} is not newer than the last completed tick. */
+    /** True when {@code tick} is at or before the watermark. */
     public boolean hasCompleted(Instant tick) {
-        return lastTick != null && !lastTick.isBefore(tick);
+        return watermark != null && !watermark.isBefore(tick);
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.cloudlock.spi;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,7 +34,7 @@ public final class LockRecordJson {
         field(out, LOCKED_BY, record.lockedBy());
         field(out, OWNER, record.owner());
         out.append(",\"fence\":").append(record.fence());
-        field(out, LAST_TICK, time(record.lastTick()));
+        field(out, WATERMARK, time(record.watermark()));
         return out.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -56,7 +56,7 @@ public final class LockRecordJson {
                 string(fields, LOCKED_BY),
                 string(fields, OWNER),
                 (Long) fence,
-                instant(fields, LAST_TICK),
+                instant(fields, WATERMARK),
                 storeState);
     }
 

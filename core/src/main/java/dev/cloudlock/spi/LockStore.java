@@ -27,9 +27,9 @@ public interface LockStore {
 
     /**
      * One conditional write that takes the lock if the record is absent, or free at {@link AcquireRequest#now()}
-     * (and, for a tick, its {@code lastTick} is absent or older than the tick). On success the record holds
-     * {@code lockUntil = request.lockUntilAt(now)}, {@code lockedAt = now}, {@code lockedBy}, the request's
-     * {@code owner} and {@code fence + 1}.
+     * (and, for a tick, its watermark, stored as {@code lastTick}, is absent or older than the tick). On success the
+     * record holds {@code lockUntil = request.lockUntilAt(now)}, {@code lockedAt = now}, {@code lockedBy}, the
+     * request's {@code owner} and {@code fence + 1}.
      *
      * @return {@link AcquireResult.Acquired} with the written state, or {@link AcquireResult.Lost} with the
      *     record that made the condition fail when the store returns it in the same response
@@ -39,7 +39,7 @@ public interface LockStore {
     /**
      * One write conditioned on {@code owner == request.lock().owner()} that sets
      * {@code lockUntil = request.lockUntilAt(now)} and, when {@link ReleaseRequest#completedTick()} is present,
-     * {@code lastTick}.
+     * the watermark ({@code lastTick}) to it.
      *
      * @return {@code false} when the record is no longer ours (our lease expired and another holder took it)
      */

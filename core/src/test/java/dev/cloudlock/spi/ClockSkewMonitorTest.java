@@ -19,26 +19,28 @@ class ClockSkewMonitorTest {
     private static final Instant T = Instant.parse("2026-11-30T02:00:00.000Z");
 
     /** The monotonic clock, in nanoseconds since the test began. */
-    private final AtomicLong ticks = new AtomicLong(5_000_000_000L);
-    /** The store's clock: T plus the ticks plus this offset. */
+    private final AtomicLong nanoTime = new AtomicLong(5_000_000_000L);
+    /** The store's clock: T plus the monotonic nanoseconds plus this offset. */
     private Duration storeOffset = Duration.ofMillis(3_400);
-    /** The client's wall clock: T plus the ticks plus this offset. */
+    /** The client's wall clock: T plus the monotonic nanoseconds plus this offset. */
     private Duration clientOffset = Duration.ZERO;
 
     private final ClockSkewMonitor monitor = new ClockSkewMonitor(
-            Duration.ofSeconds(2), ticks::get, () -> T.plusNanos(ticks.get()).plus(clientOffset));
+            Duration.ofSeconds(2),
+            nanoTime::get,
+            () -> T.plusNanos(nanoTime.get()).plus(clientOffset));
 
     private Instant storeNow() {
-        return T.plusNanos(ticks.get()).plus(storeOffset);
+        return T.plusNanos(nanoTime.get()).plus(storeOffset);
     }
 
     /** One request answered after {@code rtt}, stamped with the store's time (truncated to seconds) halfway. */
     private void respond(Duration rtt) {
-        long sent = ticks.get();
-        ticks.addAndGet(rtt.toNanos() / 2);
+        long sent = nanoTime.get();
+        nanoTime.addAndGet(rtt.toNanos() / 2);
         Instant stamped = storeNow().truncatedTo(ChronoUnit.SECONDS);
-        ticks.addAndGet(rtt.toNanos() / 2);
-        monitor.observe(stamped, SECOND, sent, ticks.get());
+        nanoTime.addAndGet(rtt.toNanos() / 2);
+        monitor.observe(stamped, SECOND, sent, nanoTime.get());
     }
 
     private void assertBoundsHoldTheStoreTime() {
@@ -52,7 +54,7 @@ class ClockSkewMonitorTest {
         assertThat(monitor.serverTime()).isEmpty();
         for (int i = 0; i < 20; i++) {
             respond(Duration.ofMillis(4));
-            ticks.addAndGet(Duration.ofMillis(137).toNanos());
+            nanoTime.addAndGet(Duration.ofMillis(137).toNanos());
             assertBoundsHoldTheStoreTime();
         }
         ClockSkewMonitor.Estimate estimate = monitor.estimate().orElseThrow();
@@ -103,7 +105,7 @@ class ClockSkewMonitorTest {
     void boundsWidenWithTheTimeSinceTheLastResponse() {
         respond(Duration.ofMillis(2));
         Duration fresh = monitor.serverTime().orElseThrow().uncertainty();
-        ticks.addAndGet(Duration.ofHours(1).toNanos());
+        nanoTime.addAndGet(Duration.ofHours(1).toNanos());
         Duration anHourLater = monitor.serverTime().orElseThrow().uncertainty();
         assertThat(anHourLater.minus(fresh)).isBetween(Duration.ofMillis(700), Duration.ofMillis(740));
         assertBoundsHoldTheStoreTime();
@@ -113,12 +115,12 @@ class ClockSkewMonitorTest {
     void restartsWhenTheStoresClockSteps() {
         for (int i = 0; i < 10; i++) {
             respond(Duration.ofMillis(2));
-            ticks.addAndGet(Duration.ofMillis(91).toNanos());
+            nanoTime.addAndGet(Duration.ofMillis(91).toNanos());
         }
         storeOffset = storeOffset.plusSeconds(30);
         for (int i = 0; i < 10; i++) {
             respond(Duration.ofMillis(2));
-            ticks.addAndGet(Duration.ofMillis(91).toNanos());
+            nanoTime.addAndGet(Duration.ofMillis(91).toNanos());
         }
         assertBoundsHoldTheStoreTime();
         assertThat(monitor.estimate().orElseThrow().samples()).isEqualTo(10);

@@ -37,7 +37,7 @@ class LockRecordJsonTest {
         String json = new String(LockRecordJson.write(record), StandardCharsets.UTF_8);
         assertThat(json).doesNotContain("lastTick");
         assertThat(LockRecordJson.read("n", json.getBytes(StandardCharsets.UTF_8), new StoreState.ETag("e"))
-                        .lastTick())
+                        .watermark())
                 .isNull();
     }
 

@@ -1,12 +1,13 @@
 package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickGuard;
-import dev.cloudlock.function.TickOutcome;
 import dev.cloudlock.function.WhenBusy;
 import dev.cloudlock.testkit.LockHistory;
 import java.nio.file.Files;
@@ -43,10 +44,10 @@ import java.util.function.Function;
  * {@code --busy retry} (the default here) the guard fails a delivery that finds the job busy
  * ({@link dev.cloudlock.function.TickBusyException}, counted as {@code BUSY_RETRY}), so it is redelivered too, and
  * every tick runs successfully exactly once; with {@code --busy skip} such a delivery is acknowledged as
- * {@code SKIPPED_RUNNING} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
+ * {@code BUSY} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
  * every delivery runs the job.
  *
- * <p>Those late retries show the tick watermark ({@code lastTick}): a retry of an older tick that arrives after a
+ * <p>Those late retries show the job's watermark (stored as {@code lastTick}): a retry of an older tick that arrives after a
  * newer tick completed is skipped as done, so tick 8 is lost (and 18, as the timing falls). With
  * {@code --every-occurrence} the guard
  * records each occurrence on its own ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE}), and with
@@ -60,33 +61,34 @@ public final class FleetDemo {
 
     /**
      * One execution of the job body: who ran which tick when, with which fencing token, whether it failed, and whether
-     * a retry delivery ({@code attempt > 0}) started it.
+     * a retry delivery ({@code attempt > 0}) started it. Ticks are numbered from 0, one per interval: {@code tickNumber}
+     * is that number, the row label and colour of the run in the timeline.
      */
     public record Execution(
             String instance,
-            int tick,
+            int tickNumber,
             int attempt,
             long fencingToken,
             long startNanos,
             long endNanos,
             boolean failed) {}
 
-    /** A delivery the guard skipped: which instance, which tick, when, and why. */
-    public record Skip(String instance, int tick, DeliveryOutcome outcome, long atNanos) {}
+    /** A delivery the guard skipped: which instance, the number of which tick, when, and why. */
+    public record Skip(String instance, int tickNumber, DeliveryOutcome outcome, long atNanos) {}
 
     /**
-     * What one delivery came to, as the demo counts them: the guard's outcomes, {@link #FAILED} for a delivery
+     * What one delivery came to, as the demo counts them: the guard's {@link TickStatus} values, {@link #FAILED} for a delivery
      * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery), and
      * {@link #BUSY_RETRY} for a delivery the guard failed because the job was busy (retried the same way).
      */
     public enum DeliveryOutcome {
-        RAN,
-        SKIPPED_RUNNING,
-        SKIPPED_DONE,
+        ACQUIRED,
+        BUSY,
+        DONE,
         BUSY_RETRY,
         FAILED;
 
-        static DeliveryOutcome of(TickOutcome outcome) {
+        static DeliveryOutcome of(TickStatus outcome) {
             return valueOf(outcome.name());
         }
     }
@@ -128,9 +130,9 @@ public final class FleetDemo {
          */
         public long ticksSuperseded() {
             return skips.stream()
-                    .filter(skip -> skip.outcome() == DeliveryOutcome.SKIPPED_DONE
-                            && !successesPerTick.containsKey(skip.tick()))
-                    .map(Skip::tick)
+                    .filter(skip ->
+                            skip.outcome() == DeliveryOutcome.DONE && !successesPerTick.containsKey(skip.tickNumber()))
+                    .map(Skip::tickNumber)
                     .distinct()
                     .count();
         }
@@ -180,7 +182,7 @@ public final class FleetDemo {
                     (guard
                             ? "With the cloudlock guard (" + demoStore.description() + ", --busy "
                                     + whenBusy.name().toLowerCase(java.util.Locale.ROOT)
-                                    + (everyOccurrence ? ", --every-occurrence" : ", the tick watermark") + "):"
+                                    + (everyOccurrence ? ", --every-occurrence" : ", the watermark") + "):"
                             : "Without a guard (--no-guard):"));
             print(summary);
             Files.writeString(timeline, Timeline.svg(summary));
@@ -229,7 +231,8 @@ public final class FleetDemo {
                     .settings(GuardSettings.defaults()
                             .withLeaseMargin(Duration.ofSeconds(1))
                             .withWhenBusy(whenBusy)
-                            .withEveryOccurrence(everyOccurrence))
+                            .withCompletedTicks(
+                                    everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK))
                     .build());
             fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }
@@ -272,7 +275,7 @@ public final class FleetDemo {
                                 .run(occurrence, Duration.ofSeconds(5), context -> body(name, context.fencingToken())));
                     } else {
                         body(name, 0);
-                        outcome = DeliveryOutcome.RAN;
+                        outcome = DeliveryOutcome.ACQUIRED;
                     }
                 } catch (TickBusyException busy) {
                     outcome = DeliveryOutcome.BUSY_RETRY;
@@ -280,8 +283,8 @@ public final class FleetDemo {
                     outcome = DeliveryOutcome.FAILED;
                 }
                 outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
-                if (outcome == DeliveryOutcome.SKIPPED_RUNNING
-                        || outcome == DeliveryOutcome.SKIPPED_DONE
+                if (outcome == DeliveryOutcome.BUSY
+                        || outcome == DeliveryOutcome.DONE
                         || outcome == DeliveryOutcome.BUSY_RETRY) {
                     skips.add(new Skip(name, tick, outcome, System.nanoTime() - origin));
                 }
@@ -346,9 +349,9 @@ public final class FleetDemo {
         LockHistory history = new LockHistory();
         Map<Integer, Integer> successes = new TreeMap<>();
         for (Execution e : executions) {
-            history.record(e.instance() + " tick " + e.tick(), e.fencingToken(), e.startNanos(), e.endNanos());
+            history.record(e.instance() + " tick " + e.tickNumber(), e.fencingToken(), e.startNanos(), e.endNanos());
             if (!e.failed()) {
-                successes.merge(e.tick(), 1, Integer::sum);
+                successes.merge(e.tickNumber(), 1, Integer::sum);
             }
         }
         Map<DeliveryOutcome, Integer> counted = new TreeMap<>();
@@ -379,11 +382,9 @@ public final class FleetDemo {
         System.out.printf(
                 "  executions                %d (%d failed and were retried)%n",
                 s.executions().size(), s.failures());
-        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.RAN, 0));
-        System.out.printf(
-                "  skipped as running        %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_RUNNING, 0));
-        System.out.printf(
-                "  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.SKIPPED_DONE, 0));
+        System.out.printf("  ran                       %d%n", s.outcomes().getOrDefault(DeliveryOutcome.ACQUIRED, 0));
+        System.out.printf("  skipped as busy           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY, 0));
+        System.out.printf("  skipped as done           %d%n", s.outcomes().getOrDefault(DeliveryOutcome.DONE, 0));
         System.out.printf("  busy, asked for a retry   %d%n", s.outcomes().getOrDefault(DeliveryOutcome.BUSY_RETRY, 0));
         System.out.printf(
                 "  every tick ran once       %s%n",

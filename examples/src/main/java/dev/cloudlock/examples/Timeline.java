@@ -4,10 +4,10 @@ import java.util.Locale;
 
 /**
  * Draws a demo run as a self-contained SVG: one row per instance, one bar per execution of the job, labelled with
- * its tick and coloured by it; a failed run is red, a run started by a retry delivery has a dashed outline, and a
- * delivery the guard skipped or sent back for a retry is a mark in its instance's row (a triangle: the tick was
- * running; a circle: it was done). With the guard, bars never overlap in time and each tick has one full-colour bar;
- * without it, every instance runs every tick it receives. A legend under the rows says all of this.
+ * its tick's number and coloured by it; a failed run is red, a run started by a retry delivery has a dashed outline,
+ * and a delivery the guard skipped or sent back for a retry is a mark in its instance's row (a triangle: the tick was
+ * busy, its lock held; a circle: it was done). With the guard, bars never overlap in time and each tick has one
+ * full-colour bar; without it, every instance runs every tick it receives. A legend under the rows says all of this.
  */
 final class Timeline {
 
@@ -16,7 +16,7 @@ final class Timeline {
     private static final int TOP = 50;
     private static final int LEGEND = 70;
     private static final double PX_PER_SECOND = 60;
-    private static final String RUNNING = "#ff7f0e";
+    private static final String BUSY = "#ff7f0e";
     private static final String DONE = "#7f7f7f";
     private static final String FAILED = "#d62728";
 
@@ -80,7 +80,7 @@ final class Timeline {
             double x = LEFT + e.startNanos() / 1e9 * PX_PER_SECOND;
             double w = Math.max(2, (e.endNanos() - e.startNanos()) / 1e9 * PX_PER_SECOND);
             int y = TOP + row(e.instance()) * ROW + 4;
-            String fill = e.failed() ? FAILED : tickColour(e.tick());
+            String fill = e.failed() ? FAILED : tickColour(e.tickNumber());
             String outline = e.attempt() > 0 ? " stroke=\"black\" stroke-dasharray=\"3,2\"" : "";
             svg.append(String.format(
                     Locale.ROOT,
@@ -95,22 +95,22 @@ final class Timeline {
                     fill,
                     outline,
                     e.instance(),
-                    e.tick(),
+                    e.tickNumber(),
                     e.failed() ? " (failed)" : "",
                     e.attempt() > 0 ? " (a retry)" : "",
                     e.fencingToken(),
                     x + 3,
                     y + 16,
-                    e.tick()));
+                    e.tickNumber()));
         }
         for (FleetDemo.Skip skip : summary.skips()) {
             double x = LEFT + skip.atNanos() / 1e9 * PX_PER_SECOND;
             int y = TOP + row(skip.instance()) * ROW + ROW - 8;
             svg.append(mark(
-                    skip.outcome() != FleetDemo.DeliveryOutcome.SKIPPED_DONE,
+                    skip.outcome() != FleetDemo.DeliveryOutcome.DONE,
                     x,
                     y,
-                    skip.instance() + " tick " + skip.tick() + ": " + skip.outcome()));
+                    skip.instance() + " tick " + skip.tickNumber() + ": " + skip.outcome()));
         }
         legend(svg, axis + 35);
         return svg.append("</svg>\n").toString();
@@ -122,7 +122,7 @@ final class Timeline {
                 Locale.ROOT,
                 "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"14\" rx=\"3\""
                         + " fill=\"%s\"/><text x=\"%d\" y=\"%d\">a run of the job (colour and number: its"
-                        + " tick)</text>%n",
+                        + " tick's number)</text>%n",
                 x,
                 y,
                 tickColour(4),
@@ -151,7 +151,7 @@ final class Timeline {
         svg.append(mark(true, x + 332, y + 34, "skipped"));
         svg.append(String.format(
                 Locale.ROOT,
-                "<text x=\"%d\" y=\"%d\">a delivery skipped or sent back (busy): the tick was running</text>%n",
+                "<text x=\"%d\" y=\"%d\">a delivery skipped or sent back: the tick was busy (its lock held)</text>%n",
                 x + 350,
                 y + 35));
         svg.append(mark(false, x + 12, y + 58, "skipped"));
@@ -162,9 +162,9 @@ final class Timeline {
                 y + 59));
     }
 
-    /** A skipped delivery's mark: an orange triangle when the tick was running, a grey circle when it was done. */
-    private static String mark(boolean running, double x, int y, String title) {
-        return running
+    /** A skipped delivery's mark: an orange triangle when the tick was busy, a grey circle when it was done. */
+    private static String mark(boolean busy, double x, int y, String title) {
+        return busy
                 ? String.format(
                         Locale.ROOT,
                         "<polygon points=\"%.1f,%d %.1f,%d %.1f,%d\" fill=\"%s\"><title>%s</title>" + "</polygon>%n",
@@ -174,7 +174,7 @@ final class Timeline {
                         y + 4,
                         x,
                         y - 5,
-                        RUNNING,
+                        BUSY,
                         title)
                 : String.format(
                         Locale.ROOT,
@@ -185,8 +185,8 @@ final class Timeline {
                         title);
     }
 
-    private static String tickColour(int tick) {
-        return String.format(Locale.ROOT, "hsl(%d,65%%,55%%)", (tick * 47) % 360);
+    private static String tickColour(int tickNumber) {
+        return String.format(Locale.ROOT, "hsl(%d,65%%,55%%)", (tickNumber * 47) % 360);
     }
 
     private static int row(String instance) {

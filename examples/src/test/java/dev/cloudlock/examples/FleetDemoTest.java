@@ -34,13 +34,13 @@ class FleetDemoTest {
                 .isEqualTo(2);
         assertThat(summary.outcomes())
                 .containsKeys(
-                        FleetDemo.DeliveryOutcome.RAN,
-                        FleetDemo.DeliveryOutcome.SKIPPED_DONE,
+                        FleetDemo.DeliveryOutcome.ACQUIRED,
+                        FleetDemo.DeliveryOutcome.DONE,
                         FleetDemo.DeliveryOutcome.BUSY_RETRY,
                         FleetDemo.DeliveryOutcome.FAILED);
         assertThat(summary.ticksLost()).isZero();
         assertThat(summary.ticksRunTwice()).isZero();
-        assertThat(summary.outcomes().get(FleetDemo.DeliveryOutcome.RAN)).isEqualTo(8);
+        assertThat(summary.outcomes().get(FleetDemo.DeliveryOutcome.ACQUIRED)).isEqualTo(8);
         assertThat(summary.deliveries()).isGreaterThan(summary.ticks());
         assertThat(Timeline.svg(summary)).startsWith("<svg").contains("every tick once: yes", "overlaps: 0");
     }
@@ -68,7 +68,7 @@ class FleetDemoTest {
         assertThat(summary.skips())
                 .as("duplicates were skipped, and recorded")
                 .extracting(FleetDemo.Skip::outcome)
-                .contains(FleetDemo.DeliveryOutcome.BUSY_RETRY, FleetDemo.DeliveryOutcome.SKIPPED_DONE);
+                .contains(FleetDemo.DeliveryOutcome.BUSY_RETRY, FleetDemo.DeliveryOutcome.DONE);
         assertThat(summary.executions())
                 .as("a failed tick ran again on a retry delivery")
                 .anyMatch(e -> e.attempt() > 0 && !e.failed());
@@ -77,7 +77,7 @@ class FleetDemoTest {
                 .contains(
                         "a failed run",
                         "a retry delivery",
-                        "the tick was running",
+                        "the tick was busy",
                         "was done",
                         "<polygon",
                         "<circle",
@@ -91,7 +91,7 @@ class FleetDemoTest {
         summary = FleetDemo.run(store::provider, 3, 8, Duration.ofSeconds(1), true, WhenBusy.SKIP, false);
         assertThat(summary.outcomes())
                 .doesNotContainKey(FleetDemo.DeliveryOutcome.BUSY_RETRY)
-                .containsKey(FleetDemo.DeliveryOutcome.SKIPPED_RUNNING);
+                .containsKey(FleetDemo.DeliveryOutcome.BUSY);
         assertThat(summary.retries())
                 .as("only failed deliveries come back")
                 .isEqualTo(summary.outcomes().getOrDefault(FleetDemo.DeliveryOutcome.FAILED, 0));
@@ -113,11 +113,11 @@ class FleetDemoTest {
         FleetDemo.Summary summary = lateRetryOfTick8(true);
         assertThat(summary.ticks()).isEqualTo(10);
         FleetDemo.Execution tick8 = summary.executions().stream()
-                .filter(e -> e.tick() == 8 && !e.failed())
+                .filter(e -> e.tickNumber() == 8 && !e.failed())
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("tick 8 never ran: " + summary.successesPerTick()));
         FleetDemo.Execution tick9 = summary.executions().stream()
-                .filter(e -> e.tick() == 9 && !e.failed())
+                .filter(e -> e.tickNumber() == 9 && !e.failed())
                 .findFirst()
                 .orElseThrow();
         assertThat(tick8.startNanos()).as("tick 8 ran after tick 9 completed").isGreaterThan(tick9.endNanos());
@@ -136,7 +136,7 @@ class FleetDemoTest {
         FleetDemo.Summary summary = lateRetryOfTick8(false);
         assertThat(summary.successesPerTick()).doesNotContainKey(8);
         assertThat(summary.skips())
-                .anyMatch(skip -> skip.tick() == 8 && skip.outcome() == FleetDemo.DeliveryOutcome.SKIPPED_DONE);
+                .anyMatch(skip -> skip.tickNumber() == 8 && skip.outcome() == FleetDemo.DeliveryOutcome.DONE);
         assertThat(summary.ticksSuperseded()).isEqualTo(1);
         assertThat(summary.ticksRunTwice()).isZero();
         assertThat(summary.violations()).isEmpty();

@@ -110,14 +110,14 @@ class ModuleReadmesTest {
         TerraformModule fixture = parsed.get("readme-missing-input");
         String readme = Files.readString(FIXTURE.resolve("README.md"), StandardCharsets.UTF_8);
 
-        assertThat(ModuleReadme.problems("fixture/README.md", readme, fixture))
+        assertThat(ModuleReadme.problems("the fixture's README", readme, fixture))
                 .containsExactlyInAnyOrder(
-                        "fixture/README.md: input `retention_days` has no line in the Inputs table",
-                        "fixture/README.md: the line of input `name` is stale: it says | `name` | Name of the"
+                        "the fixture's README: input `retention_days` has no line in the Inputs table",
+                        "the fixture's README: the line of input `name` is stale: it says | `name` | Name of the"
                                 + " thing. | `string` | n/a | yes | but the module's variables say | `name` | Name"
                                 + " of the lock thing. | `string` | n/a | yes |",
-                        "fixture/README.md: output `arn` has a line but the module declares no such output",
-                        "fixture/README.md: output `id` has no line in the Outputs table");
+                        "the fixture's README: output `arn` has a line but the module declares no such output",
+                        "the fixture's README: output `id` has no line in the Outputs table");
     }
 
     @Test
@@ -126,7 +126,7 @@ class ModuleReadmesTest {
         String readme = Files.readString(FIXTURE.resolve("README.md"), StandardCharsets.UTF_8);
         String rewritten = ModuleReadme.rewrite(readme, fixture);
 
-        assertThat(ModuleReadme.problems("fixture/README.md", rewritten, fixture))
+        assertThat(ModuleReadme.problems("the fixture's README", rewritten, fixture))
                 .isEmpty();
         assertThat(rewritten.substring(0, rewritten.indexOf(ModuleReadme.BEGIN)))
                 .isEqualTo(readme.substring(0, readme.indexOf(ModuleReadme.BEGIN)));
@@ -137,9 +137,9 @@ class ModuleReadmesTest {
                 .contains("| `tags` | Tags of the thing. | `map(string)` | `{}` | no |")
                 .contains("| `id` | Id of the thing. |")
                 .doesNotContain("`arn`");
-        assertThat(ModuleReadme.problems("fixture/README.md", "# fixture\n\nNo tables.\n", fixture))
+        assertThat(ModuleReadme.problems("the fixture's README", "# fixture\n\nNo tables.\n", fixture))
                 .containsExactly(
-                        "fixture/README.md has no " + ModuleReadme.BEGIN + " ... " + ModuleReadme.END + " section");
+                        "the fixture's README has no " + ModuleReadme.BEGIN + " ... " + ModuleReadme.END + " section");
         assertThat(ModuleReadme.rewrite("# fixture\n", fixture))
                 .startsWith("# fixture\n\n" + ModuleReadme.BEGIN + "\n## Inputs\n")
                 .endsWith(ModuleReadme.END + "\n");

@@ -32,16 +32,16 @@ public final class CloudLockMeters {
     public static final String CLOCK_SKEW = "cloudlock.clock.skew";
 
     /**
-     * Counter of the function guards' deliveries, tagged {@value #TAG_OUTCOME}: {@code ran}, {@code skipped_running},
-     * {@code skipped_done} or {@code failed} (the job or the store threw).
+     * Counter of the function guards' deliveries, tagged {@value #TAG_OUTCOME}: {@code acquired}, {@code busy},
+     * {@code done} or {@code failed} (the job or the store threw).
      */
-    public static final String GUARD_TICKS = "cloudlock.guard.ticks";
+    public static final String GUARD_DELIVERIES = "cloudlock.guard.deliveries";
 
     /** Observation of a held lock (a {@code @SchedulerLock} execution): from acquisition to release. */
     public static final String LOCK_OBSERVATION = "cloudlock.lock";
 
     /** Observation of one delivery to a function guard: from taking the lock to the job's end. */
-    public static final String GUARD_OBSERVATION = "cloudlock.guard.tick";
+    public static final String GUARD_OBSERVATION = "cloudlock.guard.delivery";
 
     public static final String TAG_LOCK = "lock";
     public static final String TAG_STORE = "store";

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
-import dev.cloudlock.function.TickOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -149,7 +149,7 @@ class CloudLockMetersTest {
     @Test
     void guardDeliveriesAreCountedByOutcomeAndObserved() throws Exception {
         TickGuard guard = TickGuard.builder(provider)
-                .listener(new TickMeters("dynamodb", meters, observations))
+                .listener(new GuardMeters("dynamodb", meters, observations))
                 .build();
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Tick first = new Tick("nightly", now.minusSeconds(30));
@@ -157,20 +157,20 @@ class CloudLockMetersTest {
         Tick third = new Tick("nightly", now.minusSeconds(10));
         Duration remaining = Duration.ofMinutes(1);
 
-        assertThat(guard.run(first, remaining, context -> {})).isEqualTo(TickOutcome.RAN);
-        assertThat(guard.run(first, remaining, context -> {})).isEqualTo(TickOutcome.SKIPPED_DONE);
-        TickOutcome[] nested = new TickOutcome[1];
+        assertThat(guard.run(first, remaining, context -> {})).isEqualTo(TickStatus.ACQUIRED);
+        assertThat(guard.run(first, remaining, context -> {})).isEqualTo(TickStatus.DONE);
+        TickStatus[] nested = new TickStatus[1];
         guard.run(second, remaining, context -> nested[0] = guard.run(second, remaining, inner -> {}));
-        assertThat(nested[0]).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(nested[0]).isEqualTo(TickStatus.BUSY);
         assertThatThrownBy(() -> guard.run(third, remaining, context -> {
                     throw new IllegalStateException("job failed");
                 }))
                 .hasMessage("job failed");
 
-        assertThat(ticks("ran")).isEqualTo(2);
-        assertThat(ticks("skipped_done")).isEqualTo(1);
-        assertThat(ticks("skipped_running")).isEqualTo(1);
-        assertThat(ticks("failed")).isEqualTo(1);
+        assertThat(deliveries("acquired")).isEqualTo(2);
+        assertThat(deliveries("done")).isEqualTo(1);
+        assertThat(deliveries("busy")).isEqualTo(1);
+        assertThat(deliveries("failed")).isEqualTo(1);
         TestObservationRegistryAssert.assertThat(observations)
                 .hasNumberOfObservationsWithNameEqualTo(CloudLockMeters.GUARD_OBSERVATION, 5)
                 .forAllObservationsWithNameEqualTo(
@@ -192,8 +192,8 @@ class CloudLockMetersTest {
         return Optional.ofNullable(timer).map(Timer::count).orElse(0L);
     }
 
-    private double ticks(String outcome) {
-        Counter counter = meters.find(CloudLockMeters.GUARD_TICKS)
+    private double deliveries(String outcome) {
+        Counter counter = meters.find(CloudLockMeters.GUARD_DELIVERIES)
                 .tags("lock", "nightly", "store", "dynamodb", "outcome", outcome)
                 .counter();
         return counter == null ? 0 : counter.count();

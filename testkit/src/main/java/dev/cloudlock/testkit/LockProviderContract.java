@@ -17,6 +17,7 @@ import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.LockedRun;
 import dev.cloudlock.core.LockedTaskRunner;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
@@ -455,7 +456,7 @@ public abstract class LockProviderContract {
                 .hasMessageContaining("store's time");
         assertThat(provider("b").store().read(name)).as("nothing written").isEmpty();
         TickAttempt now = provider("a").lockTick(config(name), Instant.now());
-        assertThat(now.status()).as("a tick of now runs").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(now.status()).as("a tick of now runs").isEqualTo(TickStatus.ACQUIRED);
         now.lock().orElseThrow().completeTick();
     }
 
@@ -595,36 +596,36 @@ public abstract class LockProviderContract {
         String job = uniqueName("job");
         Instant tick = Instant.parse("2026-11-30T03:00:00Z");
         TickAttempt first = provider("a").lockTick(config(job), tick);
-        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(first.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(first.lock().orElseThrow().tick()).contains(tick);
         assertThat(provider("b").lockTick(config(job), tick).status())
                 .as("duplicate while running")
-                .isEqualTo(TickAttempt.Status.RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         first.lock().orElseThrow().completeTick();
-        assertThat(record(job).lastTick()).isEqualTo(tick);
+        assertThat(record(job).watermark()).isEqualTo(tick);
 
         assertThat(provider("b").lockTick(config(job), tick).status())
                 .as("duplicate after completion")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(provider("b").lockTick(config(job), tick.minusSeconds(60)).status())
                 .as("an older tick")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
 
         Instant next = tick.plusSeconds(60);
         TickAttempt failing = provider("b").lockTick(config(job), next);
-        assertThat(failing.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(failing.status()).isEqualTo(TickStatus.ACQUIRED);
         failing.lock().orElseThrow().unlock(); // the job failed: the tick stays open
         TickAttempt retry = provider("c").lockTick(config(job), next);
-        assertThat(retry.status()).as("retry of a failed tick").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).as("retry of a failed tick").isEqualTo(TickStatus.ACQUIRED);
         assertThat(retry.lock().orElseThrow().fencingToken())
                 .isGreaterThan(failing.lock().orElseThrow().fencingToken());
         retry.lock().orElseThrow().completeTick();
-        assertThat(provider("d").lockTick(config(job), next).status()).isEqualTo(TickAttempt.Status.DONE);
-        assertThat(record(job).lastTick()).isEqualTo(next);
+        assertThat(provider("d").lockTick(config(job), next).status()).isEqualTo(TickStatus.DONE);
+        assertThat(record(job).watermark()).isEqualTo(next);
     }
 
     @Test
-    void tickDuringLockAtLeastForIsRunningNotDone() {
+    void tickDuringLockAtLeastForIsBusyNotDone() {
         String job = uniqueName("job-at-least");
         Instant tick = Instant.parse("2026-11-30T04:00:00Z");
         provider("a")
@@ -634,7 +635,7 @@ public abstract class LockProviderContract {
                 .completeTick();
         assertThat(provider("b").lockTick(config(job), tick.plusSeconds(60)).status())
                 .as("a newer tick inside lockAtLeastFor")
-                .isEqualTo(TickAttempt.Status.RUNNING);
+                .isEqualTo(TickStatus.BUSY);
     }
 
     @Test
@@ -659,10 +660,10 @@ public abstract class LockProviderContract {
         Instant older = Instant.parse("2026-11-30T05:00:00Z");
         Instant newer = older.plusSeconds(60);
         TickAttempt failing = lockTick("a", job, older, completedTicks);
-        assertThat(failing.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(failing.status()).isEqualTo(TickStatus.ACQUIRED);
         failing.lock().orElseThrow().unlock(); // the job failed: the tick stays open
         TickAttempt next = lockTick("b", job, newer, completedTicks);
-        assertThat(next.status()).as("the newer tick").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(next.status()).as("the newer tick").isEqualTo(TickStatus.ACQUIRED);
         next.lock().orElseThrow().completeTick();
         return lockTick("c", job, older, completedTicks);
     }
@@ -672,7 +673,7 @@ public abstract class LockProviderContract {
         // The negative control of the next case: the watermark loses that occurrence.
         assertThat(lateRetryAfterANewerTickCompleted(uniqueName("late-watermark"), CompletedTicks.WATERMARK)
                         .status())
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
     }
 
     @Test
@@ -680,7 +681,7 @@ public abstract class LockProviderContract {
         String job = uniqueName("late-every");
         Instant older = Instant.parse("2026-11-30T05:00:00Z");
         TickAttempt retry = lateRetryAfterANewerTickCompleted(job, CompletedTicks.EVERY_OCCURRENCE);
-        assertThat(retry.status()).as("the late retry").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).as("the late retry").isEqualTo(TickStatus.ACQUIRED);
         FencedLock lock = retry.lock().orElseThrow();
         assertThat(lock.name()).isEqualTo(job);
         assertThat(lock.tick()).contains(older);
@@ -690,15 +691,15 @@ public abstract class LockProviderContract {
         lock.completeTick();
         assertThat(lockTick("d", job, older, CompletedTicks.EVERY_OCCURRENCE).status())
                 .as("another retry of it")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(lockTick("d", job, older.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE)
                         .status())
                 .as("the newer tick")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(job, older))
-                        .lastTick())
+                        .watermark())
                 .isEqualTo(older);
-        assertThat(record(job).lastTick())
+        assertThat(record(job).watermark())
                 .as("the job's watermark is not advanced")
                 .isNull();
         assertThat(provider("e").tryLock(config(job)))
@@ -709,43 +710,43 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void withEveryOccurrenceADeliveryWhileTheTickRunsIsRunningAndOneAfterItCompletedIsDone() {
+    void withEveryOccurrenceADeliveryWhileTheTickRunsIsBusyAndOneAfterItCompletedIsDone() {
         String job = uniqueName("every-duplicate");
         Instant tick = Instant.parse("2026-11-30T06:00:00Z");
         TickAttempt first = lockTick("a", job, tick, CompletedTicks.EVERY_OCCURRENCE);
-        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(first.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(lockTick("b", job, tick, CompletedTicks.EVERY_OCCURRENCE).status())
                 .as("a duplicate while it runs")
-                .isEqualTo(TickAttempt.Status.RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         assertThat(lockTick("b", job, tick.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE)
                         .status())
                 .as("another tick while it runs: one run of the job at a time")
-                .isEqualTo(TickAttempt.Status.RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         first.lock().orElseThrow().completeTick();
         assertThat(lockTick("c", job, tick, CompletedTicks.EVERY_OCCURRENCE).status())
                 .as("a second delivery after it completed")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(provider("e").tryLock(config(job)))
                 .as("a DONE delivery leaves the job's lock free")
                 .isPresent()
                 .get()
                 .satisfies(SimpleLock::unlock);
         TickAttempt failing = lockTick("c", job, tick.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE);
-        assertThat(failing.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(failing.status()).isEqualTo(TickStatus.ACQUIRED);
         failing.lock().orElseThrow().unlock();
         TickAttempt retry = lockTick("d", job, tick.plusSeconds(60), CompletedTicks.EVERY_OCCURRENCE);
-        assertThat(retry.status()).as("the retry of a failed tick").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).as("the retry of a failed tick").isEqualTo(TickStatus.ACQUIRED);
         retry.lock().orElseThrow().completeTick();
     }
 
     /** Deliveries of one tick raced from {@code threads} threads; the winners hold until every delivery answered. */
-    private static List<TickAttempt.Status> raceOneTick(
+    private static List<TickStatus> raceOneTick(
             java.util.function.IntFunction<CloudLockProvider> providers, String job, int threads)
             throws InterruptedException {
         Instant tick = Instant.parse("2026-11-30T07:00:00Z");
         java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(threads);
-        List<TickAttempt.Status> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<TickStatus> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> deliveries = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
@@ -783,35 +784,31 @@ public abstract class LockProviderContract {
     @Test
     void withEveryOccurrenceConcurrentDeliveriesOfOneTickRunItOnce() throws InterruptedException {
         String job = uniqueName("every-race");
-        List<TickAttempt.Status> statuses = raceOneTick(i -> provider("delivery-" + i), job, 4);
+        List<TickStatus> statuses = raceOneTick(i -> provider("delivery-" + i), job, 4);
         assertThat(statuses)
                 .as("outcomes of four concurrent deliveries")
-                .containsExactlyInAnyOrder(
-                        TickAttempt.Status.ACQUIRED,
-                        TickAttempt.Status.RUNNING,
-                        TickAttempt.Status.RUNNING,
-                        TickAttempt.Status.RUNNING);
+                .containsExactlyInAnyOrder(TickStatus.ACQUIRED, TickStatus.BUSY, TickStatus.BUSY, TickStatus.BUSY);
         assertThat(lockTick("late", job, Instant.parse("2026-11-30T07:00:00Z"), CompletedTicks.EVERY_OCCURRENCE)
                         .status())
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
     }
 
     @Test
     void theRaceOfOneTickCatchesAStoreThatIgnoresItsCondition() throws InterruptedException {
         // The negative control of the previous case: the same race on a store that claims every refused write.
         String job = uniqueName("every-race-broken");
-        List<TickAttempt.Status> statuses = raceOneTick(
+        List<TickStatus> statuses = raceOneTick(
                 i -> new CloudLockProvider(
                         new FaultInjectingStore(
                                 provider("broken-" + i).store(), FaultInjectingStore.Fault.IGNORE_CONDITION),
                         "broken-" + i),
                 job,
                 4);
-        assertThat(statuses).filteredOn(s -> s == TickAttempt.Status.ACQUIRED).hasSizeGreaterThan(1);
+        assertThat(statuses).filteredOn(s -> s == TickStatus.ACQUIRED).hasSizeGreaterThan(1);
     }
 
     @Test
-    void withEveryOccurrenceAJobNameTooLongForItsTickRecordsIsRefusedBeforeAnyRequest() {
+    void withEveryOccurrenceAJobNameTooLongForItsOccurrenceRecordsIsRefusedBeforeAnyRequest() {
         Instant tick = Instant.parse("2026-11-30T08:00:00Z");
         String tooLong = "j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME + 1);
         CloudLockProvider down = unreachableProvider(); // an IllegalArgumentException from it proves no request
@@ -826,7 +823,7 @@ public abstract class LockProviderContract {
         String longest = uniqueName("j").concat("j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME - 10));
         assertThat(longest).hasSize(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME);
         TickAttempt attempt = lockTick("a", longest, tick, CompletedTicks.EVERY_OCCURRENCE);
-        assertThat(attempt.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(attempt.status()).isEqualTo(TickStatus.ACQUIRED);
         attempt.lock().orElseThrow().completeTick();
         assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(longest, tick))
                         .name())
@@ -1290,7 +1287,7 @@ public abstract class LockProviderContract {
         Instant tick = Instant.parse("2026-11-30T05:00:00Z");
         provider("a").lockTick(config(name), tick).lock().orElseThrow().completeTick();
         LockView view = provider("admin").admin().show(name).orElseThrow();
-        assertThat(view.lastTick()).isEqualTo(tick);
+        assertThat(view.watermark()).isEqualTo(tick);
         assertThat(view.held()).isFalse();
         assertThat(view.fence()).isEqualTo(record(name).fence());
         assertThat(provider("admin").admin().show(uniqueName("never-locked"))).isEmpty();
@@ -1348,7 +1345,7 @@ public abstract class LockProviderContract {
     }
 
     @Test
-    void aTickResetRepairsTheTickOnlyFromTheValueTheOperatorSaw() {
+    void aWatermarkResetRepairsItOnlyFromTheValueTheOperatorSaw() {
         String job = uniqueName("tick-reset");
         Instant wrong = Instant.now().truncatedTo(ChronoUnit.MILLIS); // a tick delivered too early, say
         Instant repaired = wrong.minus(Duration.ofHours(1));
@@ -1356,23 +1353,23 @@ public abstract class LockProviderContract {
         long fenceBefore = record(job).fence();
         LockAdmin admin = provider("admin").admin();
 
-        LockAdmin.TickResetResult stale = admin.resetTick(job, repaired, repaired.minusSeconds(60));
-        assertThat(stale.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.TICK_MOVED);
-        assertThat(record(job).lastTick()).as("a refused reset writes nothing").isEqualTo(wrong);
+        LockAdmin.WatermarkResetResult stale = admin.resetWatermark(job, repaired, repaired.minusSeconds(60));
+        assertThat(stale.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.WATERMARK_MOVED);
+        assertThat(record(job).watermark()).as("a refused reset writes nothing").isEqualTo(wrong);
         assertThat(record(job).fence()).isEqualTo(fenceBefore);
 
-        LockAdmin.TickResetResult reset = admin.resetTick(job, wrong, repaired);
-        assertThat(reset.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.RESET);
-        assertThat(reset.lock().orElseThrow().lastTick()).isEqualTo(repaired);
+        LockAdmin.WatermarkResetResult reset = admin.resetWatermark(job, wrong, repaired);
+        assertThat(reset.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.RESET);
+        assertThat(reset.lock().orElseThrow().watermark()).isEqualTo(repaired);
         assertThat(reset.lock().orElseThrow().held()).isFalse();
         assertThat(record(job).fence()).as("the reset held the lock once").isEqualTo(fenceBefore + 1);
         assertThat(provider("b").lockTick(config(job), repaired.plusSeconds(60)).status())
                 .as("a tick after the repaired one runs again")
-                .isEqualTo(TickAttempt.Status.ACQUIRED);
+                .isEqualTo(TickStatus.ACQUIRED);
     }
 
     @Test
-    void aTickResetIsRefusedWhileTheJobHoldsTheLockOrWhenItWouldPoisonTheJob() {
+    void aWatermarkResetIsRefusedWhileTheJobHoldsTheLockOrWhenItWouldPoisonTheJob() {
         String job = uniqueName("tick-reset-held");
         Instant tick = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         provider("a")
@@ -1383,15 +1380,16 @@ public abstract class LockProviderContract {
         FencedLock running = provider("a").lockTick(config(job), tick).lock().orElseThrow();
         LockAdmin admin = provider("admin").admin();
 
-        LockAdmin.TickResetResult result = admin.resetTick(job, tick.minusSeconds(60), tick.minusSeconds(120));
-        assertThat(result.outcome()).isEqualTo(LockAdmin.TickResetResult.Outcome.HELD);
+        LockAdmin.WatermarkResetResult result =
+                admin.resetWatermark(job, tick.minusSeconds(60), tick.minusSeconds(120));
+        assertThat(result.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.HELD);
         assertThat(record(job).fence()).isEqualTo(running.fencingToken());
         running.completeTick();
 
-        assertThatThrownBy(() -> admin.resetTick(job, tick, Instant.parse("9000-01-01T00:00:00Z")))
+        assertThatThrownBy(() -> admin.resetWatermark(job, tick, Instant.parse("9000-01-01T00:00:00Z")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("9000-01-01");
-        assertThat(record(job).lastTick()).isEqualTo(tick);
+        assertThat(record(job).watermark()).isEqualTo(tick);
     }
 
     @Test

@@ -178,20 +178,20 @@ class CloudLockProviderTest {
     void aTickRunsOnceThenItAndOlderTicksAreDoneAndANewerTickRuns() {
         Instant tick = START;
         TickAttempt first = a.lockTick(config(MINUTE, Duration.ZERO), tick);
-        assertThat(first.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(first.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status())
                 .as("while it runs")
-                .isEqualTo(TickAttempt.Status.RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         first.lock().orElseThrow().completeTick();
-        assertThat(record().lastTick()).isEqualTo(tick);
+        assertThat(record().watermark()).isEqualTo(tick);
 
-        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick).status()).isEqualTo(TickStatus.DONE);
         assertThat(b.lockTick(config(MINUTE, Duration.ZERO), tick.minus(MINUTE)).status())
                 .as("an older tick")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = b.lockTick(config(MINUTE, Duration.ZERO), tick.plus(MINUTE));
-        assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(next.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(next.lock().orElseThrow().tick()).contains(tick.plus(MINUTE));
     }
 
@@ -207,7 +207,7 @@ class CloudLockProviderTest {
         assertThat(a.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(2))
                         .status())
                 .as("a tick within the default lead of 2 s")
-                .isEqualTo(TickAttempt.Status.ACQUIRED);
+                .isEqualTo(TickStatus.ACQUIRED);
         assertThatThrownBy(() -> b.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(61), MINUTE))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -215,8 +215,8 @@ class CloudLockProviderTest {
     @Test
     void aTickReleasedWithoutCompletingStaysOpenForARetry() {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().unlock();
-        assertThat(record().lastTick()).isNull();
-        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(record().watermark()).isNull();
+        assertThat(b.lockTick(config(MINUTE, Duration.ZERO), START).status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
     @Test
@@ -286,7 +286,7 @@ class CloudLockProviderTest {
 
     // ---- every occurrence -----------------------------------------------------------------------------------------
 
-    private static final String TICK_RECORD = "job@2026-11-30T02:00:00.000Z";
+    private static final String OCCURRENCE_RECORD = "job@2026-11-30T02:00:00.000Z";
 
     private static TickAttempt everyOccurrence(CloudLockProvider provider, Duration atLeast, Instant tick) {
         return provider.lockTick(
@@ -297,24 +297,24 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void anOccurrenceHoldsTheJobsLockAndItsOwnTickRecordWhichRecordsItWhenItCompletes() {
-        assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("job", START)).isEqualTo(TICK_RECORD);
+    void anOccurrenceHoldsTheJobsLockAndItsOwnOccurrenceRecordWhichRecordsItWhenItCompletes() {
+        assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("job", START)).isEqualTo(OCCURRENCE_RECORD);
         assertThat(CompletedTicks.WATERMARK.recordName("job", START)).isEqualTo("job");
         FencedLock lock =
                 everyOccurrence(a, Duration.ofSeconds(30), START).lock().orElseThrow();
         assertThat(record().lockUntil()).isEqualTo(START.plus(MINUTE));
-        assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plus(MINUTE));
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plus(MINUTE));
         assertThat(lock.fencingToken()).isEqualTo(record().fence()).isEqualTo(1);
-        assertThat(lock.toString()).contains(TICK_RECORD);
+        assertThat(lock.toString()).contains(OCCURRENCE_RECORD);
         clock.advance(Duration.ofSeconds(1));
         lock.completeTick();
-        LockRecord tickRecord = store.read(TICK_RECORD).orElseThrow();
-        assertThat(tickRecord.lastTick()).isEqualTo(START);
-        assertThat(tickRecord.lockUntil())
-                .as("lockAtLeastFor is the job's: the tick record is released to now")
+        LockRecord occurrenceRecord = store.read(OCCURRENCE_RECORD).orElseThrow();
+        assertThat(occurrenceRecord.watermark()).isEqualTo(START);
+        assertThat(occurrenceRecord.lockUntil())
+                .as("lockAtLeastFor is the job's: the occurrence record is released to now")
                 .isEqualTo(START.plusSeconds(1));
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(30));
-        assertThat(record().lastTick()).isNull();
+        assertThat(record().watermark()).isNull();
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
     }
 
@@ -323,39 +323,39 @@ class CloudLockProviderTest {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().completeTick();
         assertThat(everyOccurrence(b, Duration.ZERO, START).status())
                 .as("a redelivery of the tick completed before the switch")
-                .isEqualTo(TickAttempt.Status.DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(everyOccurrence(b, Duration.ZERO, START.minus(MINUTE)).status())
                 .as("an older tick, done by the watermark before the switch")
-                .isEqualTo(TickAttempt.Status.DONE);
-        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick())
-                .as("the tick record was taken, then released unrecorded")
+                .isEqualTo(TickStatus.DONE);
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().watermark())
+                .as("the occurrence record was taken, then released unrecorded")
                 .isNull();
         clock.advance(MINUTE); // the next occurrence is due
         TickAttempt next = everyOccurrence(b, Duration.ZERO, START.plus(MINUTE));
-        assertThat(next.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(next.status()).isEqualTo(TickStatus.ACQUIRED);
         next.lock().orElseThrow().completeTick();
-        assertThat(record().lastTick()).as("never advanced again").isEqualTo(START);
+        assertThat(record().watermark()).as("never advanced again").isEqualTo(START);
     }
 
     @Test
-    void aTickWhoseRecordAnEarlierAttemptStillHoldsIsRunningUntilThatLeaseEndsWhileTheJobsOtherTicksRun() {
-        // An attempt whose job lease ended before its tick record's (it took the record a moment later).
+    void aTickWhoseRecordAnEarlierAttemptStillHoldsIsBusyUntilThatLeaseEndsWhileTheJobsOtherTicksRun() {
+        // An attempt whose job lease ended before its occurrence record's (it took the record a moment later).
         FencedLock earlier = a.lockTick(
-                        new LockConfiguration(ClockProvider.now(), TICK_RECORD, MINUTE, Duration.ZERO), START)
+                        new LockConfiguration(ClockProvider.now(), OCCURRENCE_RECORD, MINUTE, Duration.ZERO), START)
                 .lock()
                 .orElseThrow();
-        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.RUNNING);
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.BUSY);
         assertThat(store.read("job")).as("the job's lock never taken").isEmpty();
         TickAttempt other = everyOccurrence(b, Duration.ZERO, START.minus(MINUTE));
-        assertThat(other.status()).as("another tick of the job").isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(other.status()).as("another tick of the job").isEqualTo(TickStatus.ACQUIRED);
         other.lock().orElseThrow().completeTick();
         clock.advance(MINUTE); // the earlier attempt's lease ends
         TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
-        assertThat(retry.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).isEqualTo(TickStatus.ACQUIRED);
         retry.lock().orElseThrow().completeTick();
-        assertThat(store.read(TICK_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().fence()).isGreaterThan(earlier.fencingToken());
         earlier.completeTick(); // refused (logged): the record is the retry's now
-        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick()).isEqualTo(START);
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().watermark()).isEqualTo(START);
     }
 
     @Test
@@ -366,10 +366,10 @@ class CloudLockProviderTest {
         assertThat(extended.fencingToken()).isEqualTo(lock.fencingToken());
         assertThat(extended.tick()).contains(START);
         assertThat(record().lockUntil()).isEqualTo(START.plusSeconds(110));
-        assertThat(store.read(TICK_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plusSeconds(110));
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().lockUntil()).isEqualTo(START.plusSeconds(110));
         assertThatThrownBy(lock::completeTick).as("the old handle").isInstanceOf(IllegalStateException.class);
         extended.completeTick();
-        assertThat(store.read(TICK_RECORD).orElseThrow().lastTick()).isEqualTo(START);
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().watermark()).isEqualTo(START);
     }
 
     @Test
@@ -377,10 +377,10 @@ class CloudLockProviderTest {
         FencedLock lock = everyOccurrence(a, Duration.ZERO, START).lock().orElseThrow();
         clock.advance(MINUTE.plusSeconds(1));
         assertThat(lock.extend(MINUTE, Duration.ZERO)).isEmpty();
-        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().isFreeAt(clock.instant()))
                 .isTrue();
         TickAttempt retry = everyOccurrence(b, Duration.ZERO, START);
-        assertThat(retry.status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(retry.status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
     @Test
@@ -389,23 +389,23 @@ class CloudLockProviderTest {
         FencedLock next =
                 everyOccurrence(a, Duration.ZERO, START.minus(MINUTE)).lock().orElseThrow();
         long fence = record().fence();
-        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.DONE);
         assertThat(record().fence()).as("the job's lock was not taken").isEqualTo(fence);
         next.completeTick();
-        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.DONE);
+        assertThat(everyOccurrence(b, Duration.ZERO, START).status()).isEqualTo(TickStatus.DONE);
         assertThat(record().fence()).as("nor while the job is free").isEqualTo(fence);
     }
 
     @Test
-    void aStoreErrorTakingTheJobsLockReleasesTheTickRecordAndIsThrown() {
+    void aStoreErrorTakingTheJobsLockReleasesTheOccurrenceRecordAndIsThrown() {
         CloudLockProvider flaky = new CloudLockProvider(new JobLocksUnavailable(store), "flaky");
         assertThatThrownBy(() -> everyOccurrence(flaky, Duration.ZERO, START))
                 .isInstanceOf(LockStoreUnavailableException.class);
-        assertThat(store.read(TICK_RECORD).orElseThrow().isFreeAt(clock.instant()))
-                .as("the tick record released")
+        assertThat(store.read(OCCURRENCE_RECORD).orElseThrow().isFreeAt(clock.instant()))
+                .as("the occurrence record released")
                 .isTrue();
         // The negative control: the same delivery on the store without the fault runs.
-        assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickAttempt.Status.ACQUIRED);
+        assertThat(everyOccurrence(a, Duration.ZERO, START).status()).isEqualTo(TickStatus.ACQUIRED);
     }
 
     /** The in-memory store, refusing every acquisition of a job's lock (a name without {@code @}) as unavailable. */
@@ -450,7 +450,7 @@ class CloudLockProviderTest {
     }
 
     @Test
-    void aJobNameTooLongForItsTickRecordsIsRefusedNamingTheLimit() {
+    void aJobNameTooLongForItsOccurrenceRecordsIsRefusedNamingTheLimit() {
         String job = "j".repeat(231);
         assertThatThrownBy(() -> CompletedTicks.EVERY_OCCURRENCE.recordName(job, START))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -44,8 +44,8 @@ import org.jspecify.annotations.Nullable;
  * @param functionTimeout the function's timeout, the lease base where the platform gives no remaining time, or
  *     {@code null} when the platform gives it (Lambda) or the cloud's default applies; positive when set
  * @param whenBusy how a delivery that finds the lock held is answered
- * @param everyOccurrence whether each completed occurrence is recorded on its own
- *     ({@link CompletedTicks#EVERY_OCCURRENCE}) rather than as the job's watermark
+ * @param completedTicks how the job remembers which ticks completed: the job's watermark
+ *     ({@link CompletedTicks#WATERMARK}) or a record of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE})
  */
 public record GuardSettings(
         @Nullable String jobName,
@@ -54,7 +54,7 @@ public record GuardSettings(
         Duration lockAtLeastFor,
         @Nullable Duration functionTimeout,
         WhenBusy whenBusy,
-        boolean everyOccurrence) {
+        CompletedTicks completedTicks) {
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
@@ -69,7 +69,7 @@ public record GuardSettings(
      * By default a job keeps a watermark: one record, two requests per run ({@link CompletedTicks#WATERMARK}); every
      * occurrence costs two more requests and a record per occurrence.
      */
-    public static final boolean DEFAULT_EVERY_OCCURRENCE = false;
+    public static final CompletedTicks DEFAULT_COMPLETED_TICKS = CompletedTicks.WATERMARK;
 
     public GuardSettings {
         if (jobName != null && jobName.isBlank()) {
@@ -100,6 +100,12 @@ public record GuardSettings(
                 "be positive",
                 functionTimeout);
         check(whenBusy != null, "whenBusy", GuardEnvironment.WHEN_BUSY, "be skip or retry", whenBusy);
+        check(
+                completedTicks != null,
+                "completedTicks",
+                GuardEnvironment.EVERY_OCCURRENCE,
+                "be WATERMARK or EVERY_OCCURRENCE",
+                completedTicks);
     }
 
     private static void check(boolean valid, String field, String variable, String rule, @Nullable Object value) {
@@ -120,7 +126,7 @@ public record GuardSettings(
                 Duration.ZERO,
                 null,
                 DEFAULT_WHEN_BUSY,
-                DEFAULT_EVERY_OCCURRENCE);
+                DEFAULT_COMPLETED_TICKS);
     }
 
     /** Settings from this process's environment variables. */
@@ -142,7 +148,14 @@ public record GuardSettings(
                 GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),
                 GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT),
                 whenBusy(env, defaults.whenBusy()),
-                GuardEnvironment.flag(env, GuardEnvironment.EVERY_OCCURRENCE, defaults.everyOccurrence()));
+                completedTicks(env, defaults.completedTicks()));
+    }
+
+    /** {@code CLOUDLOCK_EVERY_OCCURRENCE}, the user's true or false, as core's {@link CompletedTicks}. */
+    private static CompletedTicks completedTicks(Map<String, String> env, CompletedTicks fallback) {
+        boolean everyOccurrence = GuardEnvironment.flag(
+                env, GuardEnvironment.EVERY_OCCURRENCE, fallback == CompletedTicks.EVERY_OCCURRENCE);
+        return everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
     }
 
     private static WhenBusy whenBusy(Map<String, String> env, WhenBusy fallback) {
@@ -152,46 +165,41 @@ public record GuardSettings(
 
     public GuardSettings withJobName(@Nullable String jobName) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     public GuardSettings withTickResolution(Duration tickResolution) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     public GuardSettings withLeaseMargin(Duration leaseMargin) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     /**
-     * These settings with every occurrence recorded ({@code true}, {@link CompletedTicks#EVERY_OCCURRENCE}) or the
-     * job's watermark ({@code false}, {@link CompletedTicks#WATERMARK}).
+     * These settings with completed ticks remembered as {@code completedTicks} says: the job's watermark
+     * ({@link CompletedTicks#WATERMARK}) or a record of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE}).
      */
-    public GuardSettings withEveryOccurrence(boolean everyOccurrence) {
+    public GuardSettings withCompletedTicks(CompletedTicks completedTicks) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
-    }
-
-    /** How the guard remembers completed ticks: {@link #everyOccurrence()} as the core's {@link CompletedTicks}. */
-    public CompletedTicks completedTicks() {
-        return everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     public GuardSettings withWhenBusy(WhenBusy whenBusy) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, everyOccurrence);
+                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
     }
 
     /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */

@@ -3,6 +3,7 @@ package dev.cloudlock.function;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.util.Objects;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -15,10 +16,10 @@ import org.slf4j.LoggerFactory;
  * Runs each scheduled occurrence ({@link Tick}) of a job at most once, however often and however concurrently the
  * scheduler delivers it, on any cloudlock provider:
  * <ul>
- *   <li>a delivery while another runs the job is {@link TickOutcome#SKIPPED_RUNNING}, or, with
+ *   <li>a delivery that finds the job's lock held is {@link TickStatus#BUSY}, or, with
  *       {@link WhenBusy#RETRY}, a {@link TickBusyException} so the platform delivers it again;</li>
- *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickOutcome#SKIPPED_DONE}; with
- *       {@link GuardSettings#everyOccurrence()}, only a delivery of a tick that completed itself, so a late retry of
+ *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickStatus#DONE}; with
+ *       {@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE} ({@link GuardSettings#completedTicks()}), only a delivery of a tick that completed itself, so a late retry of
  *       an older tick still runs;</li>
  *   <li>a job that throws releases the lock without recording the tick and its exception is rethrown, so the
  *       platform's retry may run it again;</li>
@@ -38,7 +39,7 @@ public final class TickGuard {
 
     private final CloudLockProvider provider;
     private final GuardSettings settings;
-    private final TickListener listener;
+    private final DeliveryListener listener;
 
     private TickGuard(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider is required");
@@ -56,15 +57,15 @@ public final class TickGuard {
     }
 
     /**
-     * Runs {@code job} for {@code tick} unless the tick is running elsewhere or already done.
+     * Runs {@code job} for {@code tick} unless the tick is busy (its lock is held) or already done.
      *
      * @param remainingTime how long the invocation may still run (Lambda {@code getRemainingTimeInMillis()})
-     * @return {@link TickOutcome#RAN}, {@link TickOutcome#SKIPPED_RUNNING} or {@link TickOutcome#SKIPPED_DONE}
+     * @return {@link TickStatus#ACQUIRED}, {@link TickStatus#BUSY} or {@link TickStatus#DONE}
      * @throws TickBusyException when the lock is held and the settings say {@link WhenBusy#RETRY}
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
-    public TickOutcome run(Tick tick, Duration remainingTime, TickJob job) throws Exception {
-        return call(tick, remainingTime, body(job)).outcome();
+    public TickStatus run(Tick tick, Duration remainingTime, TickJob job) throws Exception {
+        return call(tick, remainingTime, body(job)).status();
     }
 
     /**
@@ -74,13 +75,13 @@ public final class TickGuard {
      * @throws IllegalStateException when the settings have no function timeout
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
-    public TickOutcome run(Tick tick, TickJob job) throws Exception {
-        return call(tick, body(job)).outcome();
+    public TickStatus run(Tick tick, TickJob job) throws Exception {
+        return call(tick, body(job)).status();
     }
 
     /**
-     * Calls {@code job} for {@code tick} unless the tick is running elsewhere or already done, and returns what it
-     * returned with the outcome.
+     * Calls {@code job} for {@code tick} unless the tick is busy or already done, and returns what it returned with
+     * the status.
      *
      * @param remainingTime how long the invocation may still run
      * @return {@link TickResult#ran(Object)} with the job's value, or a skip without a value
@@ -94,7 +95,7 @@ public final class TickGuard {
         if (remainingTime == null || remainingTime.isNegative() || remainingTime.isZero()) {
             throw new IllegalArgumentException("remainingTime must be positive, was " + remainingTime);
         }
-        TickListener.Delivery delivery = listener.delivered(tick);
+        DeliveryListener.Delivery delivery = listener.delivered(tick);
         TickResult<T> result;
         try {
             result = guarded(tick, remainingTime, job);
@@ -102,7 +103,7 @@ public final class TickGuard {
             delivery.failed(failure);
             throw failure;
         }
-        delivery.answered(result.outcome());
+        delivery.answered(result.status());
         return result;
     }
 
@@ -118,18 +119,15 @@ public final class TickGuard {
                 tick.scheduledTime(),
                 maxLead,
                 settings.completedTicks());
-        if (attempt.status() == TickAttempt.Status.RUNNING) {
-            if (settings.whenBusy() == WhenBusy.RETRY) {
+        if (attempt.status() != TickStatus.ACQUIRED) {
+            if (attempt.status() == TickStatus.BUSY && settings.whenBusy() == WhenBusy.RETRY) {
                 LOG.info(
                         "{} at {}: BUSY_RETRY: the lock is held; failing this delivery so the platform retries it",
                         tick.jobName(),
                         tick.scheduledTime());
                 throw new TickBusyException(tick);
             }
-            return skipped(tick, TickOutcome.SKIPPED_RUNNING);
-        }
-        if (attempt.status() == TickAttempt.Status.DONE) {
-            return skipped(tick, TickOutcome.SKIPPED_DONE);
+            return skipped(tick, attempt.status());
         }
         FencedLock lock = attempt.lock().orElseThrow();
         T value;
@@ -166,7 +164,7 @@ public final class TickGuard {
                 "{} at {}: {} (fencing token {})",
                 tick.jobName(),
                 tick.scheduledTime(),
-                TickOutcome.RAN,
+                TickStatus.ACQUIRED,
                 lock.fencingToken());
         return TickResult.ran(value);
     }
@@ -187,9 +185,9 @@ public final class TickGuard {
         return call(tick, timeout, job);
     }
 
-    private static <T extends @Nullable Object> TickResult<T> skipped(Tick tick, TickOutcome outcome) {
-        LOG.info("{} at {}: {}", tick.jobName(), tick.scheduledTime(), outcome);
-        return TickResult.skipped(outcome);
+    private static <T extends @Nullable Object> TickResult<T> skipped(Tick tick, TickStatus status) {
+        LOG.info("{} at {}: {}", tick.jobName(), tick.scheduledTime(), status);
+        return TickResult.skipped(status);
     }
 
     private static TickCallable<@Nullable Void> body(TickJob job) {
@@ -204,7 +202,7 @@ public final class TickGuard {
     public static final class Builder {
         private final CloudLockProvider provider;
         private GuardSettings settings = GuardSettings.defaults();
-        private TickListener listener = TickListener.NONE;
+        private DeliveryListener listener = DeliveryListener.NONE;
 
         private Builder(CloudLockProvider provider) {
             this.provider = provider;
@@ -228,8 +226,8 @@ public final class TickGuard {
             return this;
         }
 
-        /** Hears every delivery, e.g. cloudlock-micrometer's {@code TickMeters}; default none. */
-        public Builder listener(TickListener listener) {
+        /** Hears every delivery, e.g. cloudlock-micrometer's {@code GuardMeters}; default none. */
+        public Builder listener(DeliveryListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }

@@ -1,14 +1,15 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.TickStatus;
 import java.util.Locale;
 
 /**
- * How a guard answers a delivery that finds its job's lock held ({@link TickOutcome#SKIPPED_RUNNING}): the tick may
- * be running elsewhere right now, or an earlier tick is still running.
+ * How a guard answers a delivery that finds its job's lock held ({@link TickStatus#BUSY}): this tick or an earlier
+ * one may be running elsewhere right now, or a run that ended keeps the lock for its {@code lockAtLeastFor}.
  */
 public enum WhenBusy {
     /**
-     * Acknowledge the delivery as {@link TickOutcome#SKIPPED_RUNNING} (a normal return, HTTP 200, a Pub/Sub ack): the
+     * Acknowledge the delivery as {@link TickStatus#BUSY} (a normal return, HTTP 200, a Pub/Sub ack): the
      * platform will not deliver it again. ShedLock's semantics, and quiet error metrics; if the running attempt then
      * fails and the platform does not retry that attempt itself, the tick is not run.
      */

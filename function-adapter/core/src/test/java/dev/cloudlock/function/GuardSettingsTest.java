@@ -43,7 +43,7 @@ class GuardSettingsTest {
                         Duration.ofSeconds(30),
                         Duration.ofMinutes(10),
                         WhenBusy.RETRY,
-                        true));
+                        CompletedTicks.EVERY_OCCURRENCE));
         assertThat(settings.completedTicks()).isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
     }
 
@@ -87,10 +87,9 @@ class GuardSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("CLOUDLOCK_EVERY_OCCURRENCE must be 'true' or 'false', was 'yes'");
         assertThat(GuardSettings.fromEnvironment(Map.of(GuardEnvironment.EVERY_OCCURRENCE, " false "))
-                        .everyOccurrence())
-                .isFalse();
+                        .completedTicks())
+                .isEqualTo(CompletedTicks.WATERMARK);
         GuardSettings defaults = GuardSettings.fromEnvironment(Map.of());
-        assertThat(defaults.everyOccurrence()).isFalse();
         assertThat(defaults.completedTicks()).isEqualTo(CompletedTicks.WATERMARK);
     }
 
@@ -126,8 +125,15 @@ class GuardSettingsTest {
                 .isEqualTo(Duration.ofMinutes(9));
         assertThat(defaults.withLeaseMargin(Duration.ZERO).withJobName("j"))
                 .isEqualTo(new GuardSettings(
-                        "j", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, null, WhenBusy.SKIP, false));
-        assertThat(defaults.withEveryOccurrence(true).everyOccurrence()).isTrue();
+                        "j",
+                        Duration.ofSeconds(1),
+                        Duration.ZERO,
+                        Duration.ZERO,
+                        null,
+                        WhenBusy.SKIP,
+                        CompletedTicks.WATERMARK));
+        assertThat(defaults.withCompletedTicks(CompletedTicks.EVERY_OCCURRENCE).completedTicks())
+                .isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.testkit.FaultInjectingStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +62,7 @@ class TickGuardTest {
         assertThat(STORE.read(job)).isEmpty();
         Tick withinAResolution = new Tick(job, Instant.now().plus(Duration.ofMinutes(59)));
         assertThat(hourly.run(withinAResolution, REMAINING, context -> ran[0] = true))
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
         assertThat(ran[0])
                 .as("a tick less than one resolution ahead is a scheduler firing early")
                 .isTrue();
@@ -71,7 +72,7 @@ class TickGuardTest {
     void concurrentDeliveriesOfOneTickRunItOnce() throws Exception {
         Tick tick = tick("report-" + UUID.randomUUID(), "2026-11-30T02:00:00Z");
         AtomicInteger runs = new AtomicInteger();
-        List<Callable<TickOutcome>> deliveries = new ArrayList<>();
+        List<Callable<TickStatus>> deliveries = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             TickGuard guard = guard("instance-" + i);
             deliveries.add(() -> guard.run(tick, REMAINING, context -> {
@@ -79,15 +80,14 @@ class TickGuardTest {
                 Thread.sleep(300);
             }));
         }
-        List<TickOutcome> outcomes = new ArrayList<>();
-        for (Future<TickOutcome> outcome : POOL.invokeAll(deliveries)) {
+        List<TickStatus> outcomes = new ArrayList<>();
+        for (Future<TickStatus> outcome : POOL.invokeAll(deliveries)) {
             outcomes.add(outcome.get());
         }
         assertThat(runs).hasValue(1);
-        assertThat(outcomes)
-                .containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING, TickOutcome.SKIPPED_RUNNING);
+        assertThat(outcomes).containsExactlyInAnyOrder(TickStatus.ACQUIRED, TickStatus.BUSY, TickStatus.BUSY);
         assertThat(guard("late").run(tick, REMAINING, context -> runs.incrementAndGet()))
-                .isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(runs).hasValue(1);
     }
 
@@ -103,14 +103,14 @@ class TickGuardTest {
                 }))
                 .isSameAs(boom);
         assertThat(guard("b").run(tick, REMAINING, context -> runs.incrementAndGet()))
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
         assertThat(runs).hasValue(2);
         assertThat(guard("c").run(tick(job, "2026-11-30T02:59:00Z"), REMAINING, context -> runs.incrementAndGet()))
                 .as("an older tick")
-                .isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(guard("c").run(tick(job, "2026-11-30T03:01:00Z"), REMAINING, context -> runs.incrementAndGet()))
                 .as("the next tick")
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
         assertThat(runs).hasValue(3);
     }
 
@@ -130,7 +130,7 @@ class TickGuardTest {
         AtomicInteger succeeded = new AtomicInteger();
         java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch duplicateAnswered = new java.util.concurrent.CountDownLatch(1);
-        Future<TickOutcome> first = POOL.submit(() -> guard("first", whenBusy).run(tick, REMAINING, context -> {
+        Future<TickStatus> first = POOL.submit(() -> guard("first", whenBusy).run(tick, REMAINING, context -> {
             running.countDown();
             duplicateAnswered.await();
             throw new IllegalStateException("downstream unavailable");
@@ -149,10 +149,10 @@ class TickGuardTest {
         // platform has none), so only a failed duplicate comes back.
         if (duplicate instanceof TickBusyException) {
             assertThat(guard("duplicate-retry", whenBusy).run(tick, REMAINING, context -> succeeded.incrementAndGet()))
-                    .isEqualTo(TickOutcome.RAN);
+                    .isEqualTo(TickStatus.ACQUIRED);
             assertThat(guard("another-retry", whenBusy).run(tick, REMAINING, context -> succeeded.incrementAndGet()))
                     .as("a retry after the tick completed")
-                    .isEqualTo(TickOutcome.SKIPPED_DONE);
+                    .isEqualTo(TickStatus.DONE);
         }
         return List.of(succeeded.get(), duplicate);
     }
@@ -168,7 +168,7 @@ class TickGuardTest {
     @Test
     void withBusySkipTheSameTickIsLost() throws Exception {
         List<Object> result = firstAttemptFailsWhileADuplicateIsAnswered(WhenBusy.SKIP);
-        assertThat(result.get(1)).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(result.get(1)).isEqualTo(TickStatus.BUSY);
         assertThat(result.get(0)).as("successful runs of the tick").isEqualTo(0);
     }
 
@@ -177,9 +177,9 @@ class TickGuardTest {
         String job = "busy-done-" + UUID.randomUUID();
         Tick tick = tick(job, "2026-11-30T04:00:00Z");
         assertThat(guard("a", WhenBusy.RETRY).run(tick, REMAINING, context -> {}))
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
         assertThat(guard("b", WhenBusy.RETRY).run(tick, REMAINING, context -> {}))
-                .isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.DONE);
     }
 
     /**
@@ -199,15 +199,15 @@ class TickGuardTest {
                     throw new IllegalStateException("downstream unavailable");
                 }))
                 .hasMessage("downstream unavailable");
-        assertThat(guard.run(next, REMAINING, context -> {})).isEqualTo(TickOutcome.RAN);
-        TickOutcome retry = guard.run(first, REMAINING, context -> firstSucceeded.incrementAndGet());
-        if (retry == TickOutcome.RAN) {
+        assertThat(guard.run(next, REMAINING, context -> {})).isEqualTo(TickStatus.ACQUIRED);
+        TickStatus retry = guard.run(first, REMAINING, context -> firstSucceeded.incrementAndGet());
+        if (retry == TickStatus.ACQUIRED) {
             assertThat(guard.run(first, REMAINING, context -> firstSucceeded.incrementAndGet()))
                     .as("a second retry")
-                    .isEqualTo(TickOutcome.SKIPPED_DONE);
+                    .isEqualTo(TickStatus.DONE);
             assertThat(guard.run(next, REMAINING, context -> {}))
                     .as("the next tick again")
-                    .isEqualTo(TickOutcome.SKIPPED_DONE);
+                    .isEqualTo(TickStatus.DONE);
         }
         return List.of(retry, firstSucceeded.get());
     }
@@ -215,14 +215,14 @@ class TickGuardTest {
     @Test
     void withEveryOccurrenceTheLateRetryOfAFailedTickRunsItOnceAfterTheNextTickRan() throws Exception {
         List<Object> result = aRetryAfterTheNextTickRan(Map.of(GuardEnvironment.EVERY_OCCURRENCE, "true"));
-        assertThat(result.get(0)).isEqualTo(TickOutcome.RAN);
+        assertThat(result.get(0)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(result.get(1)).as("successful runs of the first tick").isEqualTo(1);
     }
 
     @Test
     void withTheWatermarkTheSameLateRetryIsSkippedAsDoneAndTheTickIsLost() throws Exception {
         List<Object> result = aRetryAfterTheNextTickRan(Map.of());
-        assertThat(result.get(0)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(result.get(0)).isEqualTo(TickStatus.DONE);
         assertThat(result.get(1)).as("successful runs of the first tick").isEqualTo(0);
     }
 
@@ -255,11 +255,11 @@ class TickGuardTest {
         });
         crashed.start();
         Thread.sleep(100);
-        assertThat(guard("next").run(tick, REMAINING, context -> {})).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(guard("next").run(tick, REMAINING, context -> {})).isEqualTo(TickStatus.BUSY);
         Thread.sleep(400);
         assertThat(guard("next").run(tick, REMAINING, context -> {}))
                 .as("after the lease")
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
         crashed.interrupt();
         crashed.join();
     }
@@ -303,11 +303,11 @@ class TickGuardTest {
         Tick tick = tick("valued-" + UUID.randomUUID(), "2026-11-30T07:00:00Z");
         TickResult<String> first = guard("a")
                 .call(tick, REMAINING, context -> "report for " + context.scheduledTime() + " by " + context.jobName());
-        assertThat(first.outcome()).isEqualTo(TickOutcome.RAN);
+        assertThat(first.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(first.ran()).isTrue();
         assertThat(first.value()).isEqualTo("report for 2026-11-30T07:00:00Z by " + tick.jobName());
         TickResult<String> duplicate = guard("b").call(tick, REMAINING, context -> "again");
-        assertThat(duplicate.outcome()).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(duplicate.status()).isEqualTo(TickStatus.DONE);
         assertThat(duplicate.ran()).isFalse();
         assertThat(duplicate.value()).isNull();
         assertThat(duplicate.valueIfRan()).isEmpty();
@@ -322,9 +322,9 @@ class TickGuardTest {
                         REMAINING,
                         context -> guard("inner")
                                 .call(tick, REMAINING, nested -> 1)
-                                .outcome()
+                                .status()
                                 .ordinal());
-        assertThat(inside.value()).isEqualTo(TickOutcome.SKIPPED_RUNNING.ordinal());
+        assertThat(inside.value()).isEqualTo(TickStatus.BUSY.ordinal());
 
         Tick next = tick(tick.jobName(), "2026-11-30T09:00:00Z");
         IllegalStateException boom = new IllegalStateException("no data yet");
@@ -356,14 +356,14 @@ class TickGuardTest {
         assertThat(guard.settings()).isEqualTo(settings);
 
         String job = "at-least-" + UUID.randomUUID();
-        assertThat(guard.run(tick(job, "2026-11-30T11:00:00Z"), context -> {})).isEqualTo(TickOutcome.RAN);
+        assertThat(guard.run(tick(job, "2026-11-30T11:00:00Z"), context -> {})).isEqualTo(TickStatus.ACQUIRED);
         assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> {}))
                 .as("the next tick within lockAtLeastFor")
-                .isEqualTo(TickOutcome.SKIPPED_RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         Thread.sleep(400);
         assertThat(guard("b").run(tick(job, "2026-11-30T11:01:00Z"), REMAINING, context -> {}))
                 .as("after lockAtLeastFor")
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
 
         // The function timeout is the lease base: a crashed holder blocks the job for 400 ms, not longer.
         String crashy = "timeout-" + UUID.randomUUID();
@@ -380,11 +380,11 @@ class TickGuardTest {
         crashed.start();
         Thread.sleep(100);
         assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> {}))
-                .isEqualTo(TickOutcome.SKIPPED_RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         Thread.sleep(500);
         assertThat(guard("next").run(tick(crashy, "2026-11-30T12:00:00Z"), REMAINING, context -> {}))
                 .as("after the function timeout")
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
         crashed.interrupt();
         crashed.join();
     }

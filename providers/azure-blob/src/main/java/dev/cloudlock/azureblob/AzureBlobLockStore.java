@@ -287,7 +287,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
             String name,
             String blob,
             CallTimeouts deadline) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             T response = request.get();
             observeDate(headers.apply(response), sent);
@@ -376,7 +376,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
 
     private void observeDate(@Nullable HttpHeaders headers, long sent) {
         if (headers != null) {
-            clockSkew.observeHttpDate(headers.getValue(HttpHeaderName.DATE), sent, clockSkew.ticks());
+            clockSkew.observeHttpDate(headers.getValue(HttpHeaderName.DATE), sent, clockSkew.nanoTime());
         }
     }
 }

@@ -1,11 +1,11 @@
 package dev.cloudlock.cosmos;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
@@ -143,7 +143,7 @@ public final class CosmosLockStore implements LockStore {
         String filter = "FROM c WHERE (NOT IS_DEFINED(c." + LOCK_UNTIL + ") OR c." + LOCK_UNTIL + " <= '"
                 + IsoTimestamps.format(now) + "')";
         if (request.tick() != null) {
-            filter += " AND (NOT IS_DEFINED(c." + LAST_TICK + ") OR c." + LAST_TICK + " < '"
+            filter += " AND (NOT IS_DEFINED(c." + WATERMARK + ") OR c." + WATERMARK + " < '"
                     + IsoTimestamps.format(request.tick()) + "')";
         }
         CosmosPatchOperations take = CosmosPatchOperations.create()
@@ -215,7 +215,7 @@ public final class CosmosLockStore implements LockStore {
         CosmosPatchOperations release = CosmosPatchOperations.create()
                 .set("/" + LOCK_UNTIL, IsoTimestamps.format(request.lockUntilAt(request.now())));
         if (request.completedTick() != null) {
-            release.set("/" + LAST_TICK, IsoTimestamps.format(request.completedTick()));
+            release.set("/" + WATERMARK, IsoTimestamps.format(request.completedTick()));
         }
         return ifStillOurs(lock, release, null, "release", timeouts.forRelease(request))
                 .isPresent();
@@ -301,7 +301,7 @@ public final class CosmosLockStore implements LockStore {
                         .enable(true)
                         .build());
         FeedResponse<ObjectNode> page;
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             page = container
                     .queryItems("SELECT * FROM c", options, ObjectNode.class)
@@ -399,7 +399,7 @@ public final class CosmosLockStore implements LockStore {
      * feeds the clock.
      */
     private CosmosItemResponse<ObjectNode> timed(Supplier<CosmosItemResponse<ObjectNode>> call) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             CosmosItemResponse<ObjectNode> response = call.get();
             observeDate(response.getResponseHeaders(), sent);
@@ -411,7 +411,7 @@ public final class CosmosLockStore implements LockStore {
     }
 
     private void observeDate(@Nullable Map<String, String> headers, long sent) {
-        long received = clockSkew.ticks();
+        long received = clockSkew.nanoTime();
         if (headers != null) {
             headers.entrySet().stream()
                     .filter(header -> header.getKey().equalsIgnoreCase("Date"))
@@ -425,9 +425,9 @@ public final class CosmosLockStore implements LockStore {
      */
     private CosmosItemResponse<ObjectNode> write(
             Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         CosmosItemResponse<ObjectNode> response = timed(call);
-        long received = clockSkew.ticks();
+        long received = clockSkew.nanoTime();
         ObjectNode item = response.getItem();
         if (item == null) {
             throw new LockStoreException("Cosmos DB returned no item for " + operation + " of lock '" + name
@@ -517,7 +517,7 @@ public final class CosmosLockStore implements LockStore {
                 text(item, LOCKED_BY),
                 text(item, OWNER),
                 item.path(FENCE).asLong(0),
-                instant(item, LAST_TICK),
+                instant(item, WATERMARK),
                 etag == null ? null : new StoreState.ETag(etag));
     }
 

@@ -1,11 +1,11 @@
 package dev.cloudlock.dynamodb;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
@@ -112,7 +112,7 @@ public final class DynamoDbLockStore implements LockStore {
             "#fence",
             FENCE,
             "#lastTick",
-            LAST_TICK);
+            WATERMARK);
     private static final String ACQUIRE = "SET #lockUntil = :lockUntil, #lockedAt = :now, #lockedBy = :lockedBy,"
             + " #owner = :owner ADD #fence :one";
     private static final String FREE = "(attribute_not_exists(#lockUntil) OR #lockUntil <= :now)";
@@ -488,7 +488,7 @@ public final class DynamoDbLockStore implements LockStore {
     /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
     private <T extends DynamoDbResponse> T call(
             Supplier<T> request, String operation, String name, CallTimeouts deadline) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             T response = request.get();
             observeDate(response.sdkHttpResponse(), sent);
@@ -569,7 +569,7 @@ public final class DynamoDbLockStore implements LockStore {
 
     private void observeDate(@Nullable SdkHttpResponse http, long sent) {
         if (http != null) {
-            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.ticks());
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.nanoTime());
         }
     }
 
@@ -668,7 +668,7 @@ public final class DynamoDbLockStore implements LockStore {
                 string(item.get(LOCKED_BY)),
                 string(item.get(OWNER)),
                 fence,
-                instant(item.get(LAST_TICK)),
+                instant(item.get(WATERMARK)),
                 null);
     }
 

@@ -1,11 +1,11 @@
 package dev.cloudlock.firestore;
 
 import static dev.cloudlock.spi.LockFields.FENCE;
-import static dev.cloudlock.spi.LockFields.LAST_TICK;
 import static dev.cloudlock.spi.LockFields.LOCKED_AT;
 import static dev.cloudlock.spi.LockFields.LOCKED_BY;
 import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
+import static dev.cloudlock.spi.LockFields.WATERMARK;
 
 import com.google.api.core.ApiFuture;
 import com.google.api.gax.rpc.ApiException;
@@ -167,7 +167,7 @@ public final class FirestoreLockStore implements LockStore {
         Instant now = version.estimateServerNow();
         Map<String, Object> fields = new HashMap<>();
         fields.put(LOCK_UNTIL, timestamp(request.lockUntilAt(now)));
-        request.completedTickIfAny().ifPresent(tick -> fields.put(LAST_TICK, timestamp(tick)));
+        request.completedTickIfAny().ifPresent(tick -> fields.put(WATERMARK, timestamp(tick)));
         return conditionalUpdate(lock.name(), fields, version, "release", new Deadline(timeouts.forRelease(request)))
                 .isPresent();
     }
@@ -222,10 +222,10 @@ public final class FirestoreLockStore implements LockStore {
         if (pageToken != null) {
             query = query.startAfter(pageToken);
         }
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         QuerySnapshot page = await(query.get(), "list", "", new Deadline(timeouts.forRead()));
         long answered = System.nanoTime();
-        clockSkew.observe(exactly(page.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
+        clockSkew.observe(exactly(page.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.nanoTime());
         List<LockRecord> records = new ArrayList<>();
         List<LockRecordPage.Skipped> skipped = new ArrayList<>();
         for (QueryDocumentSnapshot document : page.getDocuments()) {
@@ -266,9 +266,9 @@ public final class FirestoreLockStore implements LockStore {
 
     /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */
     private DocumentSnapshot readDocument(DocumentReference doc, String operation, String name, Deadline deadline) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         DocumentSnapshot snapshot = await(doc.get(), operation, name, deadline);
-        clockSkew.observe(exactly(snapshot.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.ticks());
+        clockSkew.observe(exactly(snapshot.getReadTime()), Duration.ofNanos(1_000), sent, clockSkew.nanoTime());
         return snapshot;
     }
 
@@ -419,7 +419,7 @@ public final class FirestoreLockStore implements LockStore {
                     snapshot.getString(LOCKED_BY),
                     snapshot.getString(OWNER),
                     fence == null ? 0L : fence,
-                    instant(snapshot.getTimestamp(LAST_TICK)),
+                    instant(snapshot.getTimestamp(WATERMARK)),
                     version);
         } catch (RuntimeException wrongType) {
             throw new NotALockRecordException(

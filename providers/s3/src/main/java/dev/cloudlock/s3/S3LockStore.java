@@ -261,7 +261,7 @@ public final class S3LockStore extends ETagLockStore {
             String name,
             String key,
             CallTimeouts deadline) {
-        long sent = clockSkew.ticks();
+        long sent = clockSkew.nanoTime();
         try {
             T response = request.get();
             observeDate(http.apply(response), sent);
@@ -336,7 +336,7 @@ public final class S3LockStore extends ETagLockStore {
 
     private void observeDate(@Nullable SdkHttpResponse http, long sent) {
         if (http != null) {
-            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.ticks());
+            clockSkew.observeHttpDate(http.firstMatchingHeader("Date").orElse(null), sent, clockSkew.nanoTime());
         }
     }
 }

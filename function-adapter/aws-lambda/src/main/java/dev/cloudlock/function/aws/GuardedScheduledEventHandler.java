@@ -8,8 +8,8 @@ import dev.cloudlock.function.TickContext;
 /**
  * A handler for EventBridge rule schedules that runs {@link #runTick} at most once per scheduled occurrence.
  * Extend it and implement {@code runTick}; configuration comes from the environment (see
- * {@link LambdaGuardSettings}). Returns the outcome's name ({@code RAN}, {@code SKIPPED_RUNNING},
- * {@code SKIPPED_DONE}); a failing job is rethrown so that Lambda's retry may run the tick again.
+ * {@link LambdaGuardSettings}). Returns the tick status's name ({@code ACQUIRED}, {@code BUSY},
+ * {@code DONE}); a failing job is rethrown so that Lambda's retry may run the tick again.
  * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
  * ({@link LambdaSnapStart}).
  */

@@ -9,7 +9,7 @@ import java.util.Map;
  * A handler for EventBridge Scheduler schedules that runs {@link #runTick} at most once per scheduled occurrence.
  * The schedule's target input must carry the scheduled time:
  * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "nightly-report"}}. Configuration comes
- * from the environment (see {@link LambdaGuardSettings}). Returns the outcome's name; a failing job is rethrown.
+ * from the environment (see {@link LambdaGuardSettings}). Returns the tick status's name; a failing job is rethrown.
  * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
  * ({@link LambdaSnapStart}).
  */

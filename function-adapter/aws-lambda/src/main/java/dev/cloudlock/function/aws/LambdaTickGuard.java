@@ -4,12 +4,12 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
-import dev.cloudlock.function.TickOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -107,7 +107,7 @@ public final class LambdaTickGuard {
     }
 
     /** Runs {@code job} for the occurrence of an EventBridge rule event (job: configured name, else rule name). */
-    public TickOutcome run(ScheduledEvent event, Context context, TickJob job) {
+    public TickStatus run(ScheduledEvent event, Context context, TickJob job) {
         Objects.requireNonNull(event, "event");
         if (event.getTime() == null) {
             throw new IllegalArgumentException("The event has no 'time', so it is no EventBridge rule event, the"
@@ -124,7 +124,7 @@ public final class LambdaTickGuard {
      * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "..."}} ({@code jobName} optional when
      * {@code CLOUDLOCK_JOB_NAME} is set).
      */
-    public TickOutcome run(Map<String, ?> payload, Context context, TickJob job) {
+    public TickStatus run(Map<String, ?> payload, Context context, TickJob job) {
         Objects.requireNonNull(payload, "payload");
         Object time = payload.get(SCHEDULED_TIME);
         if (time == null && payload.containsKey("time") && payload.containsKey("detail-type")) {
@@ -158,7 +158,7 @@ public final class LambdaTickGuard {
         return name.toString();
     }
 
-    private TickOutcome run(Tick tick, Context context, TickJob job) {
+    private TickStatus run(Tick tick, Context context, TickJob job) {
         int remaining = context.getRemainingTimeInMillis();
         if (remaining <= 0) {
             throw new IllegalStateException("The invocation has no time left (" + remaining + " ms)");

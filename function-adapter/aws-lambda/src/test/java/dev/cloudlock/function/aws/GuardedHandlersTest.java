@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
@@ -76,10 +77,10 @@ class GuardedHandlersTest {
         ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock")
                 .withGuard(GuardSettings.defaults().withJobName(job))));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
-        assertThat(handler.handleRequest(event, CONTEXT)).isEqualTo("RAN");
+        assertThat(handler.handleRequest(event, CONTEXT)).isEqualTo("ACQUIRED");
         assertThat(handler.handleRequest(event, CONTEXT))
                 .as("duplicate delivery")
-                .isEqualTo("SKIPPED_DONE");
+                .isEqualTo("DONE");
         assertThat(handler.runs).hasValue(1);
     }
 
@@ -101,8 +102,8 @@ class GuardedHandlersTest {
         ScheduledEvent late = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         late.setTime(
                 new org.joda.time.DateTime(Instant.parse("2026-11-30T02:00:41Z").toEpochMilli()));
-        assertThat(handler.handleRequest(onTime, CONTEXT)).isEqualTo("RAN");
-        assertThat(handler.handleRequest(late, CONTEXT)).isEqualTo("SKIPPED_DONE");
+        assertThat(handler.handleRequest(onTime, CONTEXT)).isEqualTo("ACQUIRED");
+        assertThat(handler.handleRequest(late, CONTEXT)).isEqualTo("DONE");
     }
 
     @Test
@@ -116,8 +117,8 @@ class GuardedHandlersTest {
         };
         Map<String, Object> payload = new HashMap<>(
                 Map.of("scheduledTime", "2026-11-30T02:00:00Z", "jobName", "scheduler-" + UUID.randomUUID()));
-        assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("RAN");
-        assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("SKIPPED_DONE");
+        assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("ACQUIRED");
+        assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("DONE");
         assertThat(runs).hasValue(1);
     }
 
@@ -164,7 +165,7 @@ class GuardedHandlersTest {
                 .isInstanceOf(TickJobFailedException.class)
                 .hasCauseInstanceOf(java.io.IOException.class)
                 .hasMessageContaining(job);
-        assertThat(guard.run(event, CONTEXT, run -> {})).as("the retry").hasToString("RAN");
+        assertThat(guard.run(event, CONTEXT, run -> {})).as("the retry").hasToString("ACQUIRED");
     }
 
     @Test
@@ -193,6 +194,6 @@ class GuardedHandlersTest {
                                 Duration.ZERO,
                                 null,
                                 WhenBusy.SKIP,
-                                false)));
+                                CompletedTicks.WATERMARK)));
     }
 }

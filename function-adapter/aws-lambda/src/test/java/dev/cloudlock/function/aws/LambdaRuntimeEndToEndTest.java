@@ -131,8 +131,8 @@ class LambdaRuntimeEndToEndTest {
                         .isFalse();
                 outcomes.add(result.body());
             }
-            assertThat(outcomes).containsExactlyInAnyOrder("\"RAN\"", "\"SKIPPED_RUNNING\"", "\"SKIPPED_RUNNING\"");
-            assertThat(await(api.invoke(report, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
+            assertThat(outcomes).containsExactlyInAnyOrder("\"ACQUIRED\"", "\"BUSY\"", "\"BUSY\"");
+            assertThat(await(api.invoke(report, 30_000)).body()).isEqualTo("\"DONE\"");
             assertThat(runsOf("nightly-report")).isEqualTo(1);
 
             // A failing first attempt, then the platform's retry of the same event.
@@ -141,8 +141,8 @@ class LambdaRuntimeEndToEndTest {
             LambdaRuntimeApi.Result first = await(api.invoke(flaky, 30_000));
             assertThat(first.error()).isTrue();
             assertThat(first.body()).contains("first attempt fails on purpose");
-            assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"RAN\"");
-            assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
+            assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"ACQUIRED\"");
+            assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"DONE\"");
             assertThat(runsOf("flaky-import"))
                     .as("runs of the flaky job: failed once, succeeded once")
                     .isEqualTo(2);
@@ -188,8 +188,8 @@ class LambdaRuntimeEndToEndTest {
             String tick = event(job, TIME, "{}");
             assertThat(await(api.invoke(tick, 30_000)).body())
                     .as("the platform's retry of the duplicate")
-                    .isEqualTo("\"RAN\"");
-            assertThat(await(api.invoke(tick, 30_000)).body()).isEqualTo("\"SKIPPED_DONE\"");
+                    .isEqualTo("\"ACQUIRED\"");
+            assertThat(await(api.invoke(tick, 30_000)).body()).isEqualTo("\"DONE\"");
             assertThat(runsOf(job))
                     .as("runs: the failed first attempt and one success")
                     .isEqualTo(2);
@@ -208,7 +208,7 @@ class LambdaRuntimeEndToEndTest {
             assertThat(duplicate.error())
                     .as("the duplicate succeeded, so the platform will not deliver it again")
                     .isFalse();
-            assertThat(duplicate.body()).isEqualTo("\"SKIPPED_RUNNING\"");
+            assertThat(duplicate.body()).isEqualTo("\"BUSY\"");
             assertThat(runsOf(job))
                     .as("runs: only the failed first attempt; the tick is lost")
                     .isEqualTo(1);
@@ -244,15 +244,14 @@ class LambdaRuntimeEndToEndTest {
             String nextTick = event("hourly-sync", "2026-11-30T03:00:00Z", "{}");
             assertThat(await(api.invoke(nextTick, 30_000)).body())
                     .as("while the dead invocation's lease runs")
-                    .isEqualTo("\"SKIPPED_RUNNING\"");
+                    .isEqualTo("\"BUSY\"");
             String outcome;
             do {
                 Thread.sleep(250);
                 outcome = await(api.invoke(nextTick, 30_000)).body();
-            } while (outcome.equals("\"SKIPPED_RUNNING\"")
-                    && System.nanoTime() - lockTaken < TimeUnit.SECONDS.toNanos(30));
+            } while (outcome.equals("\"BUSY\"") && System.nanoTime() - lockTaken < TimeUnit.SECONDS.toNanos(30));
             long blockedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lockTaken);
-            assertThat(outcome).isEqualTo("\"RAN\"");
+            assertThat(outcome).isEqualTo("\"ACQUIRED\"");
             // Blocked for about the lease (at most timeout 10 s + margin 1 s), not for a fixed lockAtMostFor.
             assertThat(blockedMillis).as("ms the next tick was blocked").isBetween(3_000L, 11_000L + 3_000L);
             System.out.printf(

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
-import dev.cloudlock.function.TickOutcome;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -76,7 +76,7 @@ class LambdaSnapStartTest {
         return guard("shedlock", GuardSettings.defaults().withJobName("job-" + UUID.randomUUID()));
     }
 
-    private static TickOutcome runTick(LambdaTickGuard guard) {
+    private static TickStatus runTick(LambdaTickGuard guard) {
         return guard.run(TICK, new FixedContext(30_000), tick -> {});
     }
 
@@ -84,7 +84,7 @@ class LambdaSnapStartTest {
     void aFirstTickWithoutPrimingReadsTheStoresTimeBeforeTakingTheLock() {
         LambdaTickGuard guard = guard();
 
-        assertThat(runTick(guard)).isEqualTo(TickOutcome.RAN);
+        assertThat(runTick(guard)).isEqualTo(TickStatus.ACQUIRED);
 
         assertThat(REQUESTS).containsExactly("GetItem", "UpdateItem", "UpdateItem");
     }
@@ -98,7 +98,7 @@ class LambdaSnapStartTest {
         assertThat(REQUESTS).containsExactly("GetItem");
         REQUESTS.clear();
 
-        assertThat(runTick(guard)).isEqualTo(TickOutcome.RAN);
+        assertThat(runTick(guard)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(REQUESTS).containsExactly("UpdateItem", "UpdateItem");
     }
 
@@ -111,7 +111,7 @@ class LambdaSnapStartTest {
 
         hooks.afterRestore(Core.getGlobalContext());
 
-        assertThat(runTick(guard)).isEqualTo(TickOutcome.RAN);
+        assertThat(runTick(guard)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(REQUESTS).containsExactly("GetItem", "UpdateItem", "UpdateItem");
     }
 

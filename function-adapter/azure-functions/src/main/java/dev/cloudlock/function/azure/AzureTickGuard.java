@@ -7,11 +7,11 @@ import com.microsoft.azure.functions.ExecutionContext;
 import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
-import dev.cloudlock.function.TickOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,17 +93,17 @@ public final class AzureTickGuard {
     }
 
     /**
-     * Runs {@code job} for the occurrence of this timer invocation and logs the outcome to the invocation's logger.
+     * Runs {@code job} for the occurrence of this timer invocation and logs the tick's status to the invocation's logger.
      *
      * @param timerInfo the {@code @TimerTrigger} parameter, as a {@code String}
-     * @return {@link TickOutcome#RAN}, {@link TickOutcome#SKIPPED_RUNNING} or {@link TickOutcome#SKIPPED_DONE}
+     * @return {@link TickStatus#ACQUIRED}, {@link TickStatus#BUSY} or {@link TickStatus#DONE}
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
-    public TickOutcome run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
+    public TickStatus run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
         Tick tick = tickOf(timerInfo, context);
-        TickOutcome outcome = guard.run(tick, job);
-        context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + outcome);
-        return outcome;
+        TickStatus status = guard.run(tick, job);
+        context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + status);
+        return status;
     }
 
     /**

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardEnvironment;
-import dev.cloudlock.function.TickOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,10 +67,10 @@ class AzureBlobGuardTest {
         String job = "nightly-" + UUID.randomUUID();
         NightlyReportTimerFunction app = app(job);
         TestExecutionContext context = new TestExecutionContext("nightlyReport");
-        assertThat(app.run(CATCH_UP_0200, context)).isEqualTo(TickOutcome.RAN);
+        assertThat(app.run(CATCH_UP_0200, context)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(app.run(CATCH_UP_0200, context))
                 .as("the same occurrence again")
-                .isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(app.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
         assertThat(container.getBlobClient("shedlock/" + job).downloadContent().toString())
                 .contains("\"lastTick\":\"2026-11-30T02:00:00.000Z\"");
@@ -83,15 +83,15 @@ class AzureBlobGuardTest {
         apps.forEach(app -> app.sleepMillis = 1_000);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            List<Future<TickOutcome>> fired = new ArrayList<>();
+            List<Future<TickStatus>> fired = new ArrayList<>();
             for (NightlyReportTimerFunction app : apps) {
                 fired.add(pool.submit(() -> app.run(CATCH_UP_0200, new TestExecutionContext("nightlyReport"))));
             }
-            List<TickOutcome> outcomes = new ArrayList<>();
-            for (Future<TickOutcome> outcome : fired) {
+            List<TickStatus> outcomes = new ArrayList<>();
+            for (Future<TickStatus> outcome : fired) {
                 outcomes.add(outcome.get(60, TimeUnit.SECONDS));
             }
-            assertThat(outcomes).containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING);
+            assertThat(outcomes).containsExactlyInAnyOrder(TickStatus.ACQUIRED, TickStatus.BUSY);
             assertThat(apps.stream().mapToInt(app -> app.runs.size()).sum()).isEqualTo(1);
         } finally {
             pool.shutdownNow();

@@ -7,11 +7,11 @@ import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardEnvironment;
-import dev.cloudlock.function.TickOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,10 +88,10 @@ class AzureCosmosDefaultTest {
         String job = "nightly-" + UUID.randomUUID();
         NightlyReportTimerFunction app = app(job);
         TestExecutionContext context = new TestExecutionContext("nightlyReport");
-        assertThat(app.run(CATCH_UP_0200, context)).isEqualTo(TickOutcome.RAN);
+        assertThat(app.run(CATCH_UP_0200, context)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(app.run(CATCH_UP_0200, context))
                 .as("the same occurrence again")
-                .isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(app.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
         JsonNode item = admin.getDatabase(DATABASE)
                 .getContainer(CONTAINER)
@@ -107,15 +107,15 @@ class AzureCosmosDefaultTest {
         apps.forEach(app -> app.sleepMillis = 1_000);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            List<Future<TickOutcome>> fired = new ArrayList<>();
+            List<Future<TickStatus>> fired = new ArrayList<>();
             for (NightlyReportTimerFunction app : apps) {
                 fired.add(pool.submit(() -> app.run(CATCH_UP_0200, new TestExecutionContext("nightlyReport"))));
             }
-            List<TickOutcome> outcomes = new ArrayList<>();
-            for (Future<TickOutcome> outcome : fired) {
+            List<TickStatus> outcomes = new ArrayList<>();
+            for (Future<TickStatus> outcome : fired) {
                 outcomes.add(outcome.get(60, TimeUnit.SECONDS));
             }
-            assertThat(outcomes).containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING);
+            assertThat(outcomes).containsExactlyInAnyOrder(TickStatus.ACQUIRED, TickStatus.BUSY);
             assertThat(apps.stream().mapToInt(app -> app.runs.size()).sum()).isEqualTo(1);
         } finally {
             pool.shutdownNow();

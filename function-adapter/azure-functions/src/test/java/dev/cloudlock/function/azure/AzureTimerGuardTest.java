@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickBusyException;
-import dev.cloudlock.function.TickOutcome;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,7 +94,7 @@ class AzureTimerGuardTest {
         return app(name, now, AzureGuardSettings.defaults());
     }
 
-    private static TickOutcome invoke(NightlyReportTimerFunction app, String timerJson) throws Exception {
+    private static TickStatus invoke(NightlyReportTimerFunction app, String timerJson) throws Exception {
         return app.run(timerJson, new TestExecutionContext("nightlyReport"));
     }
 
@@ -105,17 +105,16 @@ class AzureTimerGuardTest {
                 app("westeurope-2", "2026-11-30T02:00:00.090Z"),
                 app("northeurope-1", "2026-11-30T02:00:00.400Z"));
         apps.forEach(app -> app.sleepMillis = 1_000);
-        List<Future<TickOutcome>> fired = new ArrayList<>();
+        List<Future<TickStatus>> fired = new ArrayList<>();
         for (NightlyReportTimerFunction app : apps) {
             fired.add(pool.submit(() -> invoke(app, AT_0200)));
         }
-        List<TickOutcome> outcomes = new ArrayList<>();
-        for (Future<TickOutcome> outcome : fired) {
+        List<TickStatus> outcomes = new ArrayList<>();
+        for (Future<TickStatus> outcome : fired) {
             outcomes.add(outcome.get(30, TimeUnit.SECONDS));
         }
-        assertThat(outcomes)
-                .containsExactlyInAnyOrder(TickOutcome.RAN, TickOutcome.SKIPPED_RUNNING, TickOutcome.SKIPPED_RUNNING);
-        assertThat(invoke(apps.get(1), AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(outcomes).containsExactlyInAnyOrder(TickStatus.ACQUIRED, TickStatus.BUSY, TickStatus.BUSY);
+        assertThat(invoke(apps.get(1), AT_0200)).isEqualTo(TickStatus.DONE);
         assertThat(apps.stream().mapToInt(app -> app.runs.size()).sum()).isEqualTo(1);
         assertThat(apps.stream().flatMap(app -> app.runs.stream()))
                 .singleElement()
@@ -126,20 +125,20 @@ class AzureTimerGuardTest {
     @Test
     void aHostFiringSlightlyEarlyStillNamesTheOccurrence() throws Exception {
         NightlyReportTimerFunction early = app("early", "2026-11-30T01:59:59.400Z");
-        assertThat(invoke(early, AT_0200)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(early, AT_0200)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(early.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
-        assertThat(invoke(app("on-time", "2026-11-30T02:00:00.010Z"), AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(invoke(app("on-time", "2026-11-30T02:00:00.010Z"), AT_0200)).isEqualTo(TickStatus.DONE);
     }
 
     @Test
     void aPastDueCatchUpOfAnOccurrenceAnotherAppRanIsSkipped() throws Exception {
         assertThat(invoke(app("kept-running", "2026-11-30T02:00:00.200Z"), AT_0200))
-                .isEqualTo(TickOutcome.RAN);
+                .isEqualTo(TickStatus.ACQUIRED);
 
         // The other app was down at 02:00; on restart at 02:07 its host catches the missed occurrence up.
         String catchUp = timer("2026-11-30T01:00:00+00:00", "2026-11-30T02:00:00+00:00", true);
         NightlyReportTimerFunction restarted = app("restarted", "2026-11-30T02:07:31Z");
-        assertThat(invoke(restarted, catchUp)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(invoke(restarted, catchUp)).isEqualTo(TickStatus.DONE);
         assertThat(restarted.runs).isEmpty();
     }
 
@@ -147,7 +146,7 @@ class AzureTimerGuardTest {
     void aPastDueCatchUpNobodyRanRunsForTheMissedOccurrence() throws Exception {
         String catchUp = timer("2026-11-30T01:00:00+00:00", "2026-11-30T02:00:00+00:00", true);
         NightlyReportTimerFunction restarted = app("restarted", "2026-11-30T02:07:31Z");
-        assertThat(invoke(restarted, catchUp)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(restarted, catchUp)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(restarted.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
     }
 
@@ -156,17 +155,17 @@ class AzureTimerGuardTest {
         // At 02:20 an instance starts: the stored status says the last run was 02:00 and the next is 03:00.
         String startup = timer("2026-11-30T02:00:00.0031250+00:00", "2026-11-30T03:00:00+00:00", false);
         NightlyReportTimerFunction first = app("first-start", "2026-11-30T02:20:00Z");
-        assertThat(invoke(first, startup)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(first, startup)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(first.runs).as("the last instant before Next").containsExactly("2026-11-30T02:59:59Z fence=1");
 
         // Later start-ups before 03:00 (the host now records Last = 02:20, the start-up time) do not run again.
         String afterStartup = timer("2026-11-30T02:20:00.0162530+00:00", "2026-11-30T03:00:00+00:00", false);
-        assertThat(invoke(app("restart", "2026-11-30T02:31:00Z"), afterStartup)).isEqualTo(TickOutcome.SKIPPED_DONE);
-        assertThat(invoke(app("other-app", "2026-11-30T02:45:10Z"), startup)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(invoke(app("restart", "2026-11-30T02:31:00Z"), afterStartup)).isEqualTo(TickStatus.DONE);
+        assertThat(invoke(app("other-app", "2026-11-30T02:45:10Z"), startup)).isEqualTo(TickStatus.DONE);
 
         // The start-up run did not claim 03:00: the scheduled occurrence still runs.
         NightlyReportTimerFunction onTime = app("on-time", "2026-11-30T03:00:00.080Z");
-        assertThat(invoke(onTime, afterStartup)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(onTime, afterStartup)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(onTime.runs).containsExactly("2026-11-30T03:00:00Z fence=2");
     }
 
@@ -176,9 +175,9 @@ class AzureTimerGuardTest {
         AzureGuardSettings perMinute = AzureGuardSettings.defaults()
                 .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
         NightlyReportTimerFunction one = app("one", "2026-11-30T02:00:00.800Z", perMinute);
-        assertThat(invoke(one, unmonitored)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(one, unmonitored)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(invoke(app("two", "2026-11-30T02:00:01.300Z", perMinute), unmonitored))
-                .isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.DONE);
         assertThat(one.runs).containsExactly("2026-11-30T02:00:00Z fence=1");
     }
 
@@ -189,7 +188,7 @@ class AzureTimerGuardTest {
         AzureGuardSettings perMinute = AzureGuardSettings.defaults()
                 .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
         NightlyReportTimerFunction fresh = app("fresh", "2026-11-30T02:41:12.500Z", perMinute);
-        assertThat(invoke(fresh, firstStart)).isEqualTo(TickOutcome.RAN);
+        assertThat(invoke(fresh, firstStart)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(fresh.runs).containsExactly("2026-11-30T02:59:00Z fence=1");
     }
 
@@ -203,8 +202,8 @@ class AzureTimerGuardTest {
         app.fail = false;
         assertThat(invoke(app, AT_0200))
                 .as("a retry policy re-invokes with the same JSON")
-                .isEqualTo(TickOutcome.RAN);
-        assertThat(invoke(app, AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+                .isEqualTo(TickStatus.ACQUIRED);
+        assertThat(invoke(app, AT_0200)).isEqualTo(TickStatus.DONE);
         assertThat(app.runs).hasSize(2);
     }
 
@@ -218,7 +217,7 @@ class AzureTimerGuardTest {
         NightlyReportTimerFunction first = app("first", "2026-11-30T02:00:00.100Z");
         first.fail = true;
         first.block = new CountDownLatch(1);
-        Future<TickOutcome> firstRun = pool.submit(() -> invoke(first, AT_0200));
+        Future<TickStatus> firstRun = pool.submit(() -> invoke(first, AT_0200));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (first.runs.isEmpty()) {
             assertThat(System.nanoTime()).as("the first attempt never started").isLessThan(deadline);
@@ -246,8 +245,8 @@ class AzureTimerGuardTest {
         assertThat(answer)
                 .as("an exception: the invocation fails and the retry policy re-invokes it")
                 .isInstanceOf(TickBusyException.class);
-        assertThat(invoke(duplicate, AT_0200)).as("the retry").isEqualTo(TickOutcome.RAN);
-        assertThat(invoke(duplicate, AT_0200)).isEqualTo(TickOutcome.SKIPPED_DONE);
+        assertThat(invoke(duplicate, AT_0200)).as("the retry").isEqualTo(TickStatus.ACQUIRED);
+        assertThat(invoke(duplicate, AT_0200)).isEqualTo(TickStatus.DONE);
         assertThat(duplicate.runs).as("successful runs of the occurrence").hasSize(1);
     }
 
@@ -257,7 +256,7 @@ class AzureTimerGuardTest {
         Object answer = firstAttemptFailsWhileADuplicateIsAnswered(duplicate);
         assertThat(answer)
                 .as("a normal return: the host will not invoke it again")
-                .isEqualTo(TickOutcome.SKIPPED_RUNNING);
+                .isEqualTo(TickStatus.BUSY);
         assertThat(duplicate.runs).as("successful runs of the occurrence").isEmpty();
     }
 
@@ -270,7 +269,7 @@ class AzureTimerGuardTest {
         NightlyReportTimerFunction hung = app("hung", "2026-11-30T02:00:00.100Z", shortTimeout);
         hung.block = new CountDownLatch(1);
         NightlyReportTimerFunction next = app("next", "2026-11-30T03:00:00.100Z", shortTimeout);
-        CompletableFuture<TickOutcome> stuck = CompletableFuture.supplyAsync(
+        CompletableFuture<TickStatus> stuck = CompletableFuture.supplyAsync(
                 () -> {
                     try {
                         return invoke(hung, AT_0200);
@@ -286,16 +285,16 @@ class AzureTimerGuardTest {
         }
         long taken = System.nanoTime();
         String at0300 = timer("2026-11-30T02:00:00+00:00", "2026-11-30T03:00:00+00:00", false);
-        TickOutcome outcome = invoke(next, at0300);
-        assertThat(outcome).as("while the hung run's lease lasts").isEqualTo(TickOutcome.SKIPPED_RUNNING);
-        while (outcome == TickOutcome.SKIPPED_RUNNING && System.nanoTime() < deadline) {
+        TickStatus outcome = invoke(next, at0300);
+        assertThat(outcome).as("while the hung run's lease lasts").isEqualTo(TickStatus.BUSY);
+        while (outcome == TickStatus.BUSY && System.nanoTime() < deadline) {
             Thread.sleep(100);
             outcome = invoke(next, at0300);
         }
         long blockedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - taken);
         hung.block.countDown();
         stuck.get(10, TimeUnit.SECONDS);
-        assertThat(outcome).isEqualTo(TickOutcome.RAN);
+        assertThat(outcome).isEqualTo(TickStatus.ACQUIRED);
         assertThat(blockedMillis)
                 .as("ms the next occurrence was blocked (lease 2 s + 1 s)")
                 .isBetween(2_000L, 5_000L);

@@ -3,7 +3,7 @@ package dev.cloudlock.function.azure;
 import com.microsoft.azure.functions.ExecutionContext;
 import com.microsoft.azure.functions.annotation.FunctionName;
 import com.microsoft.azure.functions.annotation.TimerTrigger;
-import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.core.TickStatus;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -25,7 +25,7 @@ class NightlyReportTimerFunction {
     }
 
     @FunctionName("nightlyReport")
-    public TickOutcome run(
+    public TickStatus run(
             @TimerTrigger(name = "timer", schedule = "0 0 * * * *") String timer, ExecutionContext context)
             throws Exception {
         return guard.run(timer, context, run -> {

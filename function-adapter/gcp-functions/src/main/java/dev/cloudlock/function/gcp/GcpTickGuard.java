@@ -4,12 +4,12 @@ import com.google.cloud.firestore.FirestoreOptions;
 import com.google.cloud.functions.HttpRequest;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
-import dev.cloudlock.function.TickOutcome;
 import io.cloudevents.CloudEvent;
 import java.util.Objects;
 
@@ -68,12 +68,12 @@ public final class GcpTickGuard {
     }
 
     /** Runs {@code job} for the occurrence of a Pub/Sub CloudEvent (see {@link #tickOf(CloudEvent)}). */
-    public TickOutcome run(CloudEvent event, TickJob job) throws Exception {
+    public TickStatus run(CloudEvent event, TickJob job) throws Exception {
         return run(tickOf(event), job);
     }
 
     /** Runs {@code job} for the occurrence of a Cloud Scheduler HTTP request (see {@link #tickOf(HttpRequest)}). */
-    public TickOutcome run(HttpRequest request, TickJob job) throws Exception {
+    public TickStatus run(HttpRequest request, TickJob job) throws Exception {
         return run(tickOf(request), job);
     }
 
@@ -82,7 +82,7 @@ public final class GcpTickGuard {
      *
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
-    public TickOutcome run(Tick tick, TickJob job) throws Exception {
+    public TickStatus run(Tick tick, TickJob job) throws Exception {
         return guard.run(tick, job);
     }
 

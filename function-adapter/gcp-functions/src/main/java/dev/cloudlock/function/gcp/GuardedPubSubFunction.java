@@ -1,8 +1,8 @@
 package dev.cloudlock.function.gcp;
 
 import com.google.cloud.functions.CloudEventsFunction;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.function.TickOutcome;
 import io.cloudevents.CloudEvent;
 import java.util.logging.Logger;
 
@@ -10,7 +10,7 @@ import java.util.logging.Logger;
  * A CloudEvents function for Cloud Scheduler → Pub/Sub schedules that runs {@link #runTick} at most once per
  * occurrence, however often Pub/Sub redelivers the message (see {@link GcpTickGuard} for what identifies an
  * occurrence). Extend it and implement {@code runTick}; configuration comes from the environment (see
- * {@link GcpGuardSettings}). A delivery that ran, or was skipped as running or done, returns normally, so Pub/Sub
+ * {@link GcpGuardSettings}). A delivery that ran, or was skipped as busy or done, returns normally, so Pub/Sub
  * acknowledges it; a failing job's exception propagates, so Pub/Sub redelivers the message and the retry may run it
  * (with retries on failure enabled on the function). With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds
  * the lock held throws {@link dev.cloudlock.function.TickBusyException} instead of returning, so the message is not
@@ -35,8 +35,8 @@ public abstract class GuardedPubSubFunction implements CloudEventsFunction {
     @Override
     public final void accept(CloudEvent event) throws Exception {
         PubSubMessage message = PubSubMessage.of(event);
-        TickOutcome outcome = guard.run(guard.tickOf(event, message), run -> runTick(message, run, event));
-        LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + outcome);
+        TickStatus status = guard.run(guard.tickOf(event, message), run -> runTick(message, run, event));
+        LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + status);
     }
 
     /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and

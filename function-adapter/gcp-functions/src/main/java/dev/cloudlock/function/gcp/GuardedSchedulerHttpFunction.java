@@ -3,19 +3,19 @@ package dev.cloudlock.function.gcp;
 import com.google.cloud.functions.HttpFunction;
 import com.google.cloud.functions.HttpRequest;
 import com.google.cloud.functions.HttpResponse;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.function.TickOutcome;
 
 /**
  * An HTTP function targeted by a Cloud Scheduler job that runs {@link #runTick} at most once per occurrence, however
  * often Cloud Scheduler retries it: the occurrence is the {@code X-CloudScheduler-ScheduleTime} header. Configuration
- * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the outcome's name ({@code RAN},
- * {@code SKIPPED_RUNNING}, {@code SKIPPED_DONE}), 400 to a request without Cloud Scheduler's headers; a failing
+ * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the tick status's name ({@code ACQUIRED},
+ * {@code BUSY}, {@code DONE}), 400 to a request without Cloud Scheduler's headers; a failing
  * job's exception propagates (the framework answers 500), so Cloud Scheduler's retry may run the occurrence again.
  * With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds the lock held is answered 409 ({@code BUSY_RETRY})
- * instead of 200 {@code SKIPPED_RUNNING}, so Cloud Scheduler retries it (set the job's {@code retry_config}).
+ * instead of 200 {@code BUSY}, so Cloud Scheduler retries it (set the job's {@code retry_config}).
  */
 public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
 
@@ -42,9 +42,9 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
             response.getWriter().write(notAnOccurrence.getMessage());
             return;
         }
-        TickOutcome outcome;
+        TickStatus status;
         try {
-            outcome = guard.run(tick, run -> runTick(request, run));
+            status = guard.run(tick, run -> runTick(request, run));
         } catch (TickBusyException busy) {
             // Cloud Scheduler retries a non-2xx answer by the job's retry config; a 4xx is not a server error in
             // the function's metrics.
@@ -55,7 +55,7 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
         }
         response.setStatusCode(200);
         response.setContentType("text/plain; charset=utf-8");
-        response.getWriter().write(outcome.name());
+        response.getWriter().write(status.name());
     }
 
     /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and

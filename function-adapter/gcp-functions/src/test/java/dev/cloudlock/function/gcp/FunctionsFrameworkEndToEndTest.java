@@ -272,9 +272,9 @@ class FunctionsFrameworkEndToEndTest {
         String log = Files.readString(workDir.resolve("pubsub.log"));
         assertThat(log)
                 .contains(
-                        "Pub/Sub message " + messageId + ": RAN",
-                        "Pub/Sub message " + messageId + ": SKIPPED_RUNNING",
-                        "Pub/Sub message " + messageId + ": SKIPPED_DONE");
+                        "Pub/Sub message " + messageId + ": ACQUIRED",
+                        "Pub/Sub message " + messageId + ": BUSY",
+                        "Pub/Sub message " + messageId + ": DONE");
 
         // The next occurrence is a new message, published a minute later: it runs.
         assertThat(status(pubSubEvent("nightly-report", messageId + "1", "2026-11-30T02:01:00.318Z", Map.of())))
@@ -302,12 +302,10 @@ class FunctionsFrameworkEndToEndTest {
 
         List<HttpResponse<String>> firstWave = concurrently(attempt, 3);
         assertThat(firstWave).extracting(HttpResponse::statusCode).containsOnly(200);
-        assertThat(firstWave)
-                .extracting(HttpResponse::body)
-                .containsExactlyInAnyOrder("RAN", "SKIPPED_RUNNING", "SKIPPED_RUNNING");
+        assertThat(firstWave).extracting(HttpResponse::body).containsExactlyInAnyOrder("ACQUIRED", "BUSY", "BUSY");
         HttpResponse<String> retry = HTTP.send(attempt, HttpResponse.BodyHandlers.ofString());
         assertThat(retry.statusCode()).isEqualTo(200);
-        assertThat(retry.body()).isEqualTo("SKIPPED_DONE");
+        assertThat(retry.body()).isEqualTo("DONE");
         assertThat(runsOf("hourly-export"))
                 .as("runs of one occurrence attempted 4 times")
                 .isEqualTo(1);
@@ -315,7 +313,7 @@ class FunctionsFrameworkEndToEndTest {
         HttpResponse<String> next = HTTP.send(
                 schedulerRequest("hourly-export", "2026-11-30T04:00:00Z", Map.of()),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(next.body()).isEqualTo("RAN");
+        assertThat(next.body()).isEqualTo("ACQUIRED");
         assertThat(runsOf("hourly-export")).isEqualTo(2);
     }
 
@@ -331,9 +329,9 @@ class FunctionsFrameworkEndToEndTest {
                 .as("a failing job: Cloud Scheduler must retry")
                 .isEqualTo(500);
         HttpResponse<String> retry = HTTP.send(attempt, HttpResponse.BodyHandlers.ofString());
-        assertThat(retry.body()).isEqualTo("RAN");
+        assertThat(retry.body()).isEqualTo("ACQUIRED");
         assertThat(HTTP.send(attempt, HttpResponse.BodyHandlers.ofString()).body())
-                .isEqualTo("SKIPPED_DONE");
+                .isEqualTo("DONE");
         assertThat(runsOf("flaky-export"))
                 .as("the job name is the last segment of the header")
                 .isEqualTo(2);
@@ -396,9 +394,9 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(duplicate.body()).startsWith("BUSY_RETRY");
 
         HttpResponse<String> retry = HTTP.send(attempt, HttpResponse.BodyHandlers.ofString());
-        assertThat(retry.body()).as("Cloud Scheduler's retry of the duplicate").isEqualTo("RAN");
+        assertThat(retry.body()).as("Cloud Scheduler's retry of the duplicate").isEqualTo("ACQUIRED");
         assertThat(HTTP.send(attempt, HttpResponse.BodyHandlers.ofString()).body())
-                .isEqualTo("SKIPPED_DONE");
+                .isEqualTo("DONE");
         assertThat(runsOf(job))
                 .as("runs: the failed first attempt and one success")
                 .isEqualTo(2);
@@ -413,7 +411,7 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(duplicate.statusCode())
                 .as("a 2xx: Cloud Scheduler does not retry it")
                 .isEqualTo(200);
-        assertThat(duplicate.body()).isEqualTo("SKIPPED_RUNNING");
+        assertThat(duplicate.body()).isEqualTo("BUSY");
         assertThat(runsOf(job))
                 .as("runs: only the failed first attempt; the tick is lost")
                 .isEqualTo(1);
@@ -433,7 +431,7 @@ class FunctionsFrameworkEndToEndTest {
                 .as("runs: the failed first attempt and one success")
                 .isEqualTo(2);
         String log = Files.readString(workDir.resolve("pubsub-retry.log"));
-        assertThat(log).contains("BUSY_RETRY").contains(": RAN").contains(": SKIPPED_DONE");
+        assertThat(log).contains("BUSY_RETRY").contains(": ACQUIRED").contains(": DONE");
     }
 
     @Test

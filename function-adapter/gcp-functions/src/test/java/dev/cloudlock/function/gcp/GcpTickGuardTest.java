@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
-import dev.cloudlock.function.TickOutcome;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -141,15 +141,15 @@ class GcpTickGuardTest {
                 .as("the first run took the lock")
                 .isTrue();
         long taken = System.nanoTime();
-        assertThat(next.run(second, run -> runs.incrementAndGet())).isEqualTo(TickOutcome.SKIPPED_RUNNING);
+        assertThat(next.run(second, run -> runs.incrementAndGet())).isEqualTo(TickStatus.BUSY);
         long deadline = taken + Duration.ofSeconds(20).toNanos();
-        TickOutcome outcome;
+        TickStatus outcome;
         do {
             Thread.sleep(100);
             outcome = next.run(second, run -> runs.incrementAndGet());
-        } while (outcome != TickOutcome.RAN && System.nanoTime() < deadline);
+        } while (outcome != TickStatus.ACQUIRED && System.nanoTime() < deadline);
         long blockedMillis = Duration.ofNanos(System.nanoTime() - taken).toMillis();
-        assertThat(outcome).isEqualTo(TickOutcome.RAN);
+        assertThat(outcome).isEqualTo(TickStatus.ACQUIRED);
         assertThat(runs).hasValue(1);
         // lease = 2 s timeout + 5 s default margin
         assertThat(blockedMillis).as("ms blocked").isBetween(5_000L, 9_000L);

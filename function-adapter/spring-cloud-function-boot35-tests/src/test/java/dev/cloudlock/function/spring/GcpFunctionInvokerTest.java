@@ -88,8 +88,8 @@ class GcpFunctionInvokerTest {
         assertThat(responses)
                 .as("%s", log)
                 .filteredOn(r -> !r.contains("report built by schedulerReport"))
-                .allMatch(r -> r.matches("200 SKIPPED_(RUNNING|DONE) \"SKIPPED_(RUNNING|DONE)\"|200 - "));
-        assertThat(responses.get(3)).as("the retry after the run").isEqualTo("200 SKIPPED_DONE \"SKIPPED_DONE\"");
+                .allMatch(r -> r.matches("200 (BUSY|DONE) \"(BUSY|DONE)\"|200 - "));
+        assertThat(responses.get(3)).as("the retry after the run").isEqualTo("200 DONE \"DONE\"");
         assertThat(OUTPUT).as("%s", log).contains("RUNS schedulerReport 1");
     }
 

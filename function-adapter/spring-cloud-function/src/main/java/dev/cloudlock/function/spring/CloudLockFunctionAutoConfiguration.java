@@ -1,7 +1,7 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.function.TickListener;
+import dev.cloudlock.function.DeliveryListener;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  * wrapper then backs off, as only one wrapper is honoured: when the application has an {@link ObservationRegistry},
  * the guard's wrapper calls the functions through Spring Cloud Function's {@link ObservationFunctionAroundWrapper}
  * (with the application's {@link FunctionObservationConvention}, if any), so that guarding costs no observation. A
- * {@link TickListener} bean (cloudlock-micrometer's {@code TickMeters}) hears every guarded delivery.
+ * {@link DeliveryListener} bean (cloudlock-micrometer's {@code GuardMeters}) hears every guarded delivery.
  */
 @AutoConfiguration(beforeName = "org.springframework.cloud.function.observability.ObservationAutoConfiguration")
 @ConditionalOnBean(CloudLockProvider.class)
@@ -32,8 +32,10 @@ public class CloudLockFunctionAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public GuardedFunctions guardedFunctions(
-            CloudLockProvider provider, CloudLockFunctionProperties properties, ObjectProvider<TickListener> listener) {
-        return new GuardedFunctions(provider, properties, listener.getIfUnique(() -> TickListener.NONE));
+            CloudLockProvider provider,
+            CloudLockFunctionProperties properties,
+            ObjectProvider<DeliveryListener> listener) {
+        return new GuardedFunctions(provider, properties, listener.getIfUnique(() -> DeliveryListener.NONE));
     }
 
     @Bean

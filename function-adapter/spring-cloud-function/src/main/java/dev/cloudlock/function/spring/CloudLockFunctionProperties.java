@@ -1,5 +1,6 @@
 package dev.cloudlock.function.spring;
 
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.WhenBusy;
 import java.time.Duration;
@@ -22,7 +23,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *       <td>15 min</td></tr>
  *   <tr><td>{@code lock-at-least-for}</td><td>minimum time the job stays locked after it started</td><td>0</td></tr>
  *   <tr><td>{@code when-busy}</td><td>a delivery that finds the lock held: {@code skip} (return
- *       {@code SKIPPED_RUNNING}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
+ *       {@code BUSY}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
  *       platform delivers it again; see {@link WhenBusy})</td><td>{@code skip}</td></tr>
  *   <tr><td>{@code every-occurrence}</td><td>{@code true}: record each completed occurrence, so a late retry of an
  *       older tick still runs after newer ticks completed ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE});
@@ -49,7 +50,7 @@ public class CloudLockFunctionProperties {
         private Duration lease = Duration.ofMinutes(15);
         private Duration lockAtLeastFor = Duration.ZERO;
         private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
-        private boolean everyOccurrence = GuardSettings.DEFAULT_EVERY_OCCURRENCE;
+        private boolean everyOccurrence = GuardSettings.DEFAULT_COMPLETED_TICKS == CompletedTicks.EVERY_OCCURRENCE;
 
         public @Nullable String getJobName() {
             return jobName;

@@ -1,11 +1,12 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.function.DeliveryListener;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
-import dev.cloudlock.function.TickListener;
 import dev.cloudlock.function.TickResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,8 +27,8 @@ import org.springframework.util.FileCopyUtils;
 
 /**
  * Runs each scheduled occurrence of a configured function at most once, on the application's
- * {@link CloudLockProvider}, with the outcomes of {@link TickGuard}: a duplicate of a running or completed
- * occurrence skips the body (or, with {@code when-busy=retry}, a duplicate of a running one throws
+ * {@link CloudLockProvider}, with the tick statuses of {@link TickGuard}: a delivery of a busy or completed
+ * occurrence skips the body (or, with {@code when-busy=retry}, one of a busy occurrence throws
  * {@link dev.cloudlock.function.TickBusyException} so the platform delivers it again); a body that throws releases the
  * lock without recording the occurrence and the exception propagates, so the platform's retry may run it again.
  *
@@ -51,17 +52,18 @@ public final class GuardedFunctions {
      * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
      */
     public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties) {
-        this(provider, properties, TickListener.NONE);
+        this(provider, properties, DeliveryListener.NONE);
     }
 
     /**
      * A guard on {@code provider} for each function {@code properties} configures, each telling {@code listener} of
-     * every delivery it answers (cloudlock-micrometer's {@code TickMeters}: the {@code cloudlock.guard.ticks} meter
-     * and the {@code cloudlock.guard.tick} observation).
+     * every delivery it answers (cloudlock-micrometer's {@code GuardMeters}: the {@code cloudlock.guard.deliveries} meter
+     * and the {@code cloudlock.guard.delivery} observation).
      *
      * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
      */
-    public GuardedFunctions(CloudLockProvider provider, CloudLockFunctionProperties properties, TickListener listener) {
+    public GuardedFunctions(
+            CloudLockProvider provider, CloudLockFunctionProperties properties, DeliveryListener listener) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(listener, "listener");
         this.functions = properties.getFunctions().entrySet().stream()
@@ -165,7 +167,7 @@ public final class GuardedFunctions {
 
     private static Settings settings(
             CloudLockProvider provider,
-            TickListener listener,
+            DeliveryListener listener,
             String functionName,
             CloudLockFunctionProperties.FunctionGuard properties) {
         String prefix = "cloudlock.functions." + functionName + ".";
@@ -198,7 +200,8 @@ public final class GuardedFunctions {
                 .withLockAtLeastFor(lockAtLeastFor)
                 .withFunctionTimeout(properties.getLease())
                 .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"))
-                .withEveryOccurrence(properties.isEveryOccurrence());
+                .withCompletedTicks(
+                        properties.isEveryOccurrence() ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK);
         return new Settings(
                 jobName,
                 source,

@@ -1,6 +1,6 @@
 package dev.cloudlock.function.spring;
 
-import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.TickResult;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
@@ -13,8 +13,8 @@ import org.springframework.messaging.support.MessageBuilder;
 /**
  * Applies {@link GuardedFunctions} to every function of the catalog that {@code cloudlock.functions.<name>}
  * configures, without touching the function's code. A guarded call returns a {@code Message} with the header
- * {@value #OUTCOME_HEADER} ({@code RAN}, {@code SKIPPED_RUNNING}, {@code SKIPPED_DONE}); a skipped call's payload is
- * the outcome's name as a JSON string. Functions without configuration (including {@code functionRouter}, so the
+ * {@value #OUTCOME_HEADER} ({@code ACQUIRED}, {@code BUSY}, {@code DONE}); a skipped call's payload is
+ * the tick status's name as a JSON string. Functions without configuration (including {@code functionRouter}, so the
  * router's double firing guards the routed function once) pass through.
  *
  * <p>Spring Cloud Function (4.3 and 5.0 alike) calls it only in some cases, so it is not a guarantee on its own: it
@@ -27,11 +27,11 @@ import org.springframework.messaging.support.MessageBuilder;
  * <p>Being the one wrapper, it would replace Spring Cloud Function's own, which observes every function call
  * ({@code ObservationFunctionAroundWrapper}). Given that wrapper, it calls every function through it, so each run of a
  * function's body is observed as without the guard; a delivery the guard skips runs no body and is observed only by
- * the guard's {@code TickListener}.
+ * the guard's {@code DeliveryListener}.
  */
 public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
 
-    /** The header carrying the guard's outcome on results. */
+    /** The header carrying the guard's tick status on results. */
     public static final String OUTCOME_HEADER = "cloudlock-outcome";
 
     private final GuardedFunctions guards;
@@ -60,13 +60,13 @@ public class TickGuardFunctionAroundWrapper extends FunctionAroundWrapper {
         }
         TickResult<@Nullable Object> result = guards.run(name, input, call);
         if (!result.ran()) {
-            return MessageBuilder.withPayload(("\"" + result.outcome() + "\"").getBytes(StandardCharsets.UTF_8))
-                    .setHeader(OUTCOME_HEADER, result.outcome().name())
+            return MessageBuilder.withPayload(("\"" + result.status() + "\"").getBytes(StandardCharsets.UTF_8))
+                    .setHeader(OUTCOME_HEADER, result.status().name())
                     .build();
         }
         return result.value() instanceof Message<?> message
                 ? MessageBuilder.fromMessage(message)
-                        .setHeader(OUTCOME_HEADER, TickOutcome.RAN.name())
+                        .setHeader(OUTCOME_HEADER, TickStatus.ACQUIRED.name())
                         .build()
                 : result.value();
     }

@@ -80,15 +80,15 @@ class AroundWrapperGapsTest {
         FunctionInvocationWrapper report = lookup("nightlyReport");
         Object first = report.apply(message(eventBridge("2026-11-30T02:00:00Z")));
         Object duplicate = report.apply(message(eventBridge("2026-11-30T02:00:00Z")));
-        assertThat(outcome(first)).isEqualTo("RAN");
-        assertThat(outcome(duplicate)).isEqualTo("SKIPPED_DONE");
-        assertThat(payload(duplicate)).isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(outcome(first)).isEqualTo("ACQUIRED");
+        assertThat(outcome(duplicate)).isEqualTo("DONE");
+        assertThat(payload(duplicate)).isEqualTo("\"DONE\"");
         assertThat(runs("nightlyReport")).isEqualTo(1);
         assertThat(ScheduledFunctionsApp.FENCING_TOKENS)
                 .as("currentTick() inside the wrapped body")
                 .containsKey("nightlyReport");
         Object next = report.apply(message(eventBridge("2026-11-30T03:00:00Z")));
-        assertThat(outcome(next)).as("the next occurrence").isEqualTo("RAN");
+        assertThat(outcome(next)).as("the next occurrence").isEqualTo("ACQUIRED");
     }
 
     @Test
@@ -160,9 +160,9 @@ class AroundWrapperGapsTest {
         ScheduledFunctionsApp.reset();
         // the router's output conversion drops the outcome header: the payload tells
         assertThat(payload(router.apply(event)))
-                .as("not SKIPPED_RUNNING by its own outer firing")
+                .as("not BUSY by its own outer firing")
                 .isEqualTo("\"report built by routedReport\"");
-        assertThat(payload(router.apply(event))).isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(payload(router.apply(event))).isEqualTo("\"DONE\"");
         assertThat(runs("routedReport")).isEqualTo(1);
     }
 
@@ -198,7 +198,7 @@ class AroundWrapperGapsTest {
         Future<Object> second = pool.submit(() -> target.apply(message(eventBridge("2026-11-30T02:00:00Z"))));
         Object secondResult = function.startsWith("guarded") ? second.get(20, TimeUnit.SECONDS) : null;
         ScheduledFunctionsApp.slowRelease.countDown();
-        assertThat(outcome(first.get(20, TimeUnit.SECONDS))).isEqualTo("RAN");
+        assertThat(outcome(first.get(20, TimeUnit.SECONDS))).isEqualTo("ACQUIRED");
         if (secondResult == null) {
             secondResult = second.get(20, TimeUnit.SECONDS);
         }

@@ -32,7 +32,7 @@ import org.springframework.cloud.function.adapter.aws.FunctionInvoker;
 class AwsFunctionInvokerTest {
 
     /** The body's result as the adapter writes it: a JSON string. */
-    private static final String RAN = "\"report built by nightlyReport\"";
+    private static final String ACQUIRED = "\"report built by nightlyReport\"";
 
     @BeforeAll
     static void configure() {
@@ -97,16 +97,16 @@ class AwsFunctionInvokerTest {
         String event = Events.eventBridge("2026-11-30T02:00:00Z");
         List<String> responses = deliverConcurrently(invokers, event);
         assertThat(runs("nightlyReport")).isEqualTo(1);
-        assertThat(responses).containsOnlyOnce(RAN);
+        assertThat(responses).containsOnlyOnce(ACQUIRED);
         assertThat(responses)
-                .filteredOn(r -> !r.equals(RAN))
-                .allMatch(r -> r.equals("\"SKIPPED_RUNNING\"") || r.equals("\"SKIPPED_DONE\""));
+                .filteredOn(r -> !r.equals(ACQUIRED))
+                .allMatch(r -> r.equals("\"BUSY\"") || r.equals("\"DONE\""));
         assertThat(invoke(invokers.get(0), event))
                 .as("a retry after it completed")
-                .isEqualTo("\"SKIPPED_DONE\"");
+                .isEqualTo("\"DONE\"");
         assertThat(invoke(invokers.get(1), Events.eventBridge("2026-11-30T03:00:00Z")))
                 .as("the next occurrence")
-                .isEqualTo(RAN);
+                .isEqualTo(ACQUIRED);
         assertThat(runs("nightlyReport")).isEqualTo(2);
     }
 
@@ -169,7 +169,7 @@ class AwsFunctionInvokerTest {
         assertThat(chain).hasAtLeastOneElementOfType(dev.cloudlock.function.TickBusyException.class);
         FunctionInvoker retry = new FunctionInvoker("busyRetryReport");
         assertThat(invoke(retry, event)).as("Lambda's retry").isEqualTo("\"report built by busyRetryReport\"");
-        assertThat(invoke(retry, event)).isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(invoke(retry, event)).isEqualTo("\"DONE\"");
         assertThat(runs("busyRetryReport")).as("successful runs of the tick").isEqualTo(1);
     }
 
@@ -179,7 +179,7 @@ class AwsFunctionInvokerTest {
         Object duplicate = firstAttemptFailsWhileADuplicateIsAnswered("busySkipReport", event);
         assertThat(duplicate)
                 .as("a normal return: Lambda will not deliver it again")
-                .isEqualTo("\"SKIPPED_RUNNING\"");
+                .isEqualTo("\"BUSY\"");
         assertThat(runs("busySkipReport")).as("successful runs of the tick").isEqualTo(0);
     }
 
@@ -212,7 +212,7 @@ class AwsFunctionInvokerTest {
 
     @Test
     void withTheWatermarkTheSameLateRetryIsSkippedAsDone() {
-        assertThat(aRetryAfterTheNextTickRan("watermarkReport")).isEqualTo("\"SKIPPED_DONE\"");
+        assertThat(aRetryAfterTheNextTickRan("watermarkReport")).isEqualTo("\"DONE\"");
         assertThat(runs("watermarkReport")).as("the first tick is lost").isEqualTo(1);
     }
 }

@@ -5,8 +5,8 @@ import static dev.cloudlock.function.spring.Events.message;
 import static dev.cloudlock.function.spring.ScheduledFunctionsApp.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cloudlock.function.TickListener;
-import dev.cloudlock.function.TickOutcome;
+import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.function.DeliveryListener;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -28,7 +28,7 @@ import org.springframework.messaging.Message;
 
 /**
  * The guard's around-wrapper, being the one Spring Cloud Function honours, keeps Spring Cloud Function's own
- * observation of the functions it calls ({@code spring.cloud.function}), and a {@link TickListener} bean hears every
+ * observation of the functions it calls ({@code spring.cloud.function}), and a {@link DeliveryListener} bean hears every
  * delivery the guard answers. DynamoDB on dynalite, a fresh table per test.
  */
 class GuardObservationTest {
@@ -36,7 +36,7 @@ class GuardObservationTest {
     private static final String FUNCTION_OBSERVATION = "spring.cloud.function";
     private static final String DEFINITION = "spring.cloud.function.definition";
 
-    /** What an application with Actuator and cloudlock-micrometer's TickMeters would have: a registry, a listener. */
+    /** What an application with Actuator and cloudlock-micrometer's GuardMeters would have: a registry, a listener. */
     @Configuration(proxyBeanMethods = false)
     static class Observed {
         static final List<Observation.Context> STOPPED = new CopyOnWriteArrayList<>();
@@ -60,10 +60,10 @@ class GuardObservationTest {
         }
 
         @Bean
-        TickListener recordingTickListener() {
-            return tick -> new TickListener.Delivery() {
+        DeliveryListener recordingDeliveryListener() {
+            return tick -> new DeliveryListener.Delivery() {
                 @Override
-                public void answered(TickOutcome outcome) {
+                public void answered(TickStatus outcome) {
                     HEARD.add(tick.jobName() + " " + outcome);
                 }
 
@@ -119,14 +119,14 @@ class GuardObservationTest {
         Object duplicate = report.apply(message(eventBridge("2026-11-30T02:00:00Z")));
 
         assertThat(((Message<?>) first).getHeaders().get(TickGuardFunctionAroundWrapper.OUTCOME_HEADER))
-                .isEqualTo("RAN");
+                .isEqualTo("ACQUIRED");
         assertThat(runs("nightlyReport")).isEqualTo(1);
         assertThat(functionObservations())
                 .as("the run of the body, observed as without the guard; the skipped duplicate ran none")
                 .containsExactly("nightlyReport");
-        assertThat(Observed.HEARD).containsExactly("nightlyReport RAN", "nightlyReport SKIPPED_DONE");
+        assertThat(Observed.HEARD).containsExactly("nightlyReport ACQUIRED", "nightlyReport DONE");
         assertThat(((Message<?>) duplicate).getHeaders().get(TickGuardFunctionAroundWrapper.OUTCOME_HEADER))
-                .isEqualTo("SKIPPED_DONE");
+                .isEqualTo("DONE");
     }
 
     @Test

@@ -4,7 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.micrometer.CloudLockMeters;
-import dev.cloudlock.micrometer.TickMeters;
+import dev.cloudlock.micrometer.GuardMeters;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -116,24 +116,24 @@ public class CloudLockAutoConfiguration {
 
     /**
      * Counts and observes the function guards' ticks, when the application has a guard and a {@code MeterRegistry}:
-     * pass the {@link TickMeters} bean to {@code TickGuard.builder(...).listener(...)}.
+     * pass the {@link GuardMeters} bean to {@code TickGuard.builder(...).listener(...)}.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(
             name = {
                 "dev.cloudlock.micrometer.CloudLockMeters",
                 "io.micrometer.core.instrument.MeterRegistry",
-                "dev.cloudlock.function.TickListener"
+                "dev.cloudlock.function.DeliveryListener"
             })
     static class TickMetricsConfiguration {
         @Bean
         @ConditionalOnBean(MeterRegistry.class)
         @ConditionalOnMissingBean
-        TickMeters cloudLockTickMeters(
+        GuardMeters cloudLockGuardMeters(
                 MeterRegistry meters,
                 ObjectProvider<ObservationRegistry> observations,
                 CloudLockProperties properties) {
-            return new TickMeters(
+            return new GuardMeters(
                     Objects.requireNonNull(properties.getStore()).trim(),
                     meters,
                     observations.getIfUnique(() -> ObservationRegistry.NOOP));

@@ -190,7 +190,7 @@ abstract class StarterContract {
     }
 
     @Test
-    void theEndpointShowsTheLastTickALockCompleted() {
+    void theEndpointShowsTheWatermarkOfTheTicksALockCompleted() {
         Instant tick = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         app.getBean(CloudLockProvider.class)
                 .lockTick(new LockConfiguration(Instant.now(), "ticked", Duration.ofMinutes(1), Duration.ZERO), tick)
@@ -201,7 +201,7 @@ abstract class StarterContract {
         JsonNode ticked = JSON.readTree(
                 StarterApps.get(app, "/actuator/cloudlocks/ticked").body());
 
-        assertThat(Instant.parse(ticked.get("lastTick").asString())).isEqualTo(tick);
+        assertThat(Instant.parse(ticked.get("watermark").asString())).isEqualTo(tick);
         assertThat(ticked.get("held").asBoolean()).isFalse();
     }
 

@@ -1,8 +1,8 @@
 package dev.cloudlock.micrometer;
 
+import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.function.DeliveryListener;
 import dev.cloudlock.function.Tick;
-import dev.cloudlock.function.TickListener;
-import dev.cloudlock.function.TickOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -10,12 +10,12 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A function guard's {@link TickListener} that counts its deliveries by outcome ({@value
- * CloudLockMeters#GUARD_TICKS}: {@code ran}, {@code skipped_running}, {@code skipped_done}, {@code failed}) and
+ * A function guard's {@link DeliveryListener} that counts its deliveries by tick status ({@value
+ * CloudLockMeters#GUARD_DELIVERIES}: {@code acquired}, {@code busy}, {@code done}, {@code failed}) and
  * observes each one ({@value CloudLockMeters#GUARD_OBSERVATION}), with the scope open on the delivering thread while
  * the guard takes the lock and runs the job. Pass it to {@code TickGuard.builder(provider).listener(...)}.
  */
-public final class TickMeters implements TickListener {
+public final class GuardMeters implements DeliveryListener {
 
     private final String storeName;
     private final MeterRegistry registry;
@@ -26,7 +26,7 @@ public final class TickMeters implements TickListener {
      * @param registry where the counter goes
      * @param observations where the observations go ({@link ObservationRegistry#NOOP} for none)
      */
-    public TickMeters(String storeName, MeterRegistry registry, ObservationRegistry observations) {
+    public GuardMeters(String storeName, MeterRegistry registry, ObservationRegistry observations) {
         this.storeName = Objects.requireNonNull(storeName, "storeName");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.observations = Objects.requireNonNull(observations, "observations");
@@ -35,7 +35,7 @@ public final class TickMeters implements TickListener {
     @Override
     public Delivery delivered(Tick tick) {
         Observation observation = Observation.createNotStarted(CloudLockMeters.GUARD_OBSERVATION, observations)
-                .contextualName("tick " + tick.jobName())
+                .contextualName("delivery " + tick.jobName())
                 .lowCardinalityKeyValue(CloudLockMeters.TAG_LOCK, tick.jobName())
                 .lowCardinalityKeyValue(CloudLockMeters.TAG_STORE, storeName)
                 .highCardinalityKeyValue("tick", tick.scheduledTime().toString())
@@ -43,8 +43,8 @@ public final class TickMeters implements TickListener {
         Observation.Scope scope = observation.openScope();
         return new Delivery() {
             @Override
-            public void answered(TickOutcome outcome) {
-                end(outcome.name().toLowerCase(Locale.ROOT));
+            public void answered(TickStatus status) {
+                end(status.name().toLowerCase(Locale.ROOT));
             }
 
             @Override
@@ -59,7 +59,7 @@ public final class TickMeters implements TickListener {
                 observation.stop();
                 CloudLockMeters.count(
                         registry,
-                        CloudLockMeters.GUARD_TICKS,
+                        CloudLockMeters.GUARD_DELIVERIES,
                         "Deliveries to a function guard, by outcome",
                         tick.jobName(),
                         storeName,

@@ -1,15 +1,17 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.TickStatus;
+
 /**
  * Hears each delivery a {@link TickGuard} answers, around it: for meters and traces (cloudlock-micrometer's
- * {@code TickMeters}). A listener observes; it cannot change what the guard does. Its methods run on the delivering
+ * {@code GuardMeters}). A listener observes; it cannot change what the guard does. Its methods run on the delivering
  * thread and must not throw.
  */
 @FunctionalInterface
-public interface TickListener {
+public interface DeliveryListener {
 
     /** A listener that does nothing: the guard's default. */
-    TickListener NONE = tick -> Delivery.NONE;
+    DeliveryListener NONE = tick -> Delivery.NONE;
 
     /** Called when a delivery of {@code tick} reaches the guard, before the lock is taken. */
     Delivery delivered(Tick tick);
@@ -20,14 +22,14 @@ public interface TickListener {
         /** A delivery that does nothing when it ends. */
         Delivery NONE = new Delivery() {
             @Override
-            public void answered(TickOutcome outcome) {}
+            public void answered(TickStatus status) {}
 
             @Override
             public void failed(Throwable failure) {}
         };
 
-        /** The guard returned {@code outcome}. */
-        void answered(TickOutcome outcome);
+        /** The guard answered with {@code status}. */
+        void answered(TickStatus status);
 
         /** The job threw (the tick stays open) or the store could not be asked: the guard rethrows {@code failure}. */
         void failed(Throwable failure);
