@@ -229,9 +229,9 @@ public final class Benchmarks {
         Emulators.cosmosTrustStore();
         int repetitions = quick ? 1 : 10;
         Report report = new Report();
-        report.paragraph(
-                machine() + "\n\nEach job first runs one tick uncounted (its record exists, the client"
-                        + " knows the store's time); an occurrence record is always new. Request counts carry over to the cloud.");
+        report.paragraph(machine() + "\n\nEach job first runs one tick uncounted (its record exists, the client"
+                + " knows the store's time); an occurrence record is always new. Request counts carry over to"
+                + " the cloud.");
         Map<String, Object> stores = new LinkedHashMap<>();
         try (DynamoDbTarget target = new DynamoDbTarget(
                 "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint())) {

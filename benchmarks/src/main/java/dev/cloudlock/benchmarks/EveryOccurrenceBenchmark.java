@@ -22,8 +22,8 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  * completed, a duplicate while it runs, another tick while one runs, and a late retry of an older tick after a newer
  * one completed; and the bytes
  * a job's record and an occurrence record occupy as the store counts them. The job's record exists before counting (the
- * steady state); an occurrence record is always new. Instance a runs the ticks (and the late retry), instance b delivers
- * the duplicates.
+ * steady state); an occurrence record is always new. Instance a runs the ticks (and the late retry), instance b
+ * delivers the duplicates.
  */
 final class EveryOccurrenceBenchmark {
 

@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Leases are judged by the store's clock, so a client whose clock is off cannot take a held lock: Firestore reads
  * it itself; DynamoDB, S3, Cosmos DB and Blob Storage estimate it ({@link ClockSkewMonitor}) from the server times
- * their responses carry. Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty, about
- * 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that is
- * safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
+ * their responses carry. Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty,
+ * about 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that
+ * is safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
  * ShedLock's {@link ClockProvider}.
  *
  * <p>Build one with a store's provider builder ({@link CloudLockProviderBuilder}) or on any {@link LockStore} with a
@@ -194,16 +194,16 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     /**
      * Takes the lock for one scheduled occurrence, remembering completed occurrences as {@code completedTicks} says:
      * {@link CompletedTicks#WATERMARK} is {@link #lockTick(LockConfiguration, Instant, Duration)};
-     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's occurrence record {@code <job>@<tick>}, then the job's lock
-     * (one run at a time), so the tick is done exactly when it completed, however many newer ticks completed first.
-     * The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its occurrence record and
-     * releases the job, {@link FencedLock#unlock()} releases both and leaves the tick open.
+     * {@link CompletedTicks#EVERY_OCCURRENCE} takes the tick's occurrence record {@code <job>@<tick>}, then the job's
+     * lock (one run at a time), so the tick is done exactly when it completed, however many newer ticks completed
+     * first. The handle's fencing token is the job's; {@link FencedLock#completeTick()} records the tick on its
+     * occurrence record and releases the job, {@link FencedLock#unlock()} releases both and leaves the tick open.
      *
      * @param tick the occurrence's scheduled time (stored with millisecond precision)
      * @param maxLead how far ahead of the store's time a tick may be
      * @throws IllegalArgumentException when a name, the lease or the tick is invalid, before any request; under
      *     {@link CompletedTicks#EVERY_OCCURRENCE}, also when the job's name is longer than
-     *     {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the occurrence record's
+     * {@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters or the store cannot hold the occurrence record's
      *     name
      */
     public TickAttempt lockTick(
@@ -567,9 +567,9 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
     }
     /**
-     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the occurrence record,
-     * both held. Single-use like {@link StoreLock}; a step that fails with a store error may be retried on the same
-     * handle, from that step on.
+     * A handle on one occurrence under {@link CompletedTicks#EVERY_OCCURRENCE}: the job's lock and the occurrence
+     * record, both held. Single-use like {@link StoreLock}; a step that fails with a store error may be retried on the
+     * same handle, from that step on.
      */
     final class OccurrenceLock implements FencedLock {
         private StoreLock job;
@@ -611,9 +611,9 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
 
         /**
-         * Releases the occurrence record (recording {@code completed} when given), then the job's lock. When the record's
-         * release fails, the job's lock stays held (as a failed release of a watermark tick leaves it) until a retry
-         * on this handle or the end of its lease.
+         * Releases the occurrence record (recording {@code completed} when given), then the job's lock. When the
+         * record's release fails, the job's lock stays held (as a failed release of a watermark tick leaves it) until a
+         * retry on this handle or the end of its lease.
          */
         private synchronized void finish(@Nullable Instant completed) {
             claim();

@@ -15,8 +15,8 @@ public enum CompletedTicks {
 
     /**
      * The job's record keeps its watermark, the newest completed tick (stored as {@code lastTick}): a tick at or
-     * before it is done. One record per job, two requests per run; but a retry of an older tick that arrives after a newer tick
-     * completed is done too, so that occurrence is never run.
+     * before it is done. One record per job, two requests per run; but a retry of an older tick that arrives after a
+     * newer tick completed is done too, so that occurrence is never run.
      */
     WATERMARK,
 
@@ -33,12 +33,14 @@ public enum CompletedTicks {
     EVERY_OCCURRENCE;
 
     /**
-     * How many characters {@link #EVERY_OCCURRENCE} adds to the job's name for an occurrence record's name: {@code @} and
-     * a fixed-width ISO-8601 time ({@code 2026-11-30T02:00:00.000Z}).
+     * How many characters {@link #EVERY_OCCURRENCE} adds to the job's name for an occurrence record's name: {@code @}
+     * and a fixed-width ISO-8601 time ({@code 2026-11-30T02:00:00.000Z}).
      */
     public static final int OCCURRENCE_RECORD_SUFFIX_LENGTH = 25;
 
-    /** The longest job name {@link #EVERY_OCCURRENCE} accepts: its occurrence records' names must fit 255 characters. */
+    /**
+     * The longest job name {@link #EVERY_OCCURRENCE} accepts: its occurrence records' names must fit 255 characters.
+     */
     public static final int MAX_EVERY_OCCURRENCE_JOB_NAME = LockNames.MAX_LENGTH - OCCURRENCE_RECORD_SUFFIX_LENGTH;
 
     /**

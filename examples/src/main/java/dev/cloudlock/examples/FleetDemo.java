@@ -47,8 +47,8 @@ import java.util.function.Function;
  * {@code BUSY} and never comes back, so the tick after an overrunning one is lost. With {@code --no-guard}
  * every delivery runs the job.
  *
- * <p>Those late retries show the job's watermark (stored as {@code lastTick}): a retry of an older tick that arrives after a
- * newer tick completed is skipped as done, so tick 8 is lost (and 18, as the timing falls). With
+ * <p>Those late retries show the job's watermark (stored as {@code lastTick}): a retry of an older tick that arrives
+ * after a newer tick completed is skipped as done, so tick 8 is lost (and 18, as the timing falls). With
  * {@code --every-occurrence} the guard
  * records each occurrence on its own ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE}), and with
  * {@code --busy retry} every tick runs successfully exactly once.
@@ -61,8 +61,8 @@ public final class FleetDemo {
 
     /**
      * One execution of the job body: who ran which tick when, with which fencing token, whether it failed, and whether
-     * a retry delivery ({@code attempt > 0}) started it. Ticks are numbered from 0, one per interval: {@code tickNumber}
-     * is that number, the row label and colour of the run in the timeline.
+     * a retry delivery ({@code attempt > 0}) started it. Ticks are numbered from 0, one per interval: {@code
+     * tickNumber} is that number, the row label and colour of the run in the timeline.
      */
     public record Execution(
             String instance,
@@ -77,9 +77,9 @@ public final class FleetDemo {
     public record Skip(String instance, int tickNumber, DeliveryOutcome outcome, long atNanos) {}
 
     /**
-     * What one delivery came to, as the demo counts them: the guard's {@link TickStatus} values, {@link #FAILED} for a delivery
-     * whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery), and
-     * {@link #BUSY_RETRY} for a delivery the guard failed because the job was busy (retried the same way).
+     * What one delivery came to, as the demo counts them: the guard's {@link TickStatus} values, {@link #FAILED} for a
+     * delivery whose job threw (the guard rethrows it, and the simulated scheduler retries the delivery), and {@link
+     * #BUSY_RETRY} for a delivery the guard failed because the job was busy (retried the same way).
      */
     public enum DeliveryOutcome {
         ACQUIRED,

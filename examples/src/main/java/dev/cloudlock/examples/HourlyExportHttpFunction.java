@@ -7,7 +7,7 @@ import java.util.logging.Logger;
 
 /**
  * The HTTP example of docs/functions/gcp-functions.md: the target of a Cloud Scheduler HTTP job; its body runs once per
- * scheduled occurrence however often Cloud Scheduler retries, and the response is the outcome's name.
+ * scheduled occurrence however often Cloud Scheduler retries, and the response is the tick's status.
  */
 public class HourlyExportHttpFunction extends GuardedSchedulerHttpFunction {
 

@@ -16,8 +16,8 @@ public class TickBusyException extends RuntimeException {
 
     public TickBusyException(Tick tick) {
         super("Job '" + Objects.requireNonNull(tick, "tick").jobName() + "', tick at " + tick.scheduledTime()
-                + ": the tick is busy (its lock is held: this or an earlier tick is running, or its lockAtLeastFor has not"
-                + " ended); failing this delivery so the platform"
+                + ": the tick is busy (its lock is held: this or an earlier tick is running, or its lockAtLeastFor"
+                + " has not ended); failing this delivery so the platform"
                 + " retries it (" + GuardEnvironment.WHEN_BUSY + "=retry)");
         this.tick = tick;
     }

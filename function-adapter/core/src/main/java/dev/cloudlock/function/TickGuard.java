@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a delivery that finds the job's lock held is {@link TickStatus#BUSY}, or, with
  *       {@link WhenBusy#RETRY}, a {@link TickBusyException} so the platform delivers it again;</li>
  *   <li>a delivery of a tick that completed, or older than one that did, is {@link TickStatus#DONE}; with
- *       {@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE} ({@link GuardSettings#completedTicks()}), only a delivery of a tick that completed itself, so a late retry of
- *       an older tick still runs;</li>
+ *       {@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE} ({@link GuardSettings#completedTicks()}), only a
+ *       delivery of a tick that completed itself, so a late retry of an older tick still runs;</li>
  *   <li>a job that throws releases the lock without recording the tick and its exception is rethrown, so the
  *       platform's retry may run it again;</li>
  *   <li>the lease is the invocation's remaining time (or, where the platform does not report it, the configured

@@ -7,8 +7,8 @@ import org.jspecify.annotations.NonNull;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link TickGuard#call} did with one delivery: the tick's status and, when the body ran, what it returned. A skipped
- * delivery carries no value; a body that threw produced no result (its exception propagated).
+ * What {@link TickGuard#call} did with one delivery: the tick's status and, when the body ran, what it returned. A
+ * skipped delivery carries no value; a body that threw produced no result (its exception propagated).
  *
  * @param status what the delivery found: {@link TickStatus#ACQUIRED} when the body ran and succeeded
  * @param value what the body returned when {@code status} is {@link TickStatus#ACQUIRED}, else {@code null}

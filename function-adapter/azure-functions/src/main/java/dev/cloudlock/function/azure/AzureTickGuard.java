@@ -93,7 +93,8 @@ public final class AzureTickGuard {
     }
 
     /**
-     * Runs {@code job} for the occurrence of this timer invocation and logs the tick's status to the invocation's logger.
+     * Runs {@code job} for the occurrence of this timer invocation and logs the tick's status to the invocation's
+     * logger.
      *
      * @param timerInfo the {@code @TimerTrigger} parameter, as a {@code String}
      * @return {@link TickStatus#ACQUIRED}, {@link TickStatus#BUSY} or {@link TickStatus#DONE}

@@ -57,8 +57,8 @@ public final class GuardedFunctions {
 
     /**
      * A guard on {@code provider} for each function {@code properties} configures, each telling {@code listener} of
-     * every delivery it answers (cloudlock-micrometer's {@code GuardMeters}: the {@code cloudlock.guard.deliveries} meter
-     * and the {@code cloudlock.guard.delivery} observation).
+     * every delivery it answers (cloudlock-micrometer's {@code GuardMeters}: the {@code cloudlock.guard.deliveries}
+     * meter and the {@code cloudlock.guard.delivery} observation).
      *
      * @throws IllegalArgumentException naming the property when a function's configuration is incomplete
      */
