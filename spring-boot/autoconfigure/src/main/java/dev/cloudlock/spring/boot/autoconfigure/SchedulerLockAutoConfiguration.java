@@ -1,8 +1,10 @@
 package dev.cloudlock.spring.boot.autoconfigure;
 
+import dev.cloudlock.spi.StoreType;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.spring.ExtendedLockConfigurationExtractor;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
@@ -23,8 +25,9 @@ import org.springframework.util.ReflectionUtils;
 /**
  * ShedLock's scheduler locking, so that a {@code @SchedulerLock} method is never run unlocked: enabled by the starter
  * ({@code @EnableSchedulerLock} with {@code cloudlock.default-lock-at-most-for}, default 30 minutes) unless the
- * application enables it itself or sets {@code cloudlock.scheduler-lock.enabled=false}. When scheduler locking is off
- * and a bean has a {@code @SchedulerLock} method, startup fails naming the method and the fix.
+ * application enables it itself or sets {@code cloudlock.scheduler-lock.enabled=false}. When a bean has a
+ * {@code @SchedulerLock} method and scheduler locking is off, or there is no lock provider ({@code cloudlock.store} not
+ * set), startup fails naming the method and the fix.
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnClass(EnableSchedulerLock.class)
@@ -45,30 +48,43 @@ public class SchedulerLockAutoConfiguration {
     @Bean
     static SmartInitializingSingleton cloudLockSchedulerLockCheck(ListableBeanFactory beans) {
         return () -> {
-            if (beans.getBeanNamesForType(ExtendedLockConfigurationExtractor.class, false, false).length > 0) {
+            List<String> unlocked = schedulerLockMethods(beans);
+            if (unlocked.isEmpty()) {
                 return;
             }
-            List<String> unlocked = new ArrayList<>();
-            for (String name : beans.getBeanDefinitionNames()) {
-                Class<?> type = beans.getType(name, false);
-                if (type == null) {
-                    continue;
-                }
-                Class<?> target = AopUtils.isAopProxy(type) ? AopUtils.getTargetClass(type) : type;
-                ReflectionUtils.doWithMethods(
-                        target,
-                        method -> unlocked.add(describe(target, method)),
-                        method -> AnnotatedElementUtils.hasAnnotation(method, SchedulerLock.class));
-            }
-            if (!unlocked.isEmpty()) {
+            String methods = String.join(", ", unlocked) + (unlocked.size() == 1 ? " is" : " are");
+            if (beans.getBeanNamesForType(LockProvider.class, false, false).length == 0) {
                 throw new CloudLockStartupException(
-                        "Scheduler locking is off, and " + String.join(", ", unlocked)
-                                + (unlocked.size() == 1 ? " is" : " are")
+                        methods + " annotated @SchedulerLock, and there is no lock provider: cloudlock.store is not"
+                                + " set",
+                        "Set cloudlock.store to one of the stores on the class path: "
+                                + StoreType.all().stream().map(StoreType::name).collect(Collectors.joining(", ")));
+            }
+            if (beans.getBeanNamesForType(ExtendedLockConfigurationExtractor.class, false, false).length == 0) {
+                throw new CloudLockStartupException(
+                        "Scheduler locking is off, and " + methods
                                 + " annotated @SchedulerLock: every instance would run it unlocked",
                         "Remove " + ENABLED + "=false (the starter then enables scheduler locking), or annotate a"
                                 + " configuration class with @EnableSchedulerLock(defaultLockAtMostFor = \"PT30M\")");
             }
         };
+    }
+
+    /** The beans' methods annotated {@code @SchedulerLock}, as {@code Type.method()}. */
+    private static List<String> schedulerLockMethods(ListableBeanFactory beans) {
+        List<String> methods = new ArrayList<>();
+        for (String name : beans.getBeanDefinitionNames()) {
+            Class<?> type = beans.getType(name, false);
+            if (type == null) {
+                continue;
+            }
+            Class<?> target = AopUtils.isAopProxy(type) ? AopUtils.getTargetClass(type) : type;
+            ReflectionUtils.doWithMethods(
+                    target,
+                    method -> methods.add(describe(target, method)),
+                    method -> AnnotatedElementUtils.hasAnnotation(method, SchedulerLock.class));
+        }
+        return methods;
     }
 
     private static String describe(Class<?> type, Method method) {

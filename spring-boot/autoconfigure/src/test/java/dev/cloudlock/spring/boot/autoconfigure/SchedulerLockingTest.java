@@ -135,4 +135,16 @@ class SchedulerLockingTest {
                             .contains(SchedulerLockAutoConfiguration.ENABLED, "@EnableSchedulerLock");
                 });
     }
+
+    @Test
+    void withoutCloudlockStoreASchedulerLockMethodFailsStartupNamingTheProperty() {
+        assertThatThrownBy(() -> start(WithoutEnableSchedulerLock.class, Map.of()))
+                .satisfies(failure -> {
+                    FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .contains("ReportJob.run()", "no lock provider", "cloudlock.store");
+                    assertThat(analysis.getAction()).contains("cloudlock.store", "in-memory", "dynamodb");
+                });
+    }
 }
