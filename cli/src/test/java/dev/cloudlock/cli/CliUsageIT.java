@@ -30,7 +30,7 @@ class CliUsageIT {
         CliProcess.Run unknown = cli("--store", "dynamodb", "unlock-everything");
         assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
         assertThat(unknown.err())
-                .contains("'unlock-everything'", "The commands are list, show, release, reset-tick, init.")
+                .contains("'unlock-everything'", "The commands are list, show, release, reset-watermark, init.")
                 .doesNotContain("Did you mean");
     }
 
