@@ -44,10 +44,11 @@ class SpringBootAppTest {
     @BeforeAll
     static void buildTheSampleAsAUserWould() throws Exception {
         // the cloudlock artifacts the sample's pom names, in the local repository as a release would put them there
+        // (not offline: on a new machine the outer build has never fetched the install plugin)
         maven(
                 REPO,
-                "-o",
                 "-q",
+                "-B",
                 "install",
                 "-Dmaven.test.skip=true",
                 "-Dcloudlock.npm.skip=true",
