@@ -78,10 +78,23 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     /** A provider that writes {@code lockedBy} (a readable identity of this instance) into the records it takes. */
     public CloudLockProvider(LockStore store, String lockedBy) {
         this.store = Objects.requireNonNull(store, "store");
-        this.lockedBy = Objects.requireNonNull(lockedBy, "lockedBy");
+        this.lockedBy = checkedLockedBy(lockedBy);
+    }
+
+    /**
+     * {@code lockedBy}, when it can tell instances apart: not blank, and no placeholder left unresolved (a
+     * configuration's {@code ${HOSTNAME}} where the variable is not set would make every instance the same).
+     */
+    static String checkedLockedBy(String lockedBy) {
+        Objects.requireNonNull(lockedBy, "lockedBy");
         if (lockedBy.isBlank()) {
             throw new IllegalArgumentException("lockedBy must not be blank");
         }
+        if (lockedBy.contains("${")) {
+            throw new IllegalArgumentException("lockedBy is '" + lockedBy + "', a placeholder nothing resolved, so"
+                    + " every instance would write the same: leave it unset for hostname/pid, or set the variable");
+        }
+        return lockedBy;
     }
 
     /** Whether the stray record {@code key} ({@link LockAdmin#list}) is reported for the first time here. */

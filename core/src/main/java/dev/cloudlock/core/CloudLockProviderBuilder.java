@@ -3,7 +3,6 @@ package dev.cloudlock.core;
 import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.LockStore;
 import java.time.Duration;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,13 +19,13 @@ public abstract class CloudLockProviderBuilder<B extends CloudLockProviderBuilde
 
     protected CloudLockProviderBuilder() {}
 
-    /** The readable identity written to {@code lockedBy}; default {@code hostname/pid}. */
+    /**
+     * The readable identity written to {@code lockedBy}; default {@code hostname/pid}.
+     *
+     * @throws IllegalArgumentException when it is blank or holds an unresolved placeholder such as {@code ${HOSTNAME}}
+     */
     public B lockedBy(String lockedBy) {
-        Objects.requireNonNull(lockedBy, "lockedBy");
-        if (lockedBy.isBlank()) {
-            throw new IllegalArgumentException("lockedBy must not be blank");
-        }
-        this.lockedBy = lockedBy;
+        this.lockedBy = CloudLockProvider.checkedLockedBy(lockedBy);
         return self();
     }
 

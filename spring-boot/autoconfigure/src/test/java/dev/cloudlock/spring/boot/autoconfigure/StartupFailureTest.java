@@ -48,6 +48,15 @@ class StartupFailureTest {
     }
 
     @Test
+    void aLockedByPlaceholderNothingResolvedFailsStartupNamingTheProperty() {
+        // where HOSTNAME is not exported, ${HOSTNAME} stays literal: every instance would write the same lockedBy
+        assertThatThrownBy(() -> start(Map.of(
+                        "cloudlock.store", "in-memory", "cloudlock.locked-by", "${CLOUDLOCK_TEST_UNSET_VARIABLE}")))
+                .hasStackTraceContaining("cloudlock.locked-by")
+                .hasStackTraceContaining("placeholder");
+    }
+
+    @Test
     void anUnknownStoreFailsStartupNamingTheProperty() {
         assertThatThrownBy(() -> start(Map.of("cloudlock.store", "mongodb")))
                 .hasStackTraceContaining("cloudlock.store")
