@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockView;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +40,13 @@ class SchedulerLockingTest {
         return StarterApps.start(application, properties);
     }
 
-    /** Runs the job in a second thread until it holds the lock, then once more here; how often it ran. */
-    private static int runsWithTheLockHeld(ConfigurableApplicationContext context, CloudLockProvider provider)
+    /** What a test does while the job's first run holds the lock. */
+    private interface WhileHeld {
+        void run() throws InterruptedException;
+    }
+
+    /** Runs the job in a second thread until it holds the lock, does {@code whileHeld} here; how often the job ran. */
+    private static int runsWhileHeld(ConfigurableApplicationContext context, WhileHeld whileHeld)
             throws InterruptedException {
         LockingApp.ReportJob job = context.getBean(LockingApp.ReportJob.class);
         CountDownLatch started = new CountDownLatch(1);
@@ -57,12 +64,17 @@ class SchedulerLockingTest {
                 .as("the first run started")
                 .isTrue();
         try {
-            job.run();
+            whileHeld.run();
         } finally {
             release.countDown();
             holder.join(10_000);
         }
         return job.runs();
+    }
+
+    /** Runs the job once more while its first run holds the lock; how often it ran. */
+    private static int runsWithTheLockHeld(ConfigurableApplicationContext context) throws InterruptedException {
+        return runsWhileHeld(context, context.getBean(LockingApp.ReportJob.class)::run);
     }
 
     @Test
@@ -71,27 +83,14 @@ class SchedulerLockingTest {
                 WithoutEnableSchedulerLock.class,
                 Map.of("cloudlock.store", "in-memory", "cloudlock.default-lock-at-most-for", "PT7M"))) {
             CloudLockProvider provider = context.getBean(CloudLockProvider.class);
-            LockingApp.ReportJob job = context.getBean(LockingApp.ReportJob.class);
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            job.blockOnce(started, release);
-            Thread holder = new Thread(() -> {
-                try {
-                    job.run();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            holder.start();
-            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            LockView held = provider.admin().show("report").orElseThrow();
-            release.countDown();
-            holder.join(10_000);
+            List<LockView> held = new ArrayList<>();
+            runsWhileHeld(
+                    context, () -> held.add(provider.admin().show("report").orElseThrow()));
 
-            assertThat(Duration.between(held.lockedAt(), held.lockUntil()))
+            assertThat(Duration.between(held.get(0).lockedAt(), held.get(0).lockUntil()))
                     .as("cloudlock.default-lock-at-most-for")
                     .isEqualTo(Duration.ofMinutes(7));
-            assertThat(runsWithTheLockHeld(context, provider))
+            assertThat(runsWithTheLockHeld(context))
                     .as("the second run, while the first holds the lock, is skipped")
                     .isEqualTo(2); // the run above and the first of runsWithTheLockHeld; its second was skipped
         }
@@ -106,7 +105,7 @@ class SchedulerLockingTest {
                         "in-memory",
                         "spring.autoconfigure.exclude",
                         SchedulerLockAutoConfiguration.class.getName()))) {
-            assertThat(runsWithTheLockHeld(context, context.getBean(CloudLockProvider.class)))
+            assertThat(runsWithTheLockHeld(context))
                     .as("negative control: nothing locks the job")
                     .isEqualTo(2);
         }
@@ -117,8 +116,7 @@ class SchedulerLockingTest {
         try (ConfigurableApplicationContext context = start(LockingApp.class, Map.of("cloudlock.store", "in-memory"))) {
             assertThat(context.getBeansOfType(ExtendedLockConfigurationExtractor.class))
                     .hasSize(1);
-            assertThat(runsWithTheLockHeld(context, context.getBean(CloudLockProvider.class)))
-                    .isEqualTo(1);
+            assertThat(runsWithTheLockHeld(context)).isEqualTo(1);
         }
     }
 
