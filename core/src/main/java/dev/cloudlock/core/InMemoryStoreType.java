@@ -12,8 +12,11 @@ import dev.cloudlock.spi.StoreType;
  */
 public final class InMemoryStoreType extends AbstractStoreType {
 
+    /** The store's name: {@value}. */
+    public static final String NAME = "in-memory";
+
     public InMemoryStoreType() {
-        super("in-memory", "a map in this process (tests and single-instance applications only)");
+        super(NAME, "a map in this process (tests and single-instance applications only)");
     }
 
     @Override

@@ -11,9 +11,11 @@ import org.jspecify.annotations.Nullable;
  * @param name lower-case words joined by {@code -}, such as {@code table-name}
  * @param defaultValue the value taken when none is given; {@code null} when the setting has none
  * @param required whether a provider cannot be built without a value (a required setting has no default)
+ * @param secret whether the value is a credential (a connection string with a key), never to be logged or shown
  * @param description one or two sentences for the reference documentation and the command's help
  */
-public record StoreSetting(String name, @Nullable String defaultValue, boolean required, String description) {
+public record StoreSetting(
+        String name, @Nullable String defaultValue, boolean required, boolean secret, String description) {
 
     /** Lower-case words joined by {@code -}: the form of a setting's and a store's name. */
     static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
@@ -32,11 +34,16 @@ public record StoreSetting(String name, @Nullable String defaultValue, boolean r
 
     /** A setting a provider cannot be built without. */
     public static StoreSetting required(String name, String description) {
-        return new StoreSetting(name, null, true, description);
+        return new StoreSetting(name, null, true, false, description);
     }
 
     /** A setting that may be left out; {@code defaultValue} is taken then ({@code null}: none). */
     public static StoreSetting optional(String name, @Nullable String defaultValue, String description) {
-        return new StoreSetting(name, defaultValue, false, description);
+        return new StoreSetting(name, defaultValue, false, false, description);
+    }
+
+    /** A credential that may be left out, such as a connection string with its account key: never logged. */
+    public static StoreSetting secret(String name, String description) {
+        return new StoreSetting(name, null, false, true, description);
     }
 }

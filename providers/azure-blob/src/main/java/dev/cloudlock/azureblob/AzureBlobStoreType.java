@@ -42,9 +42,8 @@ public final class AzureBlobStoreType extends AbstractStoreType {
             null,
             "The blob service URL (https://ACCOUNT.blob.core.windows.net), reached with Entra ID. Stands for "
                     + BlobAccount.ENDPOINT + ", and comes first.");
-    static final StoreSetting CONNECTION_STRING = StoreSetting.optional(
+    static final StoreSetting CONNECTION_STRING = StoreSetting.secret(
             "connection-string",
-            null,
             "A connection string of the storage account, used when no endpoint is set. Stands for "
                     + BlobAccount.CONNECTION_STRING + ".");
 

@@ -5,6 +5,7 @@ import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -20,6 +21,13 @@ public final class DynamoDbStoreType extends AbstractStoreType {
     static final StoreSetting TABLE_NAME = StoreSetting.required("table-name", "The lock table.");
     static final StoreSetting PARTITION_KEY = StoreSetting.optional(
             "partition-key", DynamoDbLockProvider.DEFAULT_PARTITION_KEY, "The table's string partition key attribute.");
+    static final StoreSetting SORT_KEY = StoreSetting.optional(
+            "sort-key",
+            null,
+            "The table's string sort key attribute, when the locks share a table that has one; every lock item"
+                    + " carries the value of sort-key-value there.");
+    static final StoreSetting SORT_KEY_VALUE = StoreSetting.optional(
+            "sort-key-value", null, "The sort key value of every lock item, such as LOCK#; required with sort-key.");
     static final StoreSetting ENDPOINT = StoreSetting.optional(
             "endpoint",
             null,
@@ -32,24 +40,37 @@ public final class DynamoDbStoreType extends AbstractStoreType {
                     + " has its own client.");
 
     public DynamoDbStoreType() {
-        super("dynamodb", "Amazon DynamoDB", TABLE_NAME, PARTITION_KEY, ENDPOINT, REGION);
+        super("dynamodb", "Amazon DynamoDB", TABLE_NAME, PARTITION_KEY, SORT_KEY, SORT_KEY_VALUE, ENDPOINT, REGION);
     }
 
     @Override
     public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
         String table = settings.require(TABLE_NAME);
+        Optional<String> sortKey = settings.get(SORT_KEY);
+        Optional<String> sortKeyValue = settings.get(SORT_KEY_VALUE);
+        if (sortKey.isPresent() != sortKeyValue.isPresent()) {
+            throw new IllegalArgumentException(settings.spelling(sortKey.isPresent() ? SORT_KEY : SORT_KEY_VALUE)
+                    + " is set without " + settings.spelling(sortKey.isPresent() ? SORT_KEY_VALUE : SORT_KEY)
+                    + ": set both (the sort key attribute and the value every lock item carries there), or neither");
+        }
         DynamoDbClient client = settings.client(DynamoDbClient.class).orElseGet(() -> ownClient(settings));
-        return DynamoDbLockProvider.builder()
+        DynamoDbLockProvider.Builder builder = DynamoDbLockProvider.builder()
                 .client(client)
                 .tableName(table)
                 .partitionKey(settings.require(PARTITION_KEY));
+        sortKey.ifPresent(name -> builder.sortKey(name, sortKeyValue.orElseThrow()));
+        return builder;
     }
 
     @Override
     public String setupFix(StoreSettings settings) {
         return "Create the table named by " + settings.spelling(TABLE_NAME) + " with a string partition key named by "
                 + settings.spelling(PARTITION_KEY) + " (default " + DynamoDbLockProvider.DEFAULT_PARTITION_KEY
-                + "): with cloudlock init or the infra-terraform module; or correct the setting. The caller's role"
+                + ")"
+                + settings.get(SORT_KEY)
+                        .map(key -> " and a string sort key named " + key)
+                        .orElse("")
+                + ": with cloudlock init or the infra-terraform module; or correct the setting. The caller's role"
                 + " needs dynamodb:GetItem and dynamodb:UpdateItem on it";
     }
 

@@ -1,7 +1,6 @@
 package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.core.CloudLockProvider;
-import java.util.Objects;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -30,7 +29,7 @@ public class CloudLockActuatorAutoConfiguration {
         @ConditionalOnMissingBean(name = "cloudlockHealthIndicator")
         CloudLockHealthIndicator cloudlockHealthIndicator(CloudLockProvider provider, CloudLockProperties properties) {
             return new CloudLockHealthIndicator(
-                    provider, Objects.requireNonNull(properties.getStore()).trim());
+                    provider, StoreProviders.storeName(properties).orElse(CloudLockAutoConfiguration.CUSTOM_STORE));
         }
     }
 

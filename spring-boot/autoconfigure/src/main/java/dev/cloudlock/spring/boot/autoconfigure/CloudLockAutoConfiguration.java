@@ -9,7 +9,6 @@ import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
-import java.util.Objects;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,14 +18,14 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * A {@link CloudLockProvider} bean on the store {@code cloudlock.store} names, for ShedLock's
+ * A {@link CloudLockProvider} bean on the store {@code cloudlock.store} names (when it names none, the one store
+ * module on the class path; none or several fail startup naming the property), for ShedLock's
  * {@code @EnableSchedulerLock} and for the function guards, unless the application declares its own
  * {@link LockProvider}. The store is found in the store registry ({@code dev.cloudlock.spi.StoreType}), so any store
  * module on the class path can be chosen; its settings are the properties {@code cloudlock.<store>.<setting>}.
@@ -36,7 +35,7 @@ import org.springframework.core.env.Environment;
  * and credentials; otherwise the store builds one from its settings and the SDK's defaults. It runs after Spring
  * Cloud AWS's and Spring Cloud Azure's auto-configurations for that reason. At startup it reads one record, so that a
  * missing table, bucket or container fails startup with the fix ({@link CloudLockFailureAnalyzer}) rather than the
- * first job.
+ * first job. One INFO line at startup names the store, the settings given and {@code lockedBy}.
  */
 @AutoConfiguration(
         afterName = {
@@ -51,12 +50,14 @@ import org.springframework.core.env.Environment;
             "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
         })
 @ConditionalOnClass(CloudLockProvider.class)
-@ConditionalOnProperty(prefix = "cloudlock", name = "store")
 @EnableConfigurationProperties(CloudLockProperties.class)
 public class CloudLockAutoConfiguration {
 
     /** The lock name the startup check and the health indicator read (no record needs to exist under it). */
     public static final String PROBE_NAME = "cloudlock-probe";
+
+    /** The {@code store} tag and health detail of a provider the application builds itself. */
+    static final String CUSTOM_STORE = "custom";
 
     private static final Logger LOG = LoggerFactory.getLogger(CloudLockAutoConfiguration.class);
 
@@ -76,6 +77,7 @@ public class CloudLockAutoConfiguration {
         if (properties.isCheckOnStartup()) {
             check(provider, type, settings);
         }
+        LOG.info(StoreProviders.description(type, settings, provider));
         return provider;
     }
 
@@ -116,7 +118,9 @@ public class CloudLockAutoConfiguration {
 
     /**
      * Counts and observes the function guards' ticks, when the application has a guard and a {@code MeterRegistry}:
-     * pass the {@link GuardMeters} bean to {@code TickGuard.builder(...).listener(...)}.
+     * pass the {@link GuardMeters} bean to {@code TickGuard.builder(...).listener(...)}. Their {@code store} tag is
+     * the store's name, or {@value #CUSTOM_STORE} for a provider the application builds itself without naming its
+     * store in {@code cloudlock.store}.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(
@@ -134,7 +138,7 @@ public class CloudLockAutoConfiguration {
                 ObjectProvider<ObservationRegistry> observations,
                 CloudLockProperties properties) {
             return new GuardMeters(
-                    Objects.requireNonNull(properties.getStore()).trim(),
+                    StoreProviders.storeName(properties).orElse(CUSTOM_STORE),
                     meters,
                     observations.getIfUnique(() -> ObservationRegistry.NOOP));
         }

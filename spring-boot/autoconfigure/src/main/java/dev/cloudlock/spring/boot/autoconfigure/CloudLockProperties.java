@@ -15,7 +15,7 @@ public class CloudLockProperties {
 
     /**
      * The store that holds the locks, by the name its module registers, such as dynamodb; its module must be on the
-     * class path. Required: without it no provider is configured.
+     * class path. Unset, the one store module on the class path holds them; with none or several, startup fails.
      */
     private @Nullable String store;
 

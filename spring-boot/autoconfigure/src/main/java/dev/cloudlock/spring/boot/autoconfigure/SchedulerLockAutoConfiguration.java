@@ -26,8 +26,8 @@ import org.springframework.util.ReflectionUtils;
  * ShedLock's scheduler locking, so that a {@code @SchedulerLock} method is never run unlocked: enabled by the starter
  * ({@code @EnableSchedulerLock} with {@code cloudlock.default-lock-at-most-for}, default 30 minutes) unless the
  * application enables it itself or sets {@code cloudlock.scheduler-lock.enabled=false}. When a bean has a
- * {@code @SchedulerLock} method and scheduler locking is off, or there is no lock provider ({@code cloudlock.store} not
- * set), startup fails naming the method and the fix.
+ * {@code @SchedulerLock} method and scheduler locking is off, or there is no lock provider (the application excluded
+ * {@link CloudLockAutoConfiguration} and declares none), startup fails naming the method and the fix.
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnClass(EnableSchedulerLock.class)
@@ -55,9 +55,11 @@ public class SchedulerLockAutoConfiguration {
             String methods = String.join(", ", unlocked) + (unlocked.size() == 1 ? " is" : " are");
             if (beans.getBeanNamesForType(LockProvider.class, false, false).length == 0) {
                 throw new CloudLockStartupException(
-                        methods + " annotated @SchedulerLock, and there is no lock provider: cloudlock.store is not"
-                                + " set",
-                        "Set cloudlock.store to one of the stores on the class path: "
+                        methods + " annotated @SchedulerLock, and there is no lock provider: "
+                                + CloudLockAutoConfiguration.class.getSimpleName() + " is excluded",
+                        "Declare a LockProvider bean, or stop excluding "
+                                + CloudLockAutoConfiguration.class.getSimpleName()
+                                + " so that it configures one on cloudlock.store, one of: "
                                 + StoreType.all().stream().map(StoreType::name).collect(Collectors.joining(", ")));
             }
             if (beans.getBeanNamesForType(ExtendedLockConfigurationExtractor.class, false, false).length == 0) {

@@ -2,17 +2,22 @@ package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.core.InMemoryStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Builds the provider {@code cloudlock.store} names through the store registry ({@link StoreType}): the store's
+ * Builds the provider {@code cloudlock.store} names (or the one store module on the class path) through the store registry ({@link StoreType}): the store's
  * settings are the properties {@code cloudlock.<store>.<setting>} (relaxed binding, so environment variables such as
  * {@code CLOUDLOCK_S3_BUCKET} count), its clients the application's beans. No store is named here: a store module on
  * the class path is all a store needs.
@@ -23,14 +28,70 @@ final class StoreProviders {
 
     private StoreProviders() {}
 
-    /** The store type {@code cloudlock.store} names. */
+    /**
+     * The store type {@code cloudlock.store} names; when it names none, the one store module on the class path (the
+     * in-memory store, always there, is chosen only by name).
+     *
+     * @throws CloudLockStartupException naming {@code cloudlock.store} and the stores there are, when the name is
+     *     unknown, or when it is unset and there is no store module or more than one
+     */
     static StoreType type(CloudLockProperties properties) {
         String name = properties.getStore() == null ? "" : properties.getStore().trim();
+        if (name.isEmpty()) {
+            return onlyStoreModule();
+        }
         try {
             return StoreType.named(name, STORE_PROPERTY);
         } catch (IllegalArgumentException e) {
             throw startupFailure(e);
         }
+    }
+
+    /** The store's name for meter tags and health details: {@link #type}'s, or empty when that would fail. */
+    static Optional<String> storeName(CloudLockProperties properties) {
+        try {
+            return Optional.of(type(properties).name());
+        } catch (CloudLockStartupException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static StoreType onlyStoreModule() {
+        List<StoreType> modules = StoreType.all().stream()
+                .filter(type -> !type.name().equals(InMemoryStoreType.NAME))
+                .toList();
+        if (modules.size() == 1) {
+            return modules.get(0);
+        }
+        if (modules.isEmpty()) {
+            throw new CloudLockStartupException(
+                    STORE_PROPERTY + " is not set, and no store module is on the class path",
+                    "Add the module of the store that holds the locks, such as dev.cloudlock:cloudlock-dynamodb (its"
+                            + " version comes from cloudlock-bom); or, for a single instance or a test, set "
+                            + STORE_PROPERTY + "=" + InMemoryStoreType.NAME);
+        }
+        String names = modules.stream().map(StoreType::name).collect(Collectors.joining(", "));
+        throw new CloudLockStartupException(
+                STORE_PROPERTY + " is not set, and several store modules are on the class path: " + names,
+                "Set " + STORE_PROPERTY + " to the one that holds the locks: " + names);
+    }
+
+    /**
+     * The startup line that says where the locks are: the store, each setting that has a value (credentials left
+     * out) and {@code lockedBy}.
+     */
+    static String description(StoreType type, StoreSettings settings, CloudLockProvider provider) {
+        StringBuilder line = new StringBuilder("Locks on ").append(type.name());
+        List<String> given = new ArrayList<>();
+        for (StoreSetting setting : type.settings()) {
+            settings.get(setting)
+                    .ifPresent(value ->
+                            given.add(settings.spelling(setting) + "=" + (setting.secret() ? "(set)" : value)));
+        }
+        if (!given.isEmpty()) {
+            line.append(" (").append(String.join(", ", given)).append(')');
+        }
+        return line.append(", locked by ").append(provider.lockedBy()).toString();
     }
 
     /** The settings of {@code type} as the application's properties, beans and environment give them. */

@@ -135,14 +135,28 @@ class SchedulerLockingTest {
     }
 
     @Test
-    void withoutCloudlockStoreASchedulerLockMethodFailsStartupNamingTheProperty() {
+    void withoutCloudlockStoreAmongSeveralStoreModulesStartupFailsNamingThePropertyAndTheStores() {
+        // this module's tests have all five store modules on the class path: none is the obvious one
         assertThatThrownBy(() -> start(WithoutEnableSchedulerLock.class, Map.of()))
                 .satisfies(failure -> {
                     FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription())
-                            .contains("ReportJob.run()", "no lock provider", "cloudlock.store");
-                    assertThat(analysis.getAction()).contains("cloudlock.store", "in-memory", "dynamodb");
+                            .contains("cloudlock.store is not set", "several store modules", "dynamodb", "s3");
+                    assertThat(analysis.getAction()).contains("cloudlock.store", "azure-blob", "cosmos", "firestore");
+                });
+    }
+
+    @Test
+    void withTheAutoConfigurationExcludedASchedulerLockMethodFailsStartupNamingTheFix() {
+        assertThatThrownBy(() -> start(
+                        WithoutEnableSchedulerLock.class,
+                        Map.of("spring.autoconfigure.exclude", CloudLockAutoConfiguration.class.getName())))
+                .satisfies(failure -> {
+                    FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).contains("ReportJob.run()", "no lock provider");
+                    assertThat(analysis.getAction()).contains("LockProvider bean", "cloudlock.store", "dynamodb");
                 });
     }
 }

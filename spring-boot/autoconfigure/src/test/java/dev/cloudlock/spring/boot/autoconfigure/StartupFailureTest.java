@@ -33,9 +33,31 @@ class StartupFailureTest {
     }
 
     @Test
-    void withoutCloudlockStoreThereIsNoProvider() {
-        try (ConfigurableApplicationContext context = start(Map.of())) {
-            assertThat(context.getBeansOfType(CloudLockProvider.class)).isEmpty();
+    void withoutCloudlockStoreAmongSeveralStoreModulesStartupFailsNamingTheStores() {
+        assertThatThrownBy(() -> start(Map.of())).satisfies(failure -> {
+            FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription())
+                    .isEqualTo("cloudlock.store is not set, and several store modules are on the class path:"
+                            + " azure-blob, cosmos, dynamodb, firestore, s3");
+        });
+    }
+
+    @Test
+    void anApplicationWithItsOwnProviderNeedsNoCloudlockStore() {
+        try (ConfigurableApplicationContext context =
+                StarterApps.start(OwnProviderApp.class, Map.of("spring.main.web-application-type", "none"))) {
+            assertThat(context.getBean(CloudLockProvider.class).lockedBy()).isEqualTo("own");
+        }
+    }
+
+    /** An application that builds its own provider. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class OwnProviderApp {
+        @org.springframework.context.annotation.Bean
+        CloudLockProvider ownProvider() {
+            return new CloudLockProvider(new InMemoryLockStore(), "own");
         }
     }
 

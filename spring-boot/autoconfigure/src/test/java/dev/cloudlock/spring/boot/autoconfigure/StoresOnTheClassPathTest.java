@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -44,11 +45,28 @@ class StoresOnTheClassPathTest {
     }
 
     private static String run(boolean withCosmos, String... properties) throws Exception {
-        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> withCosmos
+        return run(
+                entry -> withCosmos
                         || !(entry.contains("providers" + File.separator + "cosmos")
                                 || entry.contains("cloudlock-cosmos")
-                                || entry.contains("azure-cosmos")))
+                                || entry.contains("azure-cosmos")),
+                properties);
+    }
+
+    /** A JVM with only the store modules {@code kept} (of the five) on its class path. */
+    private static String runWithStoreModules(List<String> kept, String... properties) throws Exception {
+        List<String> absent = new ArrayList<>(List.of("dynamodb", "s3", "firestore", "cosmos", "azure-blob"));
+        absent.removeAll(kept);
+        return run(
+                entry -> absent.stream()
+                        .noneMatch(store -> entry.contains("providers" + File.separator + store + File.separator)
+                                || entry.contains("cloudlock-" + store)),
+                properties);
+    }
+
+    private static String run(Predicate<String> classPathEntry, String... properties) throws Exception {
+        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(classPathEntry)
                 .collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -82,5 +100,36 @@ class StoresOnTheClassPathTest {
         String found = run(true, "cloudlock.store=cosmos");
         assertThat(found).contains("failed: ").doesNotContain("no store of that name");
         assertThat(found).contains("cloudlock.cosmos.");
+    }
+
+    @Test
+    void withoutCloudlockStoreTheOneStoreModuleOnTheClassPathHoldsTheLocks() throws Exception {
+        String chosen = runWithStoreModules(List.of("dynamodb"));
+        assertThat(chosen).contains("failed: ", "cloudlock.dynamodb.table-name is not set");
+
+        String started = runWithStoreModules(
+                List.of("dynamodb"),
+                "cloudlock.dynamodb.table-name=locks",
+                "cloudlock.dynamodb.region=us-east-1",
+                "cloudlock.check-on-startup=false",
+                "cloudlock.locked-by=one-module");
+        assertThat(started)
+                .contains("started on ")
+                .contains("Locks on dynamodb (cloudlock.dynamodb.table-name=locks,"
+                        + " cloudlock.dynamodb.partition-key=_id, cloudlock.dynamodb.region=us-east-1),"
+                        + " locked by one-module");
+    }
+
+    @Test
+    void withoutCloudlockStoreAndWithoutAStoreModuleStartupFailsNamingTheModuleToAdd() throws Exception {
+        assertThat(runWithStoreModules(List.of()))
+                .contains("failed: cloudlock.store is not set, and no store module is on the class path");
+    }
+
+    @Test
+    void withoutCloudlockStoreTwoStoreModulesAreRefusedNamingBoth() throws Exception {
+        assertThat(runWithStoreModules(List.of("dynamodb", "s3")))
+                .contains("failed: cloudlock.store is not set, and several store modules are on the class path:"
+                        + " dynamodb, s3");
     }
 }
