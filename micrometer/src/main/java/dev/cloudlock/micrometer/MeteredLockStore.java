@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -35,7 +36,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class MeteredLockStore implements LockStore {
 
-    /** The {@value CloudLockMeters#TAG_LOCK} tag of the requests that concern no one lock (list, init). */
+    /**
+     * The {@value CloudLockMeters#TAG_LOCK} tag of the requests that concern no one lock (list, init) and of reads
+     * of a name that has no record and that this store was never asked to take.
+     */
     static final String NO_LOCK = "";
 
     private final LockStore store;
@@ -43,6 +47,8 @@ public final class MeteredLockStore implements LockStore {
     private final MeterRegistry registry;
     /** When each holding (by owner token) was taken, in the registry's monotonic time. */
     private final Map<String, Long> takenAt = new ConcurrentHashMap<>();
+    /** The names this store was asked to take: the application's own locks, which its reads may name in tags. */
+    private final Set<String> attempted = ConcurrentHashMap.newKeySet();
 
     /**
      * @param store the store to measure
@@ -68,6 +74,7 @@ public final class MeteredLockStore implements LockStore {
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        attempted.add(request.name());
         AcquireResult result;
         try {
             result = timed(
@@ -109,12 +116,31 @@ public final class MeteredLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        return timed("read", name, () -> store.read(name), r -> true);
+        return read(name, () -> store.read(name));
     }
 
     @Override
     public Optional<LockRecord> read(String name, Duration leaseLeft) {
-        return timed("read", name, () -> store.read(name, leaseLeft), r -> true);
+        return read(name, () -> store.read(name, leaseLeft));
+    }
+
+    /**
+     * A read, tagged with the lock's name only when the store has a record of it or this store has tried to take
+     * it: a read of any name can come from outside (an operator's endpoint), and made-up names must not become tag
+     * values.
+     */
+    private Optional<LockRecord> read(String name, Supplier<Optional<LockRecord>> read) {
+        long start = registry.config().clock().monotonicTime();
+        String outcome = "error";
+        boolean found = false;
+        try {
+            Optional<LockRecord> record = read.get();
+            outcome = "success";
+            found = record.isPresent();
+            return record;
+        } finally {
+            requests("read", found || attempted.contains(name) ? name : NO_LOCK, outcome, start);
+        }
     }
 
     @Override
@@ -145,20 +171,24 @@ public final class MeteredLockStore implements LockStore {
             outcome = succeeded.apply(result) ? "success" : "refused";
             return result;
         } finally {
-            Timer.builder(CloudLockMeters.STORE_REQUESTS)
-                    .description("Requests to the lock store, by operation and outcome")
-                    .tags(
-                            CloudLockMeters.TAG_LOCK,
-                            lock,
-                            CloudLockMeters.TAG_STORE,
-                            storeName,
-                            CloudLockMeters.TAG_OPERATION,
-                            operation,
-                            CloudLockMeters.TAG_OUTCOME,
-                            outcome)
-                    .register(registry)
-                    .record(Duration.ofNanos(registry.config().clock().monotonicTime() - start));
+            requests(operation, lock, outcome, start);
         }
+    }
+
+    private void requests(String operation, String lock, String outcome, long start) {
+        Timer.builder(CloudLockMeters.STORE_REQUESTS)
+                .description("Requests to the lock store, by operation and outcome")
+                .tags(
+                        CloudLockMeters.TAG_LOCK,
+                        lock,
+                        CloudLockMeters.TAG_STORE,
+                        storeName,
+                        CloudLockMeters.TAG_OPERATION,
+                        operation,
+                        CloudLockMeters.TAG_OUTCOME,
+                        outcome)
+                .register(registry)
+                .record(Duration.ofNanos(registry.config().clock().monotonicTime() - start));
     }
 
     private void attempt(String lock, String outcome) {

@@ -12,9 +12,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The Actuator parts, when the application has Actuator: the {@code cloudlock} health indicator
- * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}) and the
- * {@code cloudlocks} endpoint ({@link CloudLocksEndpoint}), when exposure and access allow it.
+ * The Actuator parts, when the application has Actuator: the {@code cloudlockStore} health indicator
+ * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}), in the group
+ * {@code cloudlock} rather than in {@code /actuator/health} ({@link CloudLockHealthGroups}), and the {@code cloudlocks} endpoint
+ * ({@link CloudLocksEndpoint}, over HTTP with {@link CloudLocksEndpointWebExtension}), when exposure and access
+ * allow it.
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnBean(CloudLockProvider.class)
@@ -26,10 +28,26 @@ public class CloudLockActuatorAutoConfiguration {
     @ConditionalOnEnabledHealthIndicator("cloudlock")
     static class HealthConfiguration {
         @Bean
-        @ConditionalOnMissingBean(name = "cloudlockHealthIndicator")
-        CloudLockHealthIndicator cloudlockHealthIndicator(CloudLockProvider provider, CloudLockProperties properties) {
+        @ConditionalOnMissingBean(name = "cloudlockStoreHealthIndicator")
+        CloudLockHealthIndicator cloudlockStoreHealthIndicator(
+                CloudLockProvider provider, CloudLockProperties properties) {
             return new CloudLockHealthIndicator(
                     provider, StoreProviders.storeName(properties).orElse(CloudLockAutoConfiguration.CUSTOM_STORE));
+        }
+    }
+
+    /** The lock store's health kept out of {@code /actuator/health} and shown as its own group. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor",
+                "org.springframework.boot.actuate.endpoint.SecurityContext"
+            })
+    @ConditionalOnEnabledHealthIndicator("cloudlock")
+    static class HealthGroupConfiguration {
+        @Bean
+        static CloudLockHealthGroups cloudlockHealthGroups() {
+            return new CloudLockHealthGroups();
         }
     }
 
@@ -42,6 +60,14 @@ public class CloudLockActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         CloudLocksEndpoint cloudLocksEndpoint(CloudLockProvider provider) {
             return new CloudLocksEndpoint(provider);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(CloudLocksEndpoint.class)
+        @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension")
+        CloudLocksEndpointWebExtension cloudLocksEndpointWebExtension(CloudLocksEndpoint endpoint) {
+            return new CloudLocksEndpointWebExtension(endpoint);
         }
     }
 }

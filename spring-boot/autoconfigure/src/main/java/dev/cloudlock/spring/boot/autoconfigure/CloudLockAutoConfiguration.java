@@ -92,7 +92,11 @@ public class CloudLockAutoConfiguration {
         } catch (LockStoreException e) {
             // unreachable for now: not a setup error, and the application may well start before its store answers
             LOG.warn(
-                    "The {} lock store did not answer the startup check; jobs will fail until it does", type.name(), e);
+                    "The {} lock store did not answer the startup check ({}: {}); jobs will fail until it does",
+                    type.name(),
+                    e.getClass().getSimpleName(),
+                    e.getMessage());
+            LOG.debug("The startup check's failure", e);
         }
     }
 

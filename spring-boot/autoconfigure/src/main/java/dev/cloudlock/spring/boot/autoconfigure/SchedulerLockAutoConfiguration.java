@@ -17,6 +17,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.task.SimpleAsyncTaskSchedulerCustomizer;
+import org.springframework.boot.task.ThreadPoolTaskSchedulerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -27,7 +29,9 @@ import org.springframework.util.ReflectionUtils;
  * ({@code @EnableSchedulerLock} with {@code cloudlock.default-lock-at-most-for}, default 30 minutes) unless the
  * application enables it itself or sets {@code cloudlock.scheduler-lock.enabled=false}. When a bean has a
  * {@code @SchedulerLock} method and scheduler locking is off, or there is no lock provider (the application excluded
- * {@link CloudLockAutoConfiguration} and declares none), startup fails naming the method and the fix.
+ * {@link CloudLockAutoConfiguration} and declares none), startup fails naming the method and the fix. A run that
+ * did not happen because the lock store failed is logged as one WARN line, not a stack trace per tick
+ * ({@link LockStoreErrorHandler}).
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnClass(EnableSchedulerLock.class)
@@ -43,6 +47,26 @@ public class SchedulerLockAutoConfiguration {
     @ConditionalOnProperty(name = ENABLED, havingValue = "true", matchIfMissing = true)
     @EnableSchedulerLock(defaultLockAtMostFor = "${cloudlock.default-lock-at-most-for:PT30M}")
     static class Enabled {}
+
+    /**
+     * The scheduler's error handler for jobs that did not run because the lock store failed
+     * ({@link LockStoreErrorHandler}), on the schedulers Spring Boot builds.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ThreadPoolTaskSchedulerCustomizer.class)
+    static class StoreFailures {
+        private final LockStoreErrorHandler handler = new LockStoreErrorHandler();
+
+        @Bean
+        ThreadPoolTaskSchedulerCustomizer cloudLockStoreFailuresOnThreadPool() {
+            return scheduler -> scheduler.setErrorHandler(handler);
+        }
+
+        @Bean
+        SimpleAsyncTaskSchedulerCustomizer cloudLockStoreFailuresOnVirtualThreads() {
+            return scheduler -> scheduler.setErrorHandler(handler);
+        }
+    }
 
     /** Fails startup when {@code @SchedulerLock} methods exist and nothing enables scheduler locking. */
     @Bean

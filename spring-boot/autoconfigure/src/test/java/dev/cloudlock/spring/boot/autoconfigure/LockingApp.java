@@ -6,8 +6,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * An application as a user writes one: ShedLock's annotations, no lock provider bean of its own (the starter's comes
@@ -17,6 +21,31 @@ import org.springframework.context.annotation.Configuration;
 @EnableAutoConfiguration
 @EnableSchedulerLock(defaultLockAtMostFor = "PT30S")
 class LockingApp {
+
+    /** The property that schedules {@link Ticking#tick} every 200 ms, for the tests that watch scheduled runs. */
+    static final String SCHEDULED = "cloudlock.test.scheduled";
+
+    /** A job the scheduler runs, when {@value #SCHEDULED} is true. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableScheduling
+    @ConditionalOnProperty(name = SCHEDULED, havingValue = "true")
+    static class Ticking {
+        @Scheduled(fixedDelay = 200)
+        @SchedulerLock(name = "ticking")
+        public void tick() {
+            System.out.println("cloudlock-test-ticked");
+        }
+
+        /**
+         * The application's own scheduler, when {@code cloudlock.test.own-scheduler} is true: Spring Boot's
+         * customizers do not apply to it (the negative control of the quiet outage log).
+         */
+        @Bean
+        @ConditionalOnProperty(name = "cloudlock.test.own-scheduler", havingValue = "true")
+        ThreadPoolTaskScheduler taskScheduler() {
+            return new ThreadPoolTaskScheduler();
+        }
+    }
 
     @Bean
     ReportJob reportJob() {

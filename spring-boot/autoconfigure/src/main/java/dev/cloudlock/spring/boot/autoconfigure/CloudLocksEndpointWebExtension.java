@@ -1,0 +1,89 @@
+package dev.cloudlock.spring.boot.autoconfigure;
+
+import dev.cloudlock.core.LockAdmin;
+import dev.cloudlock.core.LockStoreException;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+
+/**
+ * The {@link CloudLocksEndpoint} over HTTP, with status codes a script can rely on: 200 with the answer; 400 for a
+ * parameter the endpoint refuses (a page size out of range, a malformed page token or lock name); 404 for a lock the
+ * store has no record of, on every operation; 409 for a release a condition refused (the fence moved on, the record
+ * kept changing); 503 when the store failed. Every answer but a 200 has the body {@link Problem}, and the release
+ * answers its {@link CloudLocksEndpoint.Release} with its 404 or 409.
+ */
+@EndpointWebExtension(endpoint = CloudLocksEndpoint.class)
+public class CloudLocksEndpointWebExtension {
+
+    /** HTTP 409: a condition refused the request. */
+    static final int STATUS_CONFLICT = 409;
+
+    private final CloudLocksEndpoint endpoint;
+
+    /** The HTTP side of {@code endpoint}. */
+    public CloudLocksEndpointWebExtension(CloudLocksEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** {@link CloudLocksEndpoint#locks}, or 400 for a page size or token it refuses, or 503. */
+    @ReadOperation
+    public WebEndpointResponse<Object> locks(@Nullable String pageToken, @Nullable Integer pageSize) {
+        return answer(() -> new WebEndpointResponse<>(endpoint.locks(pageToken, pageSize)));
+    }
+
+    /** {@link CloudLocksEndpoint#lock}, or 404 with a body when the store has no record of it, or 400, or 503. */
+    @ReadOperation
+    public WebEndpointResponse<Object> lock(@Selector String name) {
+        return answer(() -> {
+            Object lock = endpoint.lock(name);
+            return lock == null ? noSuchLock(name) : new WebEndpointResponse<>(lock);
+        });
+    }
+
+    /**
+     * {@link CloudLocksEndpoint#release}: 200 when released or no longer held, 409 when a condition refused it, 404
+     * when the store has no record of the lock, each with the release's outcome; or 400, or 503.
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> release(@Selector String name, long fence) {
+        return answer(() -> {
+            CloudLocksEndpoint.Release release = endpoint.release(name, fence);
+            if (release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK.name())) {
+                return new WebEndpointResponse<>(release, WebEndpointResponse.STATUS_NOT_FOUND);
+            }
+            return new WebEndpointResponse<>(
+                    release, release.refused() ? STATUS_CONFLICT : WebEndpointResponse.STATUS_OK);
+        });
+    }
+
+    private static WebEndpointResponse<Object> noSuchLock(String name) {
+        return new WebEndpointResponse<>(
+                new Problem("no-such-lock", "The store has no record of the lock '" + name + "'"),
+                WebEndpointResponse.STATUS_NOT_FOUND);
+    }
+
+    private static WebEndpointResponse<Object> answer(Supplier<WebEndpointResponse<Object>> operation) {
+        try {
+            return operation.get();
+        } catch (IllegalArgumentException e) {
+            return new WebEndpointResponse<>(
+                    new Problem("bad-request", e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
+        } catch (LockStoreException e) {
+            return new WebEndpointResponse<>(
+                    new Problem("store-error", e.getMessage()), WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+        }
+    }
+
+    /**
+     * Why a request got no answer.
+     *
+     * @param error {@code bad-request}, {@code no-such-lock} or {@code store-error}
+     * @param message what went wrong, in the store's or the parameter's words
+     */
+    public record Problem(String error, @Nullable String message) {}
+}
