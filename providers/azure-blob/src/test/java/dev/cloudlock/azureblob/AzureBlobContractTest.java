@@ -5,6 +5,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
@@ -38,13 +39,18 @@ class AzureBlobContractTest extends LockProviderContract {
         }
     }
 
+    /** A missing container, a never-answering endpoint, stray blobs and the wire through the proxy. */
     @Override
-    protected WireFaults wireFaults() {
-        return OnWire.PROXY.faults();
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.builder()
+                .misconfiguredProvider(this::misconfiguredProvider)
+                .silentProvider(this::silentProvider)
+                .wire(OnWire.PROXY.faults(), this::providerOnWire)
+                .strayRecordWriter(this::writeStrayRecord)
+                .build();
     }
 
-    @Override
-    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+    private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
         return AzureBlobLockProvider.builder()
                 .container(OnWire.CONTAINER)
                 .lockedBy(lockedBy)
@@ -52,12 +58,10 @@ class AzureBlobContractTest extends LockProviderContract {
                 .build();
     }
 
-    @Override
-    protected boolean writeStrayRecord(String name) {
+    private void writeStrayRecord(String name) {
         AzureBlobBackends.container()
                 .getBlobClient(AzureBlobLockProvider.DEFAULT_PREFIX + name)
                 .upload(com.azure.core.util.BinaryData.fromString("{\"lockUntil\": "));
-        return true;
     }
 
     @Override
@@ -67,16 +71,14 @@ class AzureBlobContractTest extends LockProviderContract {
                 .build();
     }
 
-    @Override
-    protected CloudLockProvider misconfiguredProvider() {
+    private CloudLockProvider misconfiguredProvider() {
         return AzureBlobLockProvider.builder()
                 .container(AzureBlobBackends.missingContainer())
                 .build();
     }
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
-    @Override
-    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+    private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
         return AzureBlobLockProvider.builder()
                 .container(AzureBlobBackends.containerAt(SilentEndpoint.shared().url("http")))
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)

@@ -6,6 +6,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
@@ -50,13 +51,18 @@ class CosmosContractTest extends LockProviderContract {
         }
     }
 
+    /** A missing container, a never-answering endpoint, stray items and the wire through the proxy. */
     @Override
-    protected WireFaults wireFaults() {
-        return OnWire.PROXY.faults();
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.builder()
+                .misconfiguredProvider(this::misconfiguredProvider)
+                .silentProvider(this::silentProvider)
+                .wire(OnWire.PROXY.faults(), this::providerOnWire)
+                .strayRecordWriter(this::writeStrayRecord)
+                .build();
     }
 
-    @Override
-    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+    private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
         return CosmosLockProvider.builder()
                 .container(OnWire.CONTAINER)
                 .lockedBy(lockedBy)
@@ -64,13 +70,11 @@ class CosmosContractTest extends LockProviderContract {
                 .build();
     }
 
-    @Override
-    protected boolean writeStrayRecord(String name) {
+    private void writeStrayRecord(String name) {
         com.fasterxml.jackson.databind.node.ObjectNode item =
                 com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         item.put("id", name).put("lockUntil", "next Tuesday");
         CosmosBackends.container().createItem(item);
-        return true;
     }
 
     @Override
@@ -80,8 +84,7 @@ class CosmosContractTest extends LockProviderContract {
                 .build();
     }
 
-    @Override
-    protected CloudLockProvider misconfiguredProvider() {
+    private CloudLockProvider misconfiguredProvider() {
         return CosmosLockProvider.builder()
                 .container(CosmosBackends.missingContainer())
                 .build();
@@ -101,8 +104,7 @@ class CosmosContractTest extends LockProviderContract {
      * read) through an endpoint that forwards to the launcher, over TLS, and then goes silent: requests on open
      * connections get no answer and new connections never complete their TLS handshake.
      */
-    @Override
-    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+    private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
         CosmosBackends.container(); // the database and container exist
         SilentEndpoint endpoint = SilentEndpoint.forwardingTo(Emulators.cosmos().port());
         SILENT.add(endpoint);

@@ -3,6 +3,7 @@ package dev.cloudlock.dynamodb;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.net.URI;
@@ -44,38 +45,35 @@ abstract class DynamoDbContract extends LockProviderContract {
     }
 
     /**
-     * The partition-key class of a backend runs the wire cases; a sort-key class has none, since the key layout
-     * changes nothing that crosses the wire.
+     * A missing table, a never-answering endpoint and stray items on every class. The partition-key class of a
+     * backend runs the wire cases and the contract's contended run (8 x 100); a sort-key class has no wire, since the
+     * key layout changes nothing that crosses it, and runs 4 x 50 holdings: the conditional writes race under both
+     * layouts, and the full run on one layout per backend is enough.
      */
     @Override
-    protected @Nullable WireFaults wireFaults() {
-        return sortKey() == null ? onWire().proxy().faults() : null;
+    protected StoreCapabilities capabilities() {
+        StoreCapabilities.Builder capabilities = StoreCapabilities.builder()
+                .misconfiguredProvider(() -> builder(client())
+                        .tableName(DynamoDbBackends.MISSING_TABLE)
+                        .build())
+                .silentProvider(this::silentProvider)
+                .strayRecordWriter(this::writeStrayRecord);
+        if (sortKey() == null) {
+            capabilities.wire(onWire().proxy().faults(), this::providerOnWire);
+        } else {
+            capabilities.contention(4, 50);
+        }
+        return capabilities.build();
     }
 
-    /**
-     * 8 threads (the contract's) on the partition-key layout, 4 x 50 holdings on the sort-key layout: the conditional
-     * writes race under both, and the full run on one layout per backend is enough.
-     */
-    @Override
-    protected int contentionThreads() {
-        return sortKey() == null ? super.contentionThreads() : 4;
-    }
-
-    @Override
-    protected int contentionAcquisitionsPerThread() {
-        return sortKey() == null ? super.contentionAcquisitionsPerThread() : 50;
-    }
-
-    @Override
-    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+    private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
         return builder(onWire().client())
                 .lockedBy(lockedBy)
                 .callTimeout(callTimeout)
                 .build();
     }
 
-    @Override
-    protected boolean writeStrayRecord(String name) {
+    private void writeStrayRecord(String name) {
         Map<String, AttributeValue> item = new HashMap<>();
         DynamoDbLockStore.SortKey sortKey = sortKey();
         item.put(
@@ -86,7 +84,6 @@ abstract class DynamoDbContract extends LockProviderContract {
         }
         item.put("fence", AttributeValue.fromS("another tool's counter"));
         client().putItem(b -> b.tableName(table()).item(item));
-        return true;
     }
 
     /** The sort key of the lock table under test; {@code null} for ShedLock's layout (partition key only). */
@@ -126,8 +123,7 @@ abstract class DynamoDbContract extends LockProviderContract {
     }
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
-    @Override
-    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+    private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
         SilentEndpoint endpoint = SilentEndpoint.shared();
         DynamoDbClient client = DynamoDbClient.builder()
                 .endpointOverride(URI.create(endpoint.url("http")))
@@ -139,10 +135,5 @@ abstract class DynamoDbContract extends LockProviderContract {
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .attemptTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
-    }
-
-    @Override
-    protected CloudLockProvider misconfiguredProvider() {
-        return builder(client()).tableName(DynamoDbBackends.MISSING_TABLE).build();
     }
 }

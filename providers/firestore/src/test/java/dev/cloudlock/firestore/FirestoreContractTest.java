@@ -6,6 +6,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultInterceptor;
 import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
@@ -41,13 +42,25 @@ class FirestoreContractTest extends LockProviderContract {
                 .build();
     }
 
+    /**
+     * The store's clock, a never-answering endpoint, stray documents and the wire of {@link #ON_WIRE}, on which the
+     * server's time reaches the client in gRPC messages ({@code readTime}), which the interceptor leaves. No missing
+     * setup: Firestore has no collection that can be missing (a collection comes into being with its first document),
+     * so the contract reports that case as skipped. The store's configuration errors (permission denied, a missing
+     * database) are covered by FirestoreLockStoreTest and FirestoreErrorMappingTest.
+     */
     @Override
-    protected WireFaults wireFaults() {
-        return WIRE;
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.builder()
+                .usesClientClock(false)
+                .silentProvider(this::silentProvider)
+                .wire(WIRE, this::providerOnWire)
+                .wireCarriesStoreTime(false)
+                .strayRecordWriter(this::writeStrayRecord)
+                .build();
     }
 
-    @Override
-    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+    private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
         return FirestoreLockProvider.builder()
                 .firestore(ON_WIRE)
                 .collection(FirestoreBackends.COLLECTION)
@@ -56,14 +69,7 @@ class FirestoreContractTest extends LockProviderContract {
                 .build();
     }
 
-    /** The server's time reaches the client in gRPC messages ({@code readTime}), which the interceptor leaves. */
-    @Override
-    protected boolean wireCarriesStoreTime() {
-        return false;
-    }
-
-    @Override
-    protected boolean writeStrayRecord(String name) {
+    private void writeStrayRecord(String name) {
         try {
             CLIENT.collection(FirestoreBackends.COLLECTION)
                     .document(name)
@@ -72,7 +78,6 @@ class FirestoreContractTest extends LockProviderContract {
         } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e);
         }
-        return true;
     }
 
     @Override
@@ -82,14 +87,8 @@ class FirestoreContractTest extends LockProviderContract {
                 .build();
     }
 
-    // misconfiguredProvider() stays null: Firestore has no collection that can be missing (a collection comes into
-    // being with its first document), so the contract reports that case as skipped. The store's configuration
-    // errors (permission denied, a missing database) are covered by FirestoreLockStoreTest and
-    // FirestoreErrorMappingTest.
-
     /** A client with the library's default retry settings on a never-answering emulator host. */
-    @Override
-    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+    private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
         SilentEndpoint endpoint = SilentEndpoint.shared();
         Firestore client = FirestoreOptions.newBuilder()
                 .setProjectId(Emulators.FIRESTORE_PROJECT)
@@ -101,10 +100,5 @@ class FirestoreContractTest extends LockProviderContract {
                 .collection(FirestoreBackends.COLLECTION)
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
-    }
-
-    @Override
-    protected boolean usesClientClock() {
-        return false;
     }
 }

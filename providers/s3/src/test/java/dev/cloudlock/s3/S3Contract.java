@@ -3,6 +3,7 @@ package dev.cloudlock.s3;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.StoreCapabilities;
 import java.net.URI;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -27,13 +28,25 @@ abstract class S3Contract extends LockProviderContract {
                 .build();
     }
 
+    /** A missing bucket, a never-answering endpoint and stray objects on every backend; the wire is moto's alone. */
     @Override
-    protected boolean writeStrayRecord(String name) {
+    protected StoreCapabilities capabilities() {
+        return s3Capabilities(StoreCapabilities.builder());
+    }
+
+    /** {@code builder} with the capabilities of every S3 backend. */
+    protected final StoreCapabilities s3Capabilities(StoreCapabilities.Builder builder) {
+        return builder.misconfiguredProvider(this::misconfiguredProvider)
+                .silentProvider(this::silentProvider)
+                .strayRecordWriter(this::writeStrayRecord)
+                .build();
+    }
+
+    private void writeStrayRecord(String name) {
         client().putObject(
                         b -> b.bucket(S3Backends.BUCKET).key(S3LockProvider.DEFAULT_PREFIX + name),
                         software.amazon.awssdk.core.sync.RequestBody.fromString(
                                 "another tool's report, not a lock record"));
-        return true;
     }
 
     @Override
@@ -45,8 +58,7 @@ abstract class S3Contract extends LockProviderContract {
     }
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
-    @Override
-    protected CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+    private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
         SilentEndpoint endpoint = SilentEndpoint.shared();
         S3Client client = S3Client.builder()
                 .endpointOverride(URI.create(endpoint.url("http")))
@@ -63,8 +75,7 @@ abstract class S3Contract extends LockProviderContract {
                 .build();
     }
 
-    @Override
-    protected CloudLockProvider misconfiguredProvider() {
+    private CloudLockProvider misconfiguredProvider() {
         return S3LockProvider.builder()
                 .client(client())
                 .bucket(S3Backends.MISSING_BUCKET)

@@ -1,6 +1,7 @@
 package dev.cloudlock.s3;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.net.URI;
@@ -32,13 +33,13 @@ class S3MotoContractTest extends S3Contract {
         static final S3Client CLIENT = S3Backends.client(PROXY.url());
     }
 
+    /** The capabilities of every S3 backend, and the wire through the proxy. */
     @Override
-    protected WireFaults wireFaults() {
-        return OnWire.PROXY.faults();
+    protected StoreCapabilities capabilities() {
+        return s3Capabilities(StoreCapabilities.builder().wire(OnWire.PROXY.faults(), this::providerOnWire));
     }
 
-    @Override
-    protected CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+    private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
         return S3LockProvider.builder()
                 .client(OnWire.CLIENT)
                 .bucket(S3Backends.BUCKET)

@@ -3,6 +3,7 @@ package dev.cloudlock.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.testkit.StoreCapabilities;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -41,8 +42,9 @@ class S3ProxyContractTest extends S3Contract {
      * (fencing tokens increasing, steady-state acquisitions).
      */
     @Override
-    protected int contentionThreads() {
-        return 1;
+    protected StoreCapabilities capabilities() {
+        return s3Capabilities(StoreCapabilities.builder()
+                .contention(1, StoreCapabilities.DEFAULT_CONTENTION_ACQUISITIONS_PER_THREAD));
     }
 
     /**

@@ -1,0 +1,232 @@
+package dev.cloudlock.testkit;
+
+import static dev.cloudlock.testkit.LockProviderContract.config;
+import static dev.cloudlock.testkit.LockProviderContract.uniqueName;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockAdmin;
+import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.StoreSetup;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operators' {@link dev.cloudlock.core.LockAdmin}: listing page by page (past stray records), showing one lock,
+ * fenced releases, watermark resets, setup on a ready store, and an unreachable store reported as an error.
+ */
+abstract class AdminCases extends ContractCases {
+
+    AdminCases(LockProviderContract contract) {
+        super(contract);
+    }
+
+    @Test
+    void theAdminListsEveryLockPageByPageWithItsHolderFenceAndState() {
+        String heldName = uniqueName("listed-held");
+        String freeName = uniqueName("listed-free");
+        FencedLock held = provider("holder-a").tryLock(config(heldName)).orElseThrow();
+        provider("holder-b").tryLock(config(freeName)).orElseThrow().unlock();
+
+        Map<String, LockView> seen = new HashMap<>();
+        LockAdmin admin = provider("admin").admin();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.Page page = admin.list(token.orElse(null), 2);
+            assertThat(page.locks()).hasSizeLessThanOrEqualTo(2);
+            for (LockView lock : page.locks()) {
+                assertThat(seen.put(lock.name(), lock))
+                        .as("listed twice: " + lock.name())
+                        .isNull();
+            }
+            token = page.nextPageToken();
+            assertThat(++pages).as("pages (a listing that never ends)").isLessThan(10_000);
+        } while (token.isPresent());
+
+        assertThat(seen).containsKeys(heldName, freeName);
+        LockView heldView = seen.get(heldName);
+        assertThat(heldView.held()).isTrue();
+        assertThat(heldView.lockedBy()).isEqualTo("holder-a");
+        assertThat(heldView.fence()).isEqualTo(held.fencingToken());
+        assertThat(heldView.lockUntil()).isAfter(heldView.lockedAt());
+        assertThat(seen.get(freeName).held()).isFalse();
+        held.unlock();
+    }
+
+    @Test
+    void aStrayRecordUnderTheLockPrefixIsSkippedAndReportedWhileTheListingGoesOnPastIt() {
+        String stray = uniqueName("stray");
+        assumeTrue(writeStrayRecord(stray), "the store's test writes no stray record");
+        List<String> locks = List.of(uniqueName("listed-beside-stray"), uniqueName("listed-beside-stray"));
+        for (String name : locks) {
+            provider("a").tryLock(config(name)).orElseThrow().unlock();
+        }
+
+        List<String> seen = new ArrayList<>();
+        List<LockRecordPage.Skipped> skipped = new ArrayList<>();
+        LockAdmin admin = provider("admin").admin();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.Page page = admin.list(token.orElse(null), 1);
+            page.locks().forEach(lock -> seen.add(lock.name()));
+            skipped.addAll(page.skipped());
+            token = page.nextPageToken();
+            assertThat(++pages).as("pages (a listing that never ends)").isLessThan(10_000);
+        } while (token.isPresent());
+
+        assertThat(seen).containsAll(locks).doesNotContain(stray);
+        assertThat(skipped)
+                .as("the stray record, reported with its key")
+                .anySatisfy(s -> assertThat(s.key()).contains(stray));
+    }
+
+    @Test
+    void theAdminShowsOneLockAndNothingForANameNeverLocked() {
+        String name = uniqueName("shown");
+        Instant tick = Instant.parse("2026-11-30T05:00:00Z");
+        provider("a").lockTick(config(name), tick).lock().orElseThrow().completeTick();
+        LockView view = provider("admin").admin().show(name).orElseThrow();
+        assertThat(view.watermark()).isEqualTo(tick);
+        assertThat(view.held()).isFalse();
+        assertThat(view.fence()).isEqualTo(record(name).fence());
+        assertThat(provider("admin").admin().show(uniqueName("never-locked"))).isEmpty();
+    }
+
+    @Test
+    void aFencedReleaseEndsThatHoldingSoAnotherInstanceTakesTheLockAtOnce() {
+        String name = uniqueName("fenced-release");
+        FencedLock stuck = provider("stuck").tryLock(config(name)).orElseThrow();
+        assertThat(provider("b").tryLock(config(name)))
+                .as("held before the release")
+                .isEmpty();
+
+        LockAdmin.ReleaseResult result = provider("admin").admin().releaseIfFence(name, stuck.fencingToken());
+
+        assertThat(result.outcome()).isEqualTo(LockAdmin.ReleaseResult.Outcome.RELEASED);
+        assertThat(result.refused()).isFalse();
+        assertThat(result.lock().orElseThrow().held()).isFalse();
+        FencedLock next = provider("b").tryLock(config(name)).orElseThrow(() -> new AssertionError("still held"));
+        assertThat(next.fencingToken()).isEqualTo(stuck.fencingToken() + 1);
+        stuck.unlock(); // the old holder's late release must not free the new holding
+        assertThat(provider("c").tryLock(config(name)))
+                .as("the new holder keeps the lock")
+                .isEmpty();
+        next.unlock();
+    }
+
+    @Test
+    void aFencedReleaseIsRefusedOnceANewerHolderHasTheLock() {
+        String name = uniqueName("fence-moved");
+        FencedLock first = provider("a").tryLock(config(name)).orElseThrow();
+        first.unlock();
+        FencedLock newer = provider("b").tryLock(config(name)).orElseThrow();
+
+        LockAdmin.ReleaseResult result = provider("admin").admin().releaseIfFence(name, first.fencingToken());
+
+        assertThat(result.outcome()).isEqualTo(LockAdmin.ReleaseResult.Outcome.FENCE_MOVED);
+        assertThat(result.refused()).isTrue();
+        assertThat(result.lock().orElseThrow().fence()).isEqualTo(newer.fencingToken());
+        assertThat(provider("c").tryLock(config(name)))
+                .as("the newer holder still has the lock")
+                .isEmpty();
+        newer.unlock();
+        assertThat(provider("admin")
+                        .admin()
+                        .releaseIfFence(name, newer.fencingToken())
+                        .outcome())
+                .as("a holding that already ended")
+                .isEqualTo(LockAdmin.ReleaseResult.Outcome.NOT_HELD);
+        assertThat(provider("admin")
+                        .admin()
+                        .releaseIfFence(uniqueName("absent"), 1)
+                        .outcome())
+                .isEqualTo(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK);
+    }
+
+    @Test
+    void aWatermarkResetRepairsItOnlyFromTheValueTheOperatorSaw() {
+        String job = uniqueName("tick-reset");
+        Instant wrong = Instant.now().truncatedTo(ChronoUnit.MILLIS); // a tick delivered too early, say
+        Instant repaired = wrong.minus(Duration.ofHours(1));
+        provider("a").lockTick(config(job), wrong).lock().orElseThrow().completeTick();
+        long fenceBefore = record(job).fence();
+        LockAdmin admin = provider("admin").admin();
+
+        LockAdmin.WatermarkResetResult stale = admin.resetWatermark(job, repaired, repaired.minusSeconds(60));
+        assertThat(stale.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.WATERMARK_MOVED);
+        assertThat(record(job).watermark()).as("a refused reset writes nothing").isEqualTo(wrong);
+        assertThat(record(job).fence()).isEqualTo(fenceBefore);
+
+        LockAdmin.WatermarkResetResult reset = admin.resetWatermark(job, wrong, repaired);
+        assertThat(reset.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.RESET);
+        assertThat(reset.lock().orElseThrow().watermark()).isEqualTo(repaired);
+        assertThat(reset.lock().orElseThrow().held()).isFalse();
+        assertThat(record(job).fence()).as("the reset held the lock once").isEqualTo(fenceBefore + 1);
+        assertThat(provider("b").lockTick(config(job), repaired.plusSeconds(60)).status())
+                .as("a tick after the repaired one runs again")
+                .isEqualTo(TickStatus.ACQUIRED);
+    }
+
+    @Test
+    void aWatermarkResetIsRefusedWhileTheJobHoldsTheLockOrWhenItWouldPoisonTheJob() {
+        String job = uniqueName("tick-reset-held");
+        Instant tick = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        provider("a")
+                .lockTick(config(job), tick.minusSeconds(60))
+                .lock()
+                .orElseThrow()
+                .completeTick();
+        FencedLock running = provider("a").lockTick(config(job), tick).lock().orElseThrow();
+        LockAdmin admin = provider("admin").admin();
+
+        LockAdmin.WatermarkResetResult result =
+                admin.resetWatermark(job, tick.minusSeconds(60), tick.minusSeconds(120));
+        assertThat(result.outcome()).isEqualTo(LockAdmin.WatermarkResetResult.Outcome.HELD);
+        assertThat(record(job).fence()).isEqualTo(running.fencingToken());
+        running.completeTick();
+
+        assertThatThrownBy(() -> admin.resetWatermark(job, tick, Instant.parse("9000-01-01T00:00:00Z")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("9000-01-01");
+        assertThat(record(job).watermark()).isEqualTo(tick);
+    }
+
+    @Test
+    void setupOnAReadyStoreFindsItAndLeavesEveryLockAsItWas() {
+        String name = uniqueName("setup");
+        FencedLock held = provider("a").tryLock(config(name)).orElseThrow();
+        LockAdmin admin = provider("admin").admin();
+        StoreSetup first = admin.init();
+        StoreSetup second = admin.init();
+        assertThat(second.created()).as("the second setup creates nothing").isFalse();
+        assertThat(second.description()).isNotBlank();
+        assertThat(first.created()).as("the test's store was ready").isFalse();
+        assertThat(provider("b").tryLock(config(name)))
+                .as("the held lock survives setup")
+                .isEmpty();
+        held.unlock();
+    }
+
+    @Test
+    void theAdminReportsAnUnreachableStoreAsAnErrorNeverAsAnOutcome() {
+        LockAdmin admin = unreachableProvider().admin();
+        String name = uniqueName("admin-down");
+        assertThatThrownBy(() -> admin.list(null, 10)).isInstanceOf(LockStoreUnavailableException.class);
+        assertThatThrownBy(() -> admin.show(name)).isInstanceOf(LockStoreUnavailableException.class);
+        assertThatThrownBy(() -> admin.releaseIfFence(name, 1)).isInstanceOf(LockStoreUnavailableException.class);
+    }
+}
