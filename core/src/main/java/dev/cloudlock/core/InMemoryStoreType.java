@@ -20,7 +20,7 @@ public final class InMemoryStoreType extends AbstractStoreType {
     }
 
     @Override
-    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+    protected CloudLockProviderBuilder<?> newBuilder(StoreSettings settings) {
         return new Builder();
     }
 

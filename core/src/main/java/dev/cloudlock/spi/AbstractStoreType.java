@@ -1,5 +1,6 @@
 package dev.cloudlock.spi;
 
+import dev.cloudlock.core.CloudLockProviderBuilder;
 import java.util.List;
 import java.util.Objects;
 
@@ -42,4 +43,26 @@ public abstract class AbstractStoreType implements StoreType {
     public final List<StoreSetting> settings() {
         return settings;
     }
+
+    /**
+     * {@inheritDoc} Every {@link StoreSetting.Kind#URL URL} setting given is checked first, even one the store will not
+     * use (an endpoint beside the application's own client), so that a malformed value never passes unnoticed.
+     */
+    @Override
+    public final CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+        for (StoreSetting setting : this.settings) {
+            if (setting.kind() == StoreSetting.Kind.URL) {
+                settings.url(setting);
+            }
+        }
+        return newBuilder(settings);
+    }
+
+    /**
+     * A provider builder on the store that {@code settings} describe, with the store's coordinates set; its URL
+     * settings are already checked. It sends no request.
+     *
+     * @throws IllegalArgumentException when a setting is missing or bad, naming it as the user wrote it
+     */
+    protected abstract CloudLockProviderBuilder<?> newBuilder(StoreSettings settings);
 }

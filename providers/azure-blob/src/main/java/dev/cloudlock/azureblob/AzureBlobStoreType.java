@@ -37,9 +37,8 @@ public final class AzureBlobStoreType extends AbstractStoreType {
             "prefix",
             AzureBlobLockProvider.DEFAULT_PREFIX,
             "The blob name prefix of the lock blobs; empty for the container's root.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
+    static final StoreSetting ENDPOINT = StoreSetting.url(
             "endpoint",
-            null,
             "The blob service URL (https://ACCOUNT.blob.core.windows.net), reached with Entra ID. Stands for "
                     + BlobAccount.ENDPOINT + ", and comes first.");
     static final StoreSetting CONNECTION_STRING = StoreSetting.secret(
@@ -52,7 +51,7 @@ public final class AzureBlobStoreType extends AbstractStoreType {
     }
 
     @Override
-    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+    protected CloudLockProviderBuilder<?> newBuilder(StoreSettings settings) {
         return AzureBlobLockProvider.builder().container(container(settings)).prefix(settings.require(PREFIX));
     }
 

@@ -31,9 +31,8 @@ public final class CosmosStoreType extends AbstractStoreType {
             "partition-key-path",
             CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH,
             "The lock container's partition key path.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
+    static final StoreSetting ENDPOINT = StoreSetting.url(
             "endpoint",
-            null,
             "The account URL (https://ACCOUNT.documents.azure.com:443/), reached with the key in " + KEY_VARIABLE
                     + " or else with Entra ID; ignored when the application has its own client.");
 
@@ -42,7 +41,7 @@ public final class CosmosStoreType extends AbstractStoreType {
     }
 
     @Override
-    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+    protected CloudLockProviderBuilder<?> newBuilder(StoreSettings settings) {
         String database = settings.require(DATABASE);
         String container = settings.require(CONTAINER);
         CosmosClient client = settings.client(CosmosClient.class)

@@ -28,9 +28,8 @@ public final class DynamoDbStoreType extends AbstractStoreType {
                     + " carries the value of sort-key-value there.");
     static final StoreSetting SORT_KEY_VALUE = StoreSetting.optional(
             "sort-key-value", null, "The sort key value of every lock item, such as LOCK#; required with sort-key.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
+    static final StoreSetting ENDPOINT = StoreSetting.url(
             "endpoint",
-            null,
             "The DynamoDB endpoint URL, for a local emulator or a private endpoint; ignored when the application has"
                     + " its own client.");
     static final StoreSetting REGION = StoreSetting.optional(
@@ -44,7 +43,7 @@ public final class DynamoDbStoreType extends AbstractStoreType {
     }
 
     @Override
-    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+    protected CloudLockProviderBuilder<?> newBuilder(StoreSettings settings) {
         String table = settings.require(TABLE_NAME);
         Optional<String> sortKey = settings.get(SORT_KEY);
         Optional<String> sortKeyValue = settings.get(SORT_KEY_VALUE);

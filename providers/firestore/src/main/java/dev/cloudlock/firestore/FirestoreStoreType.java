@@ -40,7 +40,7 @@ public final class FirestoreStoreType extends AbstractStoreType {
     }
 
     @Override
-    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+    protected CloudLockProviderBuilder<?> newBuilder(StoreSettings settings) {
         String collection = settings.require(COLLECTION);
         Firestore firestore = settings.client(Firestore.class).orElseGet(() -> ownClient(settings));
         return FirestoreLockProvider.builder().firestore(firestore).collection(collection);

@@ -24,9 +24,8 @@ public final class S3StoreType extends AbstractStoreType {
             "prefix",
             S3LockProvider.DEFAULT_PREFIX,
             "The key prefix of the lock objects; empty for the bucket's root.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
+    static final StoreSetting ENDPOINT = StoreSetting.url(
             "endpoint",
-            null,
             "The S3 endpoint URL, for a local emulator or an S3-compatible service (addressed path-style); ignored"
                     + " when the application has its own client.");
     static final StoreSetting REGION = StoreSetting.optional(
@@ -40,7 +39,7 @@ public final class S3StoreType extends AbstractStoreType {
     }
 
     @Override
-    public CloudLockProviderBuilder<?> builder(StoreSettings settings) {
+    protected CloudLockProviderBuilder<?> newBuilder(StoreSettings settings) {
         String bucket = settings.require(BUCKET);
         S3Client client = settings.client(S3Client.class).orElseGet(() -> ownClient(settings));
         return S3LockProvider.builder().client(client).bucket(bucket).prefix(settings.require(PREFIX));

@@ -70,7 +70,7 @@ public class CloudLockAutoConfiguration {
             ObjectProvider<ProviderDecorator> decorators) {
         StoreType type = StoreProviders.type(properties);
         StoreSettings settings = StoreProviders.settings(type, environment, beans);
-        CloudLockProvider provider = StoreProviders.build(type, settings, properties);
+        CloudLockProvider provider = StoreProviders.build(type, settings, properties, environment);
         for (ProviderDecorator decorator : decorators) {
             provider = decorator.decorate(provider, type.name());
         }

@@ -2,6 +2,7 @@ package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.spi.StoreType;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -12,16 +13,19 @@ import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.task.SimpleAsyncTaskSchedulerCustomizer;
 import org.springframework.boot.task.ThreadPoolTaskSchedulerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -45,7 +49,7 @@ public class SchedulerLockAutoConfiguration {
     @ConditionalOnBean(LockProvider.class)
     @ConditionalOnMissingBean(ExtendedLockConfigurationExtractor.class)
     @ConditionalOnProperty(name = ENABLED, havingValue = "true", matchIfMissing = true)
-    @EnableSchedulerLock(defaultLockAtMostFor = "${cloudlock.default-lock-at-most-for:PT30M}")
+    @EnableSchedulerLock(defaultLockAtMostFor = "${" + DEFAULT_LOCK_AT_MOST_FOR + ":PT30M}")
     static class Enabled {}
 
     /**
@@ -66,6 +70,29 @@ public class SchedulerLockAutoConfiguration {
         SimpleAsyncTaskSchedulerCustomizer cloudLockStoreFailuresOnVirtualThreads() {
             return scheduler -> scheduler.setErrorHandler(handler);
         }
+    }
+
+    /** The property that sets {@code lockAtMostFor} of a {@code @SchedulerLock} that sets none. */
+    static final String DEFAULT_LOCK_AT_MOST_FOR = "cloudlock.default-lock-at-most-for";
+
+    /**
+     * Checks the scheduler-lock properties before any bean is made (ShedLock reads the default itself and would
+     * report a bad one without its property): each must bind to its type, and the default must be positive.
+     */
+    @Bean
+    static BeanFactoryPostProcessor cloudLockSchedulerLockProperties(Environment environment) {
+        return beans -> {
+            Binder binder = Binder.get(environment);
+            binder.bind(ENABLED, Boolean.class);
+            binder.bind(DEFAULT_LOCK_AT_MOST_FOR, Duration.class).ifBound(duration -> {
+                if (duration.isNegative() || duration.isZero()) {
+                    throw new CloudLockStartupException(
+                            DEFAULT_LOCK_AT_MOST_FOR + " is '" + environment.getProperty(DEFAULT_LOCK_AT_MOST_FOR)
+                                    + "': a lock must be held for a positive time",
+                            "Set " + DEFAULT_LOCK_AT_MOST_FOR + " to a positive duration, such as 30m (default)");
+                }
+            });
+        };
     }
 
     /** Fails startup when {@code @SchedulerLock} methods exist and nothing enables scheduler locking. */

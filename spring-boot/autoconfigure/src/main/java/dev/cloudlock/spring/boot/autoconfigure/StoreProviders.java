@@ -85,8 +85,8 @@ final class StoreProviders {
         List<String> given = new ArrayList<>();
         for (StoreSetting setting : type.settings()) {
             settings.get(setting)
-                    .ifPresent(value ->
-                            given.add(settings.spelling(setting) + "=" + (setting.secret() ? "(set)" : value)));
+                    .ifPresent(value -> given.add(settings.spelling(setting) + "="
+                            + (setting.kind() == StoreSetting.Kind.SECRET ? "(set)" : value)));
         }
         if (!given.isEmpty()) {
             line.append(" (").append(String.join(", ", given)).append(')');
@@ -111,7 +111,8 @@ final class StoreProviders {
      *
      * @throws CloudLockStartupException naming the property to set or correct
      */
-    static CloudLockProvider build(StoreType type, StoreSettings settings, CloudLockProperties properties) {
+    static CloudLockProvider build(
+            StoreType type, StoreSettings settings, CloudLockProperties properties, Environment environment) {
         for (StoreSetting setting : type.settings()) {
             if (setting.required() && settings.get(setting).isEmpty()) {
                 String property = settings.spelling(setting);
@@ -126,9 +127,9 @@ final class StoreProviders {
         } catch (IllegalArgumentException e) {
             throw startupFailure(e);
         }
-        shared(properties.getLockedBy(), "cloudlock.locked-by", builder::lockedBy);
-        shared(properties.getCallTimeout(), "cloudlock.call-timeout", builder::callTimeout);
-        shared(properties.getAttemptTimeout(), "cloudlock.attempt-timeout", builder::attemptTimeout);
+        shared(properties.getLockedBy(), "cloudlock.locked-by", builder::lockedBy, environment);
+        shared(properties.getCallTimeout(), "cloudlock.call-timeout", builder::callTimeout, environment);
+        shared(properties.getAttemptTimeout(), "cloudlock.attempt-timeout", builder::attemptTimeout, environment);
         return builder.build();
     }
 
@@ -137,7 +138,7 @@ final class StoreProviders {
         return "cloudlock." + type.name() + "." + setting.name();
     }
 
-    private static <T> void shared(@Nullable T value, String property, Consumer<T> setter) {
+    private static <T> void shared(@Nullable T value, String property, Consumer<T> setter, Environment environment) {
         if (value == null) {
             return;
         }
@@ -145,9 +146,19 @@ final class StoreProviders {
             setter.accept(value);
         } catch (IllegalArgumentException e) {
             throw new CloudLockStartupException(
-                    property + " is " + value + ", which the provider refuses (" + e.getMessage() + ")",
+                    property + " is '" + written(environment, property, value) + "', which the provider refuses ("
+                            + e.getMessage() + ")",
                     "Correct " + property + " in the application's configuration",
                     e);
+        }
+    }
+
+    /** {@code property} as the configuration writes it ({@code -1s}, not {@code PT-1S}), where it can be read. */
+    private static String written(Environment environment, String property, Object value) {
+        try {
+            return environment.getProperty(property, String.valueOf(value));
+        } catch (IllegalArgumentException unresolvedPlaceholder) {
+            return String.valueOf(value);
         }
     }
 
