@@ -46,6 +46,16 @@ public abstract class CloudLockProviderBuilder<B extends CloudLockProviderBuilde
     }
 
     /**
+     * How the user of this provider sets its deadlines, for the message of a call that reached one; default this
+     * builder's {@code callTimeout(...)} and {@code attemptTimeout(...)}. The Spring Boot starter names its
+     * properties here, the {@code cloudlock} command its options.
+     */
+    public B deadlinesSetBy(String setBy) {
+        this.timeouts = timeouts.withSetBy(setBy);
+        return self();
+    }
+
+    /**
      * The provider on the store this builder describes.
      *
      * @throws IllegalStateException when a required coordinate was not set, naming the method that sets it

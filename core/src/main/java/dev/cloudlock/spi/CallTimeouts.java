@@ -3,6 +3,7 @@ package dev.cloudlock.spi;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The deadline of one store call: {@code total} bounds the whole call (every retry the SDK makes included),
@@ -21,8 +22,11 @@ import java.util.Objects;
  *
  * @param total the deadline of the whole call, retries included
  * @param perAttempt the deadline of one attempt; never longer than {@code total}
+ * @param setBy how the user sets these deadlines, for the message of a call that reached one (such as
+ *     {@code cloudlock.call-timeout and cloudlock.attempt-timeout}); {@code null}: the provider builder's methods
  */
-public record CallTimeouts(Duration total, Duration perAttempt) {
+public record CallTimeouts(
+        Duration total, Duration perAttempt, @Nullable String setBy) {
 
     /** 10 s in total, 3 s per attempt. */
     public static final CallTimeouts DEFAULT = new CallTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(3));
@@ -44,14 +48,24 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
         }
     }
 
+    /** Deadlines set through the provider builder's methods. */
+    public CallTimeouts(Duration total, Duration perAttempt) {
+        this(total, perAttempt, null);
+    }
+
+    /** These timeouts, with {@code setBy} as how the user sets them. */
+    public CallTimeouts withSetBy(String setBy) {
+        return new CallTimeouts(total, perAttempt, Objects.requireNonNull(setBy, "setBy"));
+    }
+
     /** These timeouts with {@code total} as the whole call's deadline (the per-attempt one capped at it). */
     public CallTimeouts withTotal(Duration total) {
-        return new CallTimeouts(total, perAttempt);
+        return new CallTimeouts(total, perAttempt, setBy);
     }
 
     /** These timeouts with {@code perAttempt} as each attempt's deadline. */
     public CallTimeouts withPerAttempt(Duration perAttempt) {
-        return new CallTimeouts(total, perAttempt);
+        return new CallTimeouts(total, perAttempt, setBy);
     }
 
     /**
@@ -65,7 +79,7 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
         if (cap.compareTo(total) >= 0) {
             return this;
         }
-        return new CallTimeouts(cap, perAttempt);
+        return new CallTimeouts(cap, perAttempt, setBy);
     }
 
     /** The deadline of an acquisition: at most its {@code lockAtMostFor}. */
@@ -107,14 +121,16 @@ public record CallTimeouts(Duration total, Duration perAttempt) {
      * store, the operation, the lock and the deadline, and how to change it.
      *
      * @param store the store's name, e.g. {@code DynamoDB}
-     * @param builder the builder that sets the deadline, e.g. {@code DynamoDbLockProvider.builder()}
+     * @param builder the builder that sets the deadline, e.g. {@code DynamoDbLockProvider.builder()}, named unless
+     *     {@link #setBy} says otherwise
      */
     public LockStoreUnavailableException timedOut(
             String store, String operation, String name, String builder, Throwable cause) {
         return new LockStoreUnavailableException(
                 store + " " + operation + " of lock '" + name + "' got no answer within its deadline ("
                         + describe() + "): the store is unreachable or too slow; retry later. The deadline is set"
-                        + " with " + builder + ".callTimeout(...) and .attemptTimeout(...); an acquire or extend"
+                        + " with " + (setBy != null ? setBy : builder + ".callTimeout(...) and .attemptTimeout(...)")
+                        + "; an acquire or extend"
                         + " is also capped at its lease (never below 1 s)",
                 cause);
     }

@@ -54,6 +54,13 @@ class CallTimeoutsTest {
                 .contains("S3 acquire of lock 'nightly'")
                 .contains("1500 ms in total, 1500 ms per attempt")
                 .contains("S3LockProvider.builder().callTimeout(...)");
+        assertThat(DEFAULT.withSetBy("cloudlock.call-timeout and cloudlock.attempt-timeout")
+                        .forAcquire(new AcquireRequest("nightly", "o", "me", Duration.ofSeconds(2), NOW, null))
+                        .timedOut("S3", "acquire", "nightly", "S3LockProvider.builder()", new TimeoutException())
+                        .getMessage())
+                .as("the words of whoever the user configures the provider through, kept under the lease cap")
+                .contains("set with cloudlock.call-timeout and cloudlock.attempt-timeout")
+                .doesNotContain("builder()");
         assertThat(StoreErrors.isTimeout(new RuntimeException(new TimeoutException())))
                 .isTrue();
         assertThat(StoreErrors.isTimeout(new RuntimeException("refused"))).isFalse();

@@ -616,21 +616,21 @@ public final class DynamoDbLockStore implements LockStore {
         @Nullable String range = attribute(keys, KeyType.RANGE);
         if (!partitionKey.equals(hash)) {
             return Optional.of(prefix + "its partition key is '" + hash + "' but the provider is configured with '"
-                    + partitionKey + "'. Configure partitionKey(\"" + hash + "\") or use a table keyed by '"
+                    + partitionKey + "': set the partition key to '" + hash + "', or use a table keyed by '"
                     + partitionKey + "'. ");
         }
         if (sortKey == null && range != null) {
             return Optional.of(prefix + "it has a sort key '" + range + "' and the provider is configured without one."
-                    + " Configure sortKey(\"" + range + "\", \"LOCK#\") (lock items then carry that value in '"
-                    + range + "'), or use a table with a string partition key only. ");
+                    + " Set the sort key to '" + range + "' with a value for every lock item, such as LOCK# (lock items"
+                    + " then carry it in '" + range + "'), or use a table with a string partition key only. ");
         }
         if (sortKey != null && range == null) {
             return Optional.of(prefix + "it has no sort key but the provider is configured with sort key '"
-                    + sortKey.name() + "'. Drop sortKey(...) or use a table with that sort key. ");
+                    + sortKey.name() + "': configure no sort key, or use a table with that sort key. ");
         }
         if (sortKey != null && !sortKey.name().equals(range)) {
             return Optional.of(prefix + "its sort key is '" + range + "' but the provider is configured with '"
-                    + sortKey.name() + "'. Configure sortKey(\"" + range + "\", ...). ");
+                    + sortKey.name() + "': set the sort key to '" + range + "'. ");
         }
         return Optional.empty();
     }

@@ -99,7 +99,7 @@ class DynamoDbLockStoreTest {
         assertThatThrownBy(() -> provider("with-sort-key", "_id").lock(config("job")))
                 .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("sort key 'sk'")
-                .hasMessageContaining("sortKey(\"sk\"")
+                .hasMessageContaining("Set the sort key to 'sk'")
                 .isInstanceOf(LockStoreConfigurationException.class);
     }
 

@@ -127,6 +127,7 @@ final class StoreProviders {
         } catch (IllegalArgumentException e) {
             throw startupFailure(e);
         }
+        builder.deadlinesSetBy("cloudlock.call-timeout and cloudlock.attempt-timeout");
         shared(properties.getLockedBy(), "cloudlock.locked-by", builder::lockedBy, environment);
         shared(properties.getCallTimeout(), "cloudlock.call-timeout", builder::callTimeout, environment);
         shared(properties.getAttemptTimeout(), "cloudlock.attempt-timeout", builder::attemptTimeout, environment);
