@@ -11,12 +11,20 @@ import org.jspecify.annotations.Nullable;
  * @param name lower-case words joined by {@code -}, such as {@code table-name}
  * @param defaultValue the value taken when none is given; {@code null} when the setting has none
  * @param required whether a provider cannot be built without a value (a required setting has no default)
- * @param description one or two sentences for the reference documentation and the command's help
+ * @param description one or two sentences for the reference documentation and the command's help; for a setting of
+ *     the client the store builds itself, ending in {@link #OWN_CLIENT_NOTE}, which the command leaves out
+ *     ({@link #standaloneDescription})
  */
 public record StoreSetting(String name, @Nullable String defaultValue, boolean required, String description) {
 
     /** Lower-case words joined by {@code -}: the form of a setting's and a store's name. */
     static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+
+    /**
+     * The end of the description of a setting of the client the store builds itself ({@link #ofOwnClient}): words for
+     * an application, which may have its own client, that mean nothing to a caller that never has one.
+     */
+    public static final String OWN_CLIENT_NOTE = "; ignored when the application has its own client.";
 
     public StoreSetting {
         Objects.requireNonNull(name, "name");
@@ -38,5 +46,23 @@ public record StoreSetting(String name, @Nullable String defaultValue, boolean r
     /** A setting that may be left out; {@code defaultValue} is taken then ({@code null}: none). */
     public static StoreSetting optional(String name, @Nullable String defaultValue, String description) {
         return new StoreSetting(name, defaultValue, false, description);
+    }
+
+    /**
+     * An optional setting of the client the store builds when the application has none (an endpoint, a region):
+     * its description is {@code description} (without a closing period) and {@link #OWN_CLIENT_NOTE}.
+     */
+    public static StoreSetting ofOwnClient(String name, @Nullable String defaultValue, String description) {
+        return optional(name, defaultValue, description + OWN_CLIENT_NOTE);
+    }
+
+    /**
+     * The description for a caller that never has the application's clients, such as the {@code cloudlock} command:
+     * without {@link #OWN_CLIENT_NOTE}.
+     */
+    public String standaloneDescription() {
+        return description.endsWith(OWN_CLIENT_NOTE)
+                ? description.substring(0, description.length() - OWN_CLIENT_NOTE.length()) + "."
+                : description;
     }
 }

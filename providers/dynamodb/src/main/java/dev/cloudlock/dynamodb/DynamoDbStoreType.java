@@ -5,6 +5,7 @@ import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -20,16 +21,10 @@ public final class DynamoDbStoreType extends AbstractStoreType {
     static final StoreSetting TABLE_NAME = StoreSetting.required("table-name", "The lock table.");
     static final StoreSetting PARTITION_KEY = StoreSetting.optional(
             "partition-key", DynamoDbLockProvider.DEFAULT_PARTITION_KEY, "The table's string partition key attribute.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
-            "endpoint",
-            null,
-            "The DynamoDB endpoint URL, for a local emulator or a private endpoint; ignored when the application has"
-                    + " its own client.");
-    static final StoreSetting REGION = StoreSetting.optional(
-            "region",
-            null,
-            "The AWS region; default: the SDK's region chain (AWS_REGION, the profile); ignored when the application"
-                    + " has its own client.");
+    static final StoreSetting ENDPOINT = StoreSetting.ofOwnClient(
+            "endpoint", null, "The DynamoDB endpoint URL, for a local emulator or a private endpoint");
+    static final StoreSetting REGION = StoreSetting.ofOwnClient(
+            "region", null, "The AWS region; default: the SDK's region chain (AWS_REGION, the profile)");
 
     public DynamoDbStoreType() {
         super("dynamodb", "Amazon DynamoDB", TABLE_NAME, PARTITION_KEY, ENDPOINT, REGION);
@@ -43,6 +38,25 @@ public final class DynamoDbStoreType extends AbstractStoreType {
                 .client(client)
                 .tableName(table)
                 .partitionKey(settings.require(PARTITION_KEY));
+    }
+
+    /**
+     * Without the application's client, resolves the credentials the SDK's default chain finds (as the first request
+     * would), so that none is named as a setup problem, with what to set.
+     */
+    @Override
+    public void checkEnvironment(StoreSettings settings) {
+        if (settings.client(DynamoDbClient.class).isPresent()) {
+            return;
+        }
+        try (DefaultCredentialsProvider chain =
+                DefaultCredentialsProvider.builder().build()) {
+            chain.resolveCredentials();
+        } catch (SdkClientException e) {
+            throw new IllegalArgumentException("no AWS credentials: the SDK's default chain (system properties,"
+                    + " environment, web identity token, profile in ~/.aws, container and instance role) found none;"
+                    + " set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile that has them");
+        }
     }
 
     @Override
@@ -61,8 +75,8 @@ public final class DynamoDbStoreType extends AbstractStoreType {
             return client.build();
         } catch (SdkClientException e) {
             throw new IllegalArgumentException(
-                    settings.spelling(REGION) + " is not set, and the AWS SDK found no region"
-                            + " in its chain (the AWS_REGION variable, the profile): set one, such as us-east-1",
+                    "no AWS region: set " + settings.spelling(REGION) + " or AWS_REGION (or a region in the"
+                            + " profile), such as us-east-1",
                     e);
         }
     }

@@ -20,20 +20,16 @@ public final class FirestoreStoreType extends AbstractStoreType {
             "collection",
             FirestoreLockProvider.DEFAULT_COLLECTION,
             "The top-level collection holding one document per lock.");
-    static final StoreSetting PROJECT = StoreSetting.optional(
+    static final StoreSetting PROJECT = StoreSetting.ofOwnClient(
             "project",
             null,
-            "The Google Cloud project; default: the environment's (GOOGLE_CLOUD_PROJECT, the credentials'); ignored"
-                    + " when the application has its own client.");
-    static final StoreSetting DATABASE = StoreSetting.optional(
-            "database",
-            null,
-            "The Firestore database id; default: (default); ignored when the application has its own client.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
+            "The Google Cloud project; default: the environment's (GOOGLE_CLOUD_PROJECT, the credentials')");
+    static final StoreSetting DATABASE =
+            StoreSetting.ofOwnClient("database", null, "The Firestore database id; default: (default)");
+    static final StoreSetting ENDPOINT = StoreSetting.ofOwnClient(
             "endpoint",
             null,
-            "The host:port of a Firestore emulator; default: FIRESTORE_EMULATOR_HOST, else Firestore itself; ignored"
-                    + " when the application has its own client.");
+            "The host:port of a Firestore emulator; default: FIRESTORE_EMULATOR_HOST, else Firestore itself");
 
     public FirestoreStoreType() {
         super("firestore", "Cloud Firestore", COLLECTION, PROJECT, DATABASE, ENDPOINT);
