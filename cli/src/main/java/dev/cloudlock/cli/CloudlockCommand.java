@@ -459,5 +459,7 @@ public final class CloudlockCommand {
     static {
         // The SDKs log at INFO on start-up; an operator's terminal wants only the answer.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        // The listing reports the records it skipped itself (after the table, in the JSON's skipped): not twice.
+        System.setProperty("org.slf4j.simpleLogger.log.dev.cloudlock.core.LockAdmin", "error");
     }
 }
