@@ -36,7 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * a condition (the fence moved on, the watermark is not the one given, the lock is held, no such lock), {@value #USAGE}
  * bad usage or a setup problem named before any request, {@value #STORE_ERROR} the store failed or is set up wrong.
  * Output is UTF-8 whatever the locale; under {@code --json} standard output holds one JSON document, the answer or
- * {@code {"error":{...}}} (docs/operations.md).
+ * {@code {"error":...}} (docs/operations.md).
  */
 @Command(
         name = "cloudlock",
@@ -66,7 +66,10 @@ public final class CloudlockCommand {
     /** The store options, added to this command and its subcommands when the command line is made ({@link #run}). */
     final StoreOptions store = new StoreOptions();
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of a table.")
+    @Option(
+            names = "--json",
+            scope = ScopeType.INHERIT,
+            description = "Print one JSON document (the cloudlocks endpoint's shape, errors too) instead of text.")
     boolean json;
 
     @Spec
@@ -101,7 +104,7 @@ public final class CloudlockCommand {
                 return usage(cmd, e, json);
             }
             @Nullable String fix = e instanceof LockStoreConfigurationException ? command.store.setupFix() + "." : null;
-            return error(cmd, json, STORE_ERROR, "store-error", "store error: " + e.getMessage(), fix);
+            return error(cmd, json, STORE_ERROR, "store-error", String.valueOf(e.getMessage()), fix);
         });
         int exitCode = line.execute(args);
         line.getOut().flush();
@@ -140,21 +143,21 @@ public final class CloudlockCommand {
 
     /**
      * Prints an error: as text on standard error, or under {@code --json} as the one JSON document on standard
-     * output, {@code {"error":{"code":3,"kind":"store-error","message":"...","fix":"..."}}}.
+     * output, in the shape of the {@code cloudlocks} endpoint's errors with the exit code and the fix added:
+     * {@code {"error":"store-error","message":"...","exitCode":3,"fix":"..."}}. {@code fix} is what to do about a
+     * store that is set up wrong, or for usage the hint (a near miss, where the help is), in a field {@code hint}.
      */
     private static int error(
             CommandLine cmd, boolean json, int code, String kind, String message, @Nullable String fix) {
         if (json) {
             cmd.getOut()
-                    .println("{\"error\":"
-                            + new Output.JsonObject()
-                                    .raw("code", Integer.toString(code))
-                                    .string("kind", kind)
-                                    .string("message", message)
-                                    .string(code == USAGE ? "hint" : "fix", fix)
-                            + "}");
+                    .println(new Output.JsonObject()
+                            .string("error", kind)
+                            .string("message", message)
+                            .raw("exitCode", Integer.toString(code))
+                            .string(code == USAGE ? "hint" : "fix", fix));
         } else {
-            cmd.getErr().println("cloudlock: " + message);
+            cmd.getErr().println("cloudlock: " + (code == STORE_ERROR ? "store error: " : "") + message);
             if (fix != null) {
                 cmd.getErr().println(code == STORE_ERROR ? "Fix: " + fix : fix);
             }
@@ -262,7 +265,7 @@ public final class CloudlockCommand {
             if (lock.isEmpty()) {
                 String message = "No lock named '" + name + "' in this store.";
                 if (root.json) {
-                    return error(root.spec.commandLine(), true, REFUSED, "refused", message, null);
+                    return error(root.spec.commandLine(), true, REFUSED, "no-such-lock", message, null);
                 }
                 root.out().println(message);
                 return REFUSED;

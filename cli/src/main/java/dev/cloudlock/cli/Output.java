@@ -139,7 +139,9 @@ final class Output {
         return parts.isEmpty() ? "0s" : String.join(" ", parts);
     }
 
-    /** A listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}; the last page has no token. */
+    /**
+     * A listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}; the last page has no token.
+     */
     static String json(List<LockView> locks, List<LockRecordPage.Skipped> skipped) {
         return "{\"locks\":" + locks.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
                 + ",\"skipped\":"

@@ -122,7 +122,8 @@ final class StoreOptions {
 
     /**
      * One option per setting name: its help names each store that reads it, with that store's description (without
-     * the words about an application's own client: the command never has one) and default. No default is set on the option itself, so that each store applies its own.
+     * the words about an application's own client: the command never has one) and default. No default is set on the
+     * option itself, so that each store applies its own.
      */
     private static Map<String, OptionSpec> settingOptions(List<StoreType> types) {
         Map<String, List<String>> descriptions = new LinkedHashMap<>();

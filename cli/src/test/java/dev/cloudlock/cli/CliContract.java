@@ -169,7 +169,9 @@ abstract class CliContract {
 
         CliProcess.Run absentJson = cli("show", unique("never-locked"), "--json");
         assertThat(absentJson.exitCode()).as(absentJson.toString()).isEqualTo(1);
-        assertThat(absentJson.out()).startsWith("{\"error\":{\"code\":1,\"kind\":\"refused\"");
+        assertThat(absentJson.out())
+                .startsWith("{\"error\":\"no-such-lock\",\"message\":\"No lock named")
+                .contains("\"exitCode\":1");
         held.unlock();
     }
 

@@ -110,13 +110,14 @@ class CliUsageIT {
         assertThat(noStore.exitCode()).as(noStore.toString()).isEqualTo(2);
         assertThat(noStore.err()).isEmpty();
         assertThat(noStore.out().strip())
-                .startsWith("{\"error\":{\"code\":2,\"kind\":\"usage\",\"message\":\"--store is required")
-                .endsWith("}}");
+                .startsWith("{\"error\":\"usage\",\"message\":\"--store is required")
+                .contains("\"exitCode\":2")
+                .endsWith("}");
         assertThat(noStore.out().strip().lines()).hasSize(1);
 
         CliProcess.Run unknown = cli("--json", "lsit");
         assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
-        assertThat(unknown.out()).contains("\"kind\":\"usage\"", "\"hint\":\"Did you mean: list?");
+        assertThat(unknown.out()).contains("\"error\":\"usage\"", "\"hint\":\"Did you mean: list?");
     }
 
     @Test

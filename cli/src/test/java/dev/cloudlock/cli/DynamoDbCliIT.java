@@ -63,9 +63,9 @@ class DynamoDbCliIT extends CliContract {
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(3);
         assertThat(json.err()).isEmpty();
         assertThat(json.out().strip())
-                .startsWith("{\"error\":{\"code\":3,\"kind\":\"store-error\",\"message\":\"store error: ")
-                .contains("\"fix\":\"Create the table named by --table-name")
-                .endsWith("}}");
+                .startsWith("{\"error\":\"store-error\",\"message\":\"DynamoDB table '")
+                .contains("\"exitCode\":3,\"fix\":\"Create the table named by --table-name")
+                .endsWith("}");
     }
 
     /**
