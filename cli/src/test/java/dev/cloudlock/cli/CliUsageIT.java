@@ -54,7 +54,9 @@ class CliUsageIT {
     void theHelpSpeaksToACommandLineUser() {
         CliProcess.Run help = cli("--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).contains("--region").doesNotContain("ignored when the application has its own client");
+        assertThat(help.out())
+                .contains("--region", "--container")
+                .doesNotContain("ignored when the application has its own client", "BlobContainerClient");
     }
 
     /**

@@ -11,11 +11,18 @@ import org.jspecify.annotations.Nullable;
  * @param name lower-case words joined by {@code -}, such as {@code table-name}
  * @param defaultValue the value taken when none is given; {@code null} when the setting has none
  * @param required whether a provider cannot be built without a value (a required setting has no default)
- * @param description one or two sentences for the reference documentation and the command's help; for a setting of
- *     the client the store builds itself, ending in {@link #OWN_CLIENT_NOTE}, which the command leaves out
- *     ({@link #standaloneDescription})
+ * @param description one or two sentences for an application's reference documentation (Spring Boot's properties);
+ *     for a setting of the client the store builds itself, ending in {@link #OWN_CLIENT_NOTE}
+ * @param standaloneDescription the same for a caller that never has the application's clients, such as the
+ *     {@code cloudlock} command's help: without the words about them ({@link #ofOwnClient},
+ *     {@link #withStandaloneDescription})
  */
-public record StoreSetting(String name, @Nullable String defaultValue, boolean required, String description) {
+public record StoreSetting(
+        String name,
+        @Nullable String defaultValue,
+        boolean required,
+        String description,
+        String standaloneDescription) {
 
     /** Lower-case words joined by {@code -}: the form of a setting's and a store's name. */
     static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
@@ -29,6 +36,7 @@ public record StoreSetting(String name, @Nullable String defaultValue, boolean r
     public StoreSetting {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(standaloneDescription, "standaloneDescription");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
                     "A setting's name is lower-case words joined by '-', such as table-name; was '" + name + "'");
@@ -36,6 +44,11 @@ public record StoreSetting(String name, @Nullable String defaultValue, boolean r
         if (required && defaultValue != null) {
             throw new IllegalArgumentException("The required setting " + name + " cannot have a default");
         }
+    }
+
+    /** A setting described alike for an application and the command. */
+    public StoreSetting(String name, @Nullable String defaultValue, boolean required, String description) {
+        this(name, defaultValue, required, description, description);
     }
 
     /** A setting a provider cannot be built without. */
@@ -53,16 +66,15 @@ public record StoreSetting(String name, @Nullable String defaultValue, boolean r
      * its description is {@code description} (without a closing period) and {@link #OWN_CLIENT_NOTE}.
      */
     public static StoreSetting ofOwnClient(String name, @Nullable String defaultValue, String description) {
-        return optional(name, defaultValue, description + OWN_CLIENT_NOTE);
+        return new StoreSetting(name, defaultValue, false, description + OWN_CLIENT_NOTE, description + ".");
     }
 
     /**
-     * The description for a caller that never has the application's clients, such as the {@code cloudlock} command:
-     * without {@link #OWN_CLIENT_NOTE}.
+     * This setting, described to a caller that never has the application's clients (the {@code cloudlock} command)
+     * as {@code standaloneDescription}, when its {@link #description} speaks of those clients otherwise than by
+     * {@link #OWN_CLIENT_NOTE}.
      */
-    public String standaloneDescription() {
-        return description.endsWith(OWN_CLIENT_NOTE)
-                ? description.substring(0, description.length() - OWN_CLIENT_NOTE.length()) + "."
-                : description;
+    public StoreSetting withStandaloneDescription(String standaloneDescription) {
+        return new StoreSetting(name, defaultValue, required, description, standaloneDescription);
     }
 }

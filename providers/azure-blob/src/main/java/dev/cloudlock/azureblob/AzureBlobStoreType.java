@@ -28,11 +28,12 @@ import org.jspecify.annotations.Nullable;
 public final class AzureBlobStoreType extends AbstractStoreType {
 
     static final StoreSetting CONTAINER = StoreSetting.optional(
-            "container",
-            null,
-            "The container of the lock blobs; it must exist. Required unless the application has one"
-                    + " BlobContainerClient and no account is set for the locks: that client's container is then"
-                    + " used.");
+                    "container",
+                    null,
+                    "The container of the lock blobs; it must exist. Required unless the application has one"
+                            + " BlobContainerClient and no account is set for the locks: that client's container is"
+                            + " then used.")
+            .withStandaloneDescription("The container of the lock blobs; it must exist. Required.");
     static final StoreSetting PREFIX = StoreSetting.optional(
             "prefix",
             AzureBlobLockProvider.DEFAULT_PREFIX,
