@@ -333,7 +333,8 @@ public final class CloudlockCommand {
         @Option(
                 names = "--from",
                 required = true,
-                description = "The watermark the lock has now (ISO-8601, e.g. 2026-12-01T03:00:00Z), or 'none'.")
+                description = "The watermark the lock has now (ISO-8601, e.g. 2026-12-01T03:00:00Z, or as show"
+                        + " prints it), or 'none'.")
         String from;
 
         @Option(names = "--to", required = true, description = "The watermark to record (ISO-8601).")
