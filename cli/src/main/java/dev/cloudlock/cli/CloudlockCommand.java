@@ -460,7 +460,14 @@ public final class CloudlockCommand {
         }
     }
 
+    /**
+     * gRPC (Firestore) logs through java.util.logging, a stack trace for each failed name lookup: the answer names the
+     * failure once. Held here, as java.util.logging holds its loggers weakly.
+     */
+    private static final java.util.logging.Logger GRPC = java.util.logging.Logger.getLogger("io.grpc");
+
     static {
+        GRPC.setLevel(java.util.logging.Level.SEVERE);
         // The SDKs log at INFO on start-up; an operator's terminal wants only the answer.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         // The listing reports the records it skipped itself (after the table, in the JSON's skipped): not twice.

@@ -93,6 +93,21 @@ class CliUsageIT {
                 .doesNotContain("store error", "Exception");
         assertThat(noCredentials.err().length()).as("short").isLessThan(400);
 
+        CliProcess.Run noGoogleCredentials = run(
+                Map.of(
+                        "GOOGLE_APPLICATION_CREDENTIALS", "",
+                        "CLOUDSDK_CONFIG", "/nonexistent/gcloud",
+                        "HOME", "/nonexistent",
+                        "NO_GCE_CHECK", "true"),
+                List.of("--store", "firestore", "--project", "p"),
+                "list");
+        assertThat(noGoogleCredentials.exitCode())
+                .as(noGoogleCredentials.toString())
+                .isEqualTo(2);
+        assertThat(noGoogleCredentials.err())
+                .contains("no Google credentials", "GOOGLE_APPLICATION_CREDENTIALS", "--endpoint")
+                .doesNotContain("store error", "UnknownHostException");
+
         CliProcess.Run noScheme = run(
                 noAwsFiles,
                 List.of("--store", "dynamodb", "--table-name", "shedlock", "--region", "us-east-1"),

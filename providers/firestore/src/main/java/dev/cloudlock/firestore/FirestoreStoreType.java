@@ -1,5 +1,6 @@
 package dev.cloudlock.firestore;
 
+import com.google.auth.oauth2.GoogleCredentials;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProviderBuilder;
@@ -7,6 +8,7 @@ import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import java.io.IOException;
 
 /**
  * The store {@code firestore}: a {@link FirestoreLockProvider} on the application's {@link Firestore}, or, when it
@@ -15,6 +17,9 @@ import dev.cloudlock.spi.StoreType;
  * {@link StoreType#find}; applications do not use it directly.
  */
 public final class FirestoreStoreType extends AbstractStoreType {
+
+    /** The variable that points the SDK at a Firestore emulator. */
+    private static final String EMULATOR_VARIABLE = "FIRESTORE_EMULATOR_HOST";
 
     static final StoreSetting COLLECTION = StoreSetting.optional(
             "collection",
@@ -40,6 +45,28 @@ public final class FirestoreStoreType extends AbstractStoreType {
         String collection = settings.require(COLLECTION);
         Firestore firestore = settings.client(Firestore.class).orElseGet(() -> ownClient(settings));
         return FirestoreLockProvider.builder().firestore(firestore).collection(collection);
+    }
+
+    /**
+     * Without the application's client or an emulator (which takes none), looks up Application Default Credentials
+     * as the client's first request would, so that none is named as a setup problem, with what to set.
+     */
+    @Override
+    public void checkEnvironment(StoreSettings settings) {
+        if (settings.client(Firestore.class).isPresent()
+                || settings.get(ENDPOINT).isPresent()
+                || settings.environment(EMULATOR_VARIABLE).isPresent()) {
+            return;
+        }
+        try {
+            GoogleCredentials.getApplicationDefault();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("no Google credentials: Application Default Credentials"
+                    + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default login, the metadata server)"
+                    + " found none; set GOOGLE_APPLICATION_CREDENTIALS to a key file, run gcloud auth"
+                    + " application-default login, or set " + settings.spelling(ENDPOINT) + " or "
+                    + EMULATOR_VARIABLE + " for an emulator");
+        }
     }
 
     @Override
