@@ -190,6 +190,13 @@ abstract class CliContract {
         CliProcess.Run stale = cli("release", name, "--fence", Long.toString(stuck.fencingToken()));
         assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(1);
         assertThat(stale.out()).contains("Refused", "fence " + newer.fencingToken());
+        CliProcess.Run staleJson = cli("release", name, "--fence", Long.toString(stuck.fencingToken()), "--json");
+        assertThat(staleJson.exitCode()).as(staleJson.toString()).isEqualTo(1);
+        assertThat(staleJson.out().strip())
+                .as("the endpoint's release answer, with the message")
+                .startsWith("{\"outcome\":\"FENCE_MOVED\",\"refused\":true,\"message\":\"Refused: ")
+                .contains(",\"lock\":{\"name\":\"" + name + "\"", "\"fence\":" + newer.fencingToken())
+                .endsWith("}}");
         assertThat(provider("third").tryLock(config(name)))
                 .as("the newer holder keeps its lock")
                 .isEmpty();
