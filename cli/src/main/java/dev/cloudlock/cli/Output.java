@@ -131,11 +131,12 @@ final class Output {
         for (int i = 0; i < sizes.length && parts.size() < 2; i++) {
             long amount = seconds / sizes[i];
             seconds %= sizes[i];
-            if (amount > 0 || !parts.isEmpty()) {
+            if (amount > 0) {
                 parts.add(amount + units[i]);
+            } else if (!parts.isEmpty()) {
+                break; // the unit after the largest is zero: 3d, not 3d 0h
             }
         }
-        parts.removeIf(part -> part.startsWith("0") && part.length() == 2);
         return parts.isEmpty() ? "0s" : String.join(" ", parts);
     }
 
