@@ -1,16 +1,25 @@
 package dev.cloudlock.cli;
 
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.StoreSetup;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -25,7 +34,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * {@code cloudlock}: see and repair the locks on a store. Exit codes: {@value #DONE} done, {@value #REFUSED} refused by
  * a condition (the fence moved on, the watermark is not the one given, the lock is held, no such lock), {@value #USAGE}
- * bad usage, {@value #STORE_ERROR} the store failed or is set up wrong.
+ * bad usage or a setup problem named before any request, {@value #STORE_ERROR} the store failed or is set up wrong.
+ * Output is UTF-8 whatever the locale; under {@code --json} standard output holds one JSON document, the answer or
+ * {@code {"error":...}} (docs/operations.md).
  */
 @Command(
         name = "cloudlock",
@@ -35,7 +46,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
                 "See and repair cloudlock locks: list, show, release by fence, reset a watermark, set a store up.",
         footer = {
             "",
-            "Exit codes: 0 done, 1 refused by a condition, 2 usage, 3 store error.",
+            "Exit codes: 0 done, 1 refused by a condition, 2 usage or setup (nothing was sent), 3 store error.",
             "Example: cloudlock --store dynamodb --table-name shedlock list"
         },
         subcommands = {
@@ -55,7 +66,10 @@ public final class CloudlockCommand {
     /** The store options, added to this command and its subcommands when the command line is made ({@link #run}). */
     final StoreOptions store = new StoreOptions();
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of a table.")
+    @Option(
+            names = "--json",
+            scope = ScopeType.INHERIT,
+            description = "Print one JSON document (the cloudlocks endpoint's shape, errors too) instead of text.")
     boolean json;
 
     @Spec
@@ -67,21 +81,30 @@ public final class CloudlockCommand {
         System.exit(run(args));
     }
 
-    /** Runs the command line {@code args} and returns its exit code. */
+    /** Runs the command line {@code args}, printing to this process's standard output and error. */
     static int run(String... args) {
+        return run(System.out, System.err, args);
+    }
+
+    /**
+     * Runs the command line {@code args} and returns its exit code. It writes UTF-8 to {@code out} and {@code err}
+     * whatever the platform's encoding, so that a lock name reads the same on every machine and in every pipe.
+     */
+    static int run(PrintStream out, PrintStream err, String... args) {
         CloudlockCommand command = new CloudlockCommand();
         CommandLine line = new CommandLine(command);
         command.store.addTo(line);
-        line.setParameterExceptionHandler((e, arguments) -> usage(e.getCommandLine(), e));
+        line.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+        line.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+        // a usage error may come before --json is parsed: then the words on the line decide
+        boolean json = Arrays.asList(args).contains("--json");
+        line.setParameterExceptionHandler((e, arguments) -> usage(e.getCommandLine(), e, json));
         line.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException) {
-                return usage(cmd, e);
+                return usage(cmd, e, json);
             }
-            cmd.getErr().println("cloudlock: store error: " + e.getMessage());
-            if (e instanceof LockStoreConfigurationException) {
-                cmd.getErr().println("Fix: " + command.store.setupFix() + ".");
-            }
-            return STORE_ERROR;
+            @Nullable String fix = e instanceof LockStoreConfigurationException ? command.store.setupFix() + "." : null;
+            return error(cmd, json, STORE_ERROR, "store-error", String.valueOf(e.getMessage()), fix);
         });
         int exitCode = line.execute(args);
         line.getOut().flush();
@@ -90,23 +113,92 @@ public final class CloudlockCommand {
     }
 
     /**
-     * Reports bad usage of {@code cmd}: the problem, the options it may have meant when it names an unknown option,
-     * the commands there are when it names an unknown command (picocli's guess at a command misleads more often than
-     * it helps), and where the help is.
+     * Reports bad usage of {@code cmd}: the problem, the options or commands it may have meant when it names an
+     * unknown one and one is a near miss (a typo, or the start of an option's name; picocli's own guesses reach
+     * further and mislead), the commands there are when it names an unknown command, and where the help is.
      */
-    private static int usage(CommandLine cmd, Exception problem) {
-        PrintWriter err = cmd.getErr();
-        err.println("cloudlock: " + problem.getMessage());
-        if (problem instanceof UnmatchedArgumentException unmatched) {
-            if (unmatched.isUnknownOption()) {
-                unmatched.printSuggestions(err);
-            } else if (!cmd.getSubcommands().isEmpty()) {
-                err.println("The commands are "
-                        + String.join(", ", cmd.getSubcommands().keySet()) + ".");
+    private static int usage(CommandLine cmd, Exception problem, boolean json) {
+        StringBuilder hint = new StringBuilder();
+        if (problem instanceof UnmatchedArgumentException unmatched
+                && !unmatched.getUnmatched().isEmpty()) {
+            String given = unmatched.getUnmatched().get(0);
+            List<String> candidates = unmatched.isUnknownOption()
+                    ? cmd.getCommandSpec().options().stream()
+                            .flatMap(option -> Arrays.stream(option.names()))
+                            .toList()
+                    : List.copyOf(cmd.getSubcommands().keySet());
+            List<String> near = nearMisses(given.split("=", 2)[0], candidates);
+            if (!near.isEmpty()) {
+                hint.append("Did you mean: ").append(String.join(" or ", near)).append("?\n");
+            }
+            if (!unmatched.isUnknownOption() && !cmd.getSubcommands().isEmpty()) {
+                hint.append("The commands are ")
+                        .append(String.join(", ", cmd.getSubcommands().keySet()))
+                        .append(".\n");
             }
         }
-        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
-        return USAGE;
+        hint.append("Try '").append(cmd.getCommandSpec().qualifiedName()).append(" --help'.");
+        return error(cmd, json, USAGE, "usage", problem.getMessage(), hint.toString());
+    }
+
+    /**
+     * Prints an error: as text on standard error, or under {@code --json} as the one JSON document on standard
+     * output, in the shape of the {@code cloudlocks} endpoint's errors with the exit code and the fix added:
+     * {@code {"error":"store-error","message":"...","exitCode":3,"fix":"..."}}. {@code fix} is what to do about a
+     * store that is set up wrong, or for usage the hint (a near miss, where the help is), in a field {@code hint}.
+     */
+    private static int error(
+            CommandLine cmd, boolean json, int code, String kind, String message, @Nullable String fix) {
+        if (json) {
+            cmd.getOut()
+                    .println(new Output.JsonObject()
+                            .string("error", kind)
+                            .string("message", message)
+                            .raw("exitCode", Integer.toString(code))
+                            .string(code == USAGE ? "hint" : "fix", fix));
+        } else {
+            cmd.getErr().println("cloudlock: " + (code == STORE_ERROR ? "store error: " : "") + message);
+            if (fix != null) {
+                cmd.getErr().println(code == STORE_ERROR ? "Fix: " + fix : fix);
+            }
+        }
+        return code;
+    }
+
+    /**
+     * The candidates {@code given} is a near miss of, nearest first: at most two edits away (one for a name of four
+     * letters or fewer; swapping two neighbours is one edit), or, for an option, the start of its name.
+     */
+    static List<String> nearMisses(String given, List<String> candidates) {
+        String bare = given.replaceFirst("^-+", "");
+        int allowed = bare.length() <= 4 ? 1 : 2;
+        return candidates.stream()
+                .filter(c -> distance(given, c) <= allowed
+                        || (given.startsWith("--") && bare.length() >= 3 && c.startsWith(given)))
+                .distinct()
+                .sorted(Comparator.comparingInt(c -> distance(given, c)))
+                .toList();
+    }
+
+    /** The edits (insert, delete, replace, swap two neighbours) that turn {@code a} into {@code b}. */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     LockAdmin admin() {
@@ -147,10 +239,13 @@ public final class CloudlockCommand {
                 skipped.addAll(page.skipped());
                 token = page.nextPageToken();
             } while (token.isPresent());
-            root.out().print(root.json ? Output.json(locks) : Output.table(locks));
+            if (root.json) {
+                root.out().println(Output.json(locks, skipped));
+                return DONE;
+            }
+            root.out().print(Output.table(locks, Instant.now()));
             if (!skipped.isEmpty()) {
-                // on standard error under --json, so that standard output stays one JSON document
-                (root.json ? root.err() : root.out()).print(Output.skipped(skipped));
+                root.out().print(Output.skipped(skipped));
             }
             return DONE;
         }
@@ -168,10 +263,14 @@ public final class CloudlockCommand {
         public Integer call() {
             Optional<LockView> lock = root.admin().show(name);
             if (lock.isEmpty()) {
-                root.out().println(root.json ? "null" : "No lock named '" + name + "' in this store.");
+                String message = "No lock named '" + name + "' in this store.";
+                if (root.json) {
+                    return error(root.spec.commandLine(), true, REFUSED, "no-such-lock", message, null);
+                }
+                root.out().println(message);
                 return REFUSED;
             }
-            root.out().print(root.json ? Output.json(lock.get()) + "\n" : Output.details(lock.get()));
+            root.out().print(root.json ? Output.json(lock.get()) + "\n" : Output.details(lock.get(), Instant.now()));
             return DONE;
         }
     }
@@ -211,7 +310,7 @@ public final class CloudlockCommand {
                             + " tried; try again.";
                 case NO_SUCH_LOCK -> "Refused: no lock named '" + name + "' in this store.";
             };
-            root.report(result.outcome().name(), message, result.lock());
+            root.report(result.outcome().name(), result.refused(), message, result.lock());
             return result.refused() ? REFUSED : DONE;
         }
     }
@@ -234,7 +333,8 @@ public final class CloudlockCommand {
         @Option(
                 names = "--from",
                 required = true,
-                description = "The watermark the lock has now (ISO-8601, e.g. 2026-12-01T03:00:00Z), or 'none'.")
+                description = "The watermark the lock has now (ISO-8601, e.g. 2026-12-01T03:00:00Z, or as show"
+                        + " prints it), or 'none'.")
         String from;
 
         @Option(names = "--to", required = true, description = "The watermark to record (ISO-8601).")
@@ -244,26 +344,49 @@ public final class CloudlockCommand {
         public Integer call() {
             @Nullable Instant expected = from.equalsIgnoreCase("none") ? null : instant(from, "--from");
             Instant target = instant(to, "--to");
-            LockAdmin.WatermarkResetResult result = root.admin().resetWatermark(name, expected, target);
+            Instant latest = Instant.now().plus(CloudLockProvider.DEFAULT_MAX_TICK_LEAD);
+            if (target.isAfter(latest)) {
+                throw new IllegalArgumentException("--to " + to + " is ahead of this machine's clock (" + Instant.now()
+                        + ") by more than " + Output.duration(CloudLockProvider.DEFAULT_MAX_TICK_LEAD) + ": a reset"
+                        + " to it would mark every real tick before it as done; give the tick the job last"
+                        + " completed. Nothing was sent");
+            }
+            LockAdmin admin = root.admin();
+            LockAdmin.WatermarkResetResult result;
+            try {
+                result = admin.resetWatermark(name, expected, target);
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage() == null || !e.getMessage().startsWith("Tick ")) {
+                    throw e;
+                }
+                // the store's clock is behind this machine's: refused by a condition after a read, not usage
+                root.report(
+                        "TICK_TOO_FAR_AHEAD",
+                        true,
+                        "Refused: " + e.getMessage().replace("refused, nothing written. ", "") + ". Nothing written.",
+                        Optional.empty());
+                return REFUSED;
+            }
             String message = switch (result.outcome()) {
                 case RESET -> "Reset the watermark of '" + name + "' from " + from + " to " + to + ".";
                 case WATERMARK_MOVED ->
                     "Refused: the watermark of '" + name + "' is "
                             + result.lock()
                                     .map(LockView::watermark)
-                                    .map(String::valueOf)
+                                    .map(Output::exact)
                                     .orElse("none")
                             + ", not " + from + ". Nothing written.";
                 case HELD -> "Refused: '" + name + "' is held (the job may be running); try again once it is free.";
                 case NO_SUCH_LOCK -> "Refused: no lock named '" + name + "' in this store.";
             };
-            root.report(result.outcome().name(), message, result.lock());
+            root.report(result.outcome().name(), result.refused(), message, result.lock());
             return result.refused() ? REFUSED : DONE;
         }
 
+        /** {@code value} as ISO-8601 ({@code 2026-12-01T03:00:00Z}) or as {@code show} prints it (a space for T). */
         private static Instant instant(String value, String option) {
             try {
-                return Instant.parse(value);
+                return Instant.parse(value.trim().replace(' ', 'T'));
             } catch (DateTimeParseException e) {
                 throw new IllegalArgumentException(
                         option + " '" + value + "' is no ISO-8601 instant (e.g. 2026-12-01T03:00:00Z)");
@@ -293,26 +416,61 @@ public final class CloudlockCommand {
         }
     }
 
-    private void report(String outcome, String message, Optional<LockView> lock) {
+    /**
+     * Prints what a repair did: its message, or under {@code --json} the shape of the endpoint's release answer,
+     * {@code {"outcome":...,"refused":...,"message":...,"lock":{...}}} (no {@code lock} without a record).
+     */
+    private void report(String outcome, boolean refused, String message, Optional<LockView> lock) {
         if (json) {
-            out().println("{\"outcome\":" + Output.quote(outcome) + ",\"message\":" + Output.quote(message)
-                    + ",\"lock\":" + lock.map(Output::json).orElse("null") + "}");
+            out().println(new Output.JsonObject()
+                    .string("outcome", outcome)
+                    .raw("refused", Boolean.toString(refused))
+                    .string("message", message)
+                    .raw("lock", lock.map(Output::json).orElse(null)));
         } else {
             out().println(message);
         }
     }
 
-    /** The version of the jar, from its manifest. */
+    /**
+     * The version of the build: {@code version.properties}, which Maven writes with the project's version, else the
+     * jar's manifest.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[] {"cloudlock " + version()};
+        }
+
+        static String version() {
+            try (InputStream in = CloudlockCommand.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    Properties properties = new Properties();
+                    properties.load(in);
+                    String version = properties.getProperty("version", "");
+                    if (!version.isBlank() && !version.startsWith("${")) {
+                        return version;
+                    }
+                }
+            } catch (IOException e) {
+                // the manifest then
+            }
             String version = CloudlockCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"cloudlock " + (version == null ? "(development build)" : version)};
+            return version == null ? "(development build)" : version;
         }
     }
 
+    /**
+     * gRPC (Firestore) logs through java.util.logging, a stack trace for each failed name lookup: the answer names the
+     * failure once. Held here, as java.util.logging holds its loggers weakly.
+     */
+    private static final java.util.logging.Logger GRPC = java.util.logging.Logger.getLogger("io.grpc");
+
     static {
+        GRPC.setLevel(java.util.logging.Level.SEVERE);
         // The SDKs log at INFO on start-up; an operator's terminal wants only the answer.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        // The listing reports the records it skipped itself (after the table, in the JSON's skipped): not twice.
+        System.setProperty("org.slf4j.simpleLogger.log.dev.cloudlock.core.LockAdmin", "error");
     }
 }

@@ -2,17 +2,30 @@ package dev.cloudlock.cli;
 
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.spi.LockRecordPage;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
-/** How the command prints locks: an aligned table for people, JSON for scripts. */
+/**
+ * How the command prints locks: an aligned table and instants and durations in a human form for people; for scripts
+ * the JSON of the {@code cloudlocks} Actuator endpoint (the fields of {@link LockView} in its order, ISO-8601
+ * instants, null fields left out), documented once in docs/operations.md.
+ */
 final class Output {
 
     private static final List<String> COLUMNS =
             List.of("NAME", "STATE", "FENCE", "LOCKED BY", "LOCKED AT", "LOCK UNTIL", "WATERMARK");
+
+    private static final DateTimeFormatter SECONDS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MILLIS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private Output() {}
 
@@ -32,7 +45,11 @@ final class Output {
         return out.toString();
     }
 
-    static String table(List<LockView> locks) {
+    /**
+     * The locks as a table whose column widths are computed over all of them (the listing reads every page first),
+     * so that no row shifts its columns; {@code now} is what {@code lock until} is counted from.
+     */
+    static String table(List<LockView> locks, Instant now) {
         if (locks.isEmpty()) {
             return "No locks in this store.\n";
         }
@@ -44,14 +61,14 @@ final class Output {
                     lock.held() ? "held" : "free",
                     String.valueOf(lock.fence()),
                     text(lock.lockedBy()),
-                    text(lock.lockedAt()),
-                    text(lock.lockUntil()),
-                    text(lock.watermark())));
+                    seconds(lock.lockedAt()),
+                    relative(lock.lockUntil(), now),
+                    exact(lock.watermark())));
         }
         int[] widths = new int[COLUMNS.size()];
         for (List<String> row : rows) {
             for (int i = 0; i < widths.length; i++) {
-                widths[i] = Math.max(widths[i], row.get(i).length());
+                widths[i] = Math.max(widths[i], width(row.get(i)));
             }
         }
         StringBuilder out = new StringBuilder();
@@ -64,28 +81,112 @@ final class Output {
         return out.toString();
     }
 
-    static String details(LockView lock) {
+    /** One lock, a field a line; instants to the millisecond, as {@code reset-watermark --from} takes them. */
+    static String details(LockView lock, Instant now) {
         return "name:       " + lock.name() + "\n"
                 + "state:      " + (lock.held() ? "held" : "free") + "\n"
                 + "fence:      " + lock.fence() + "\n"
                 + "locked by:  " + text(lock.lockedBy()) + "\n"
-                + "locked at:  " + text(lock.lockedAt()) + "\n"
-                + "lock until: " + text(lock.lockUntil()) + "\n"
-                + "watermark:  " + text(lock.watermark()) + "\n";
+                + "locked at:  " + exact(lock.lockedAt()) + "\n"
+                + "lock until: " + exact(lock.lockUntil())
+                + (lock.lockUntil() == null ? "" : " (" + relative(lock.lockUntil(), now) + ")") + "\n"
+                + "watermark:  " + exact(lock.watermark()) + "\n";
     }
 
-    static String json(List<LockView> locks) {
-        return locks.stream()
-                .map(Output::json)
-                .collect(Collectors.joining(",\n  ", "[\n  ", "\n]\n"))
-                .replace("[\n  \n]", "[]");
+    /** {@code instant} to the second, as people read it: {@code 2026-12-01 22:10:03Z}. */
+    static String seconds(@Nullable Instant instant) {
+        return instant == null ? "-" : SECONDS.format(instant);
     }
 
-    static String json(LockView lock) {
-        return "{\"name\":" + quote(lock.name()) + ",\"held\":" + lock.held() + ",\"fence\":" + lock.fence()
-                + ",\"lockedBy\":" + quoteOrNull(lock.lockedBy()) + ",\"lockedAt\":" + quoteOrNull(lock.lockedAt())
-                + ",\"lockUntil\":" + quoteOrNull(lock.lockUntil()) + ",\"watermark\":" + quoteOrNull(lock.watermark())
+    /** {@code instant} as people read it, with its milliseconds when it has them: {@code 2026-12-01 22:10:03.250Z}. */
+    static String exact(@Nullable Instant instant) {
+        if (instant == null) {
+            return "-";
+        }
+        return (instant.truncatedTo(ChronoUnit.SECONDS).equals(instant) ? SECONDS : MILLIS).format(instant);
+    }
+
+    /** {@code instant} as a distance from {@code now}: {@code in 4m 12s}, {@code 2h 5m ago}, {@code now}. */
+    static String relative(@Nullable Instant instant, Instant now) {
+        if (instant == null) {
+            return "-";
+        }
+        Duration distance = Duration.between(now, instant).truncatedTo(ChronoUnit.SECONDS);
+        if (distance.isZero()) {
+            return "now";
+        }
+        String amount = duration(distance.abs());
+        return distance.isNegative() ? amount + " ago" : "in " + amount;
+    }
+
+    /**
+     * {@code duration} in its two largest units, rounded down: {@code 4m 12s}, {@code 3d 2h}, {@code 6977y 12d}
+     * (a year is 365 days here); under a second, {@code 0s}.
+     */
+    static String duration(Duration duration) {
+        long seconds = duration.getSeconds();
+        long[] sizes = {365L * 86_400, 86_400, 3_600, 60, 1};
+        String[] units = {"y", "d", "h", "m", "s"};
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < sizes.length && parts.size() < 2; i++) {
+            long amount = seconds / sizes[i];
+            seconds %= sizes[i];
+            if (amount > 0) {
+                parts.add(amount + units[i]);
+            } else if (!parts.isEmpty()) {
+                break; // the unit after the largest is zero: 3d, not 3d 0h
+            }
+        }
+        return parts.isEmpty() ? "0s" : String.join(" ", parts);
+    }
+
+    /**
+     * A listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}; the last page has no token.
+     */
+    static String json(List<LockView> locks, List<LockRecordPage.Skipped> skipped) {
+        return "{\"locks\":" + locks.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
+                + ",\"skipped\":"
+                + skipped.stream()
+                        .map(s -> "{\"key\":" + quote(s.key()) + ",\"reason\":" + quote(s.reason()) + "}")
+                        .collect(Collectors.joining(",", "[", "]"))
                 + "}";
+    }
+
+    /** One lock as the endpoint returns it: the fields of {@link LockView} in its order, null ones left out. */
+    static String json(LockView lock) {
+        JsonObject out = new JsonObject()
+                .string("name", lock.name())
+                .string("lockedBy", lock.lockedBy())
+                .string("lockedAt", lock.lockedAt())
+                .string("lockUntil", lock.lockUntil())
+                .raw("fence", Long.toString(lock.fence()))
+                .string("watermark", lock.watermark())
+                .raw("held", Boolean.toString(lock.held()));
+        return out.toString();
+    }
+
+    /** A JSON object written field by field; a field whose value is null is left out. */
+    static final class JsonObject {
+        private final StringBuilder out = new StringBuilder("{");
+
+        JsonObject string(String field, @Nullable Object value) {
+            return raw(field, value == null ? null : quote(value.toString()));
+        }
+
+        JsonObject raw(String field, @Nullable String json) {
+            if (json != null) {
+                if (out.length() > 1) {
+                    out.append(',');
+                }
+                out.append(quote(field)).append(':').append(json);
+            }
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return out + "}";
+        }
     }
 
     /** A JSON string literal of {@code value}. */
@@ -110,15 +211,17 @@ final class Output {
         return out.append('"').toString();
     }
 
-    private static String quoteOrNull(@Nullable Object value) {
-        return value == null ? "null" : quote(value.toString());
+    private static String text(@Nullable Object value) {
+        return value == null ? "-" : value.toString();
     }
 
-    private static String text(@Nullable Object value) {
-        return value == null ? "-" : value instanceof Instant instant ? instant.toString() : value.toString();
+    /** The columns {@code value} takes on a terminal: one per code point (not per UTF-16 unit). */
+    private static int width(String value) {
+        return value.codePointCount(0, value.length());
     }
 
     private static String pad(String value, int width) {
-        return value.length() >= width ? value : value + " ".repeat(width - value.length());
+        int length = width(value);
+        return length >= width ? value : value + " ".repeat(width - length);
     }
 }

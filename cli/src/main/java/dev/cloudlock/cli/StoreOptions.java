@@ -83,14 +83,19 @@ final class StoreOptions {
     /**
      * The provider on the chosen store; it sends no request.
      *
-     * @throws IllegalArgumentException when {@code --store} is missing, or the store finds a setting missing or bad
+     * @throws IllegalArgumentException when {@code --store} is missing, or the store finds a setting missing or bad,
+     *     or this machine lacks what the store's client needs, such as credentials ({@link StoreType#checkEnvironment})
      */
     CloudLockProvider provider() {
         StoreType type = chosen();
-        return type.builder(settings(type))
+        StoreSettings settings = settings(type);
+        CloudLockProvider provider = type.builder(settings)
                 .lockedBy(lockedBy != null ? lockedBy : "cloudlock-cli/" + InstanceIdentity.hostAndPid())
                 .callTimeout(callTimeout)
+                .deadlinesSetBy("--call-timeout")
                 .build();
+        type.checkEnvironment(settings);
+        return provider;
     }
 
     /** What to do about a store that is set up wrong, in this command's options ({@link StoreType#setupFix}). */
@@ -117,8 +122,9 @@ final class StoreOptions {
     }
 
     /**
-     * One option per setting name: its help names each store that reads it, with that store's description and
-     * default. No default is set on the option itself, so that each store applies its own.
+     * One option per setting name: its help names each store that reads it, with that store's description (without
+     * the words about an application's own client: the command never has one) and default. No default is set on the
+     * option itself, so that each store applies its own.
      */
     private static Map<String, OptionSpec> settingOptions(List<StoreType> types) {
         Map<String, List<String>> descriptions = new LinkedHashMap<>();
@@ -126,7 +132,7 @@ final class StoreOptions {
             for (StoreSetting setting : type.settings()) {
                 descriptions
                         .computeIfAbsent(setting.name(), name -> new ArrayList<>())
-                        .add(helpLiteral(type.name() + ": " + setting.description() + defaultText(setting)));
+                        .add(helpLiteral(type.name() + ": " + setting.standaloneDescription() + defaultText(setting)));
             }
         }
         Map<String, OptionSpec> options = new LinkedHashMap<>();

@@ -146,16 +146,32 @@ abstract class CliContract {
         assertThat(table.out().lines().filter(l -> l.startsWith(heldName)).findFirst())
                 .hasValueSatisfying(row -> assertThat(row).contains("held", "worker-1"));
         assertThat(table.out().lines().filter(l -> l.startsWith(doneName)).findFirst())
-                .hasValueSatisfying(row -> assertThat(row).contains("free", "worker-2", tick.toString()));
+                .hasValueSatisfying(row -> assertThat(row).contains("free", "worker-2", Output.exact(tick)));
 
         CliProcess.Run json = cli("--json", "show", heldName);
         assertThat(json.exitCode()).as(json.toString()).isZero();
         assertThat(json.out())
                 .contains("\"name\":\"" + heldName + "\"", "\"held\":true", "\"fence\":" + held.fencingToken());
 
+        CliProcess.Run listing = cli("list", "--json", "--page-size", "2");
+        assertThat(listing.exitCode()).as(listing.toString()).isZero();
+        assertThat(listing.out().strip())
+                .as("the endpoint's page: locks, skipped, and no nextPageToken once every page is read")
+                .startsWith("{\"locks\":[")
+                .contains("{\"name\":\"" + doneName + "\",\"lockedBy\":\"worker-2\"")
+                .contains("\"watermark\":\"" + tick + "\"")
+                .doesNotContain("null", "nextPageToken")
+                .endsWith("]}");
+
         CliProcess.Run absent = cli("show", unique("never-locked"));
         assertThat(absent.exitCode()).as(absent.toString()).isEqualTo(1);
         assertThat(absent.out()).contains("No lock named");
+
+        CliProcess.Run absentJson = cli("show", unique("never-locked"), "--json");
+        assertThat(absentJson.exitCode()).as(absentJson.toString()).isEqualTo(1);
+        assertThat(absentJson.out())
+                .startsWith("{\"error\":\"no-such-lock\",\"message\":\"No lock named")
+                .contains("\"exitCode\":1");
         held.unlock();
     }
 
@@ -174,6 +190,13 @@ abstract class CliContract {
         CliProcess.Run stale = cli("release", name, "--fence", Long.toString(stuck.fencingToken()));
         assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(1);
         assertThat(stale.out()).contains("Refused", "fence " + newer.fencingToken());
+        CliProcess.Run staleJson = cli("release", name, "--fence", Long.toString(stuck.fencingToken()), "--json");
+        assertThat(staleJson.exitCode()).as(staleJson.toString()).isEqualTo(1);
+        assertThat(staleJson.out().strip())
+                .as("the endpoint's release answer, with the message")
+                .startsWith("{\"outcome\":\"FENCE_MOVED\",\"refused\":true,\"message\":\"Refused: ")
+                .contains(",\"lock\":{\"name\":\"" + name + "\"", "\"fence\":" + newer.fencingToken())
+                .endsWith("}}");
         assertThat(provider("third").tryLock(config(name)))
                 .as("the newer holder keeps its lock")
                 .isEmpty();

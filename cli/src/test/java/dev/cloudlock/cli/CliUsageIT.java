@@ -3,6 +3,7 @@ package dev.cloudlock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.spi.StoreType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -32,6 +33,108 @@ class CliUsageIT {
         assertThat(unknown.err())
                 .contains("'unlock-everything'", "The commands are list, show, release, reset-watermark, init.")
                 .doesNotContain("Did you mean");
+
+        CliProcess.Run typo = cli("--store", "dynamodb", "lsit");
+        assertThat(typo.exitCode()).as(typo.toString()).isEqualTo(2);
+        assertThat(typo.err()).contains("Did you mean: list?").doesNotContain("init?", "list or");
+    }
+
+    @Test
+    void theVersionIsTheBuildsVersion() {
+        String version = System.getProperty("cloudlock.version");
+        assertThat(version).as("the build passes its version").isNotBlank();
+        for (String option : List.of("-V", "--version")) {
+            CliProcess.Run run = cli(option);
+            assertThat(run.exitCode()).as(run.toString()).isZero();
+            assertThat(run.out().strip()).isEqualTo("cloudlock " + version);
+        }
+    }
+
+    @Test
+    void theHelpSpeaksToACommandLineUser() {
+        CliProcess.Run help = cli("--help");
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        assertThat(help.out())
+                .contains("--region", "--container")
+                .doesNotContain("ignored when the application has its own client", "BlobContainerClient");
+    }
+
+    /**
+     * A setup problem is usage (exit 2) with the option or variable to set, named before any request: the endpoint
+     * is the discard port, where a request would end as a store error (exit 3) instead.
+     */
+    @Test
+    void aSetupProblemIsUsageNamingWhatToSetBeforeAnyRequest() {
+        Map<String, String> noAwsFiles = Map.of(
+                "AWS_CONFIG_FILE", "/nonexistent/config",
+                "AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials",
+                "AWS_EC2_METADATA_DISABLED", "true",
+                "AWS_REGION", "",
+                "AWS_DEFAULT_REGION", "",
+                "AWS_ACCESS_KEY_ID", "",
+                "AWS_SECRET_ACCESS_KEY", "");
+        List<String> dynamodb =
+                List.of("--store", "dynamodb", "--table-name", "shedlock", "--endpoint", "http://127.0.0.1:9");
+
+        CliProcess.Run noRegion = run(noAwsFiles, dynamodb, "list");
+        assertThat(noRegion.exitCode()).as(noRegion.toString()).isEqualTo(2);
+        assertThat(noRegion.err()).contains("no AWS region: set --region or AWS_REGION");
+
+        CliProcess.Run noS3Region = run(noAwsFiles, List.of("--store", "s3", "--bucket", "locks"), "list");
+        assertThat(noS3Region.exitCode()).as(noS3Region.toString()).isEqualTo(2);
+        assertThat(noS3Region.err()).contains("no AWS region: set --region or AWS_REGION");
+
+        List<String> withRegion = new ArrayList<>(dynamodb);
+        withRegion.addAll(List.of("--region", "us-east-1"));
+        CliProcess.Run noCredentials = run(noAwsFiles, withRegion, "list");
+        assertThat(noCredentials.exitCode()).as(noCredentials.toString()).isEqualTo(2);
+        assertThat(noCredentials.err())
+                .contains("no AWS credentials", "AWS_ACCESS_KEY_ID", "AWS_PROFILE")
+                .doesNotContain("store error", "Exception");
+        assertThat(noCredentials.err().length()).as("short").isLessThan(400);
+
+        CliProcess.Run noGoogleCredentials = run(
+                Map.of(
+                        "GOOGLE_APPLICATION_CREDENTIALS", "",
+                        "CLOUDSDK_CONFIG", "/nonexistent/gcloud",
+                        "HOME", "/nonexistent",
+                        "NO_GCE_CHECK", "true"),
+                List.of("--store", "firestore", "--project", "p"),
+                "list");
+        assertThat(noGoogleCredentials.exitCode())
+                .as(noGoogleCredentials.toString())
+                .isEqualTo(2);
+        assertThat(noGoogleCredentials.err())
+                .contains("no Google credentials", "GOOGLE_APPLICATION_CREDENTIALS", "--endpoint")
+                .doesNotContain("store error", "UnknownHostException");
+
+        CliProcess.Run noScheme = run(
+                noAwsFiles,
+                List.of("--store", "dynamodb", "--table-name", "shedlock", "--region", "us-east-1"),
+                "list",
+                "--endpoint",
+                "127.0.0.1:5055");
+        assertThat(noScheme.exitCode()).as(noScheme.toString()).isEqualTo(2);
+        assertThat(noScheme.err())
+                .contains(
+                        "--endpoint 127.0.0.1:5055 is not a URL: write it with its scheme, e.g. http://127.0.0.1:5055");
+    }
+
+    /** Under --json, standard output is one JSON document, also for an error; standard error stays empty. */
+    @Test
+    void aUsageErrorUnderJsonIsAJsonDocument() {
+        CliProcess.Run noStore = cli("list", "--json");
+        assertThat(noStore.exitCode()).as(noStore.toString()).isEqualTo(2);
+        assertThat(noStore.err()).isEmpty();
+        assertThat(noStore.out().strip())
+                .startsWith("{\"error\":\"usage\",\"message\":\"--store is required")
+                .contains("\"exitCode\":2")
+                .endsWith("}");
+        assertThat(noStore.out().strip().lines()).hasSize(1);
+
+        CliProcess.Run unknown = cli("--json", "lsit");
+        assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
+        assertThat(unknown.out()).contains("\"error\":\"usage\"", "\"hint\":\"Did you mean: list?");
     }
 
     @Test
@@ -45,12 +148,13 @@ class CliUsageIT {
     void optionsWorkAfterTheCommandToo() {
         CliProcess.Run json = cli("list", "--store", "in-memory", "--json");
         assertThat(json.exitCode()).as(json.toString()).isZero();
-        assertThat(json.out().strip()).isEqualTo("[]");
+        assertThat(json.out().strip()).isEqualTo("{\"locks\":[],\"skipped\":[]}");
 
         CliProcess.Run endpoint =
                 cli("--store", "dynamodb", "--table-name", "shedlock", "list", "--endpoint", "nowhere");
         assertThat(endpoint.exitCode()).as(endpoint.toString()).isEqualTo(2);
-        assertThat(endpoint.err()).contains("--endpoint is 'nowhere', which is no URL");
+        assertThat(endpoint.err())
+                .contains("--endpoint nowhere is not a URL: write it with its scheme, e.g. http://nowhere");
     }
 
     @Test
@@ -68,6 +172,12 @@ class CliUsageIT {
         CliProcess.Run badWatermark = run(store, "reset-watermark", "job", "--from", "none", "--to", "yesterday");
         assertThat(badWatermark.exitCode()).as(badWatermark.toString()).isEqualTo(2);
         assertThat(badWatermark.err()).contains("--to", "yesterday", "ISO-8601");
+
+        CliProcess.Run farFuture =
+                run(store, "reset-watermark", "job", "--from", "none", "--to", "9000-01-01T00:00:00Z");
+        assertThat(farFuture.exitCode()).as(farFuture.toString()).isEqualTo(2);
+        assertThat(farFuture.err())
+                .contains("--to 9000-01-01T00:00:00Z is ahead of this machine's clock", "Nothing was sent");
 
         CliProcess.Run badFence = run(store, "release", "job", "--fence", "0");
         assertThat(badFence.exitCode()).as(badFence.toString()).isEqualTo(2);
@@ -100,8 +210,12 @@ class CliUsageIT {
     }
 
     private static CliProcess.Run run(List<String> store, String... args) {
-        List<String> all = new java.util.ArrayList<>(store);
+        return run(Map.of("AWS_ACCESS_KEY_ID", "x", "AWS_SECRET_ACCESS_KEY", "x"), store, args);
+    }
+
+    private static CliProcess.Run run(Map<String, String> environment, List<String> store, String... args) {
+        List<String> all = new ArrayList<>(store);
         all.addAll(List.of(args));
-        return CliProcess.run(Map.of("AWS_ACCESS_KEY_ID", "x", "AWS_SECRET_ACCESS_KEY", "x"), List.of(), all);
+        return CliProcess.run(environment, List.of(), all);
     }
 }

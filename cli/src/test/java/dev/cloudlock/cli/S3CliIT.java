@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -83,5 +84,27 @@ class S3CliIT extends CliContract {
                 "init");
         assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(3);
         assertThat(missing.err()).contains("does not exist", "aws s3 mb");
+    }
+
+    /**
+     * An object under the prefix that is no lock record is skipped, not fatal: the table counts it after the locks,
+     * and under {@code --json} it is in the page's {@code skipped}, as the endpoint reports it.
+     */
+    @Test
+    void aStrayObjectIsReportedAsSkippedInTheTableAndInTheJson() {
+        String prefix = unique("cli-stray");
+        provider(prefix, "worker").tryLock(config("real-job")).orElseThrow().unlock();
+        client().putObject(b -> b.bucket(BUCKET).key(prefix + "/not-a-lock"), RequestBody.fromString("hello"));
+
+        CliProcess.Run table = cli(storeArgs(prefix), "list");
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out()).contains("real-job", "1 object under the lock prefix skipped", prefix + "/not-a-lock");
+
+        CliProcess.Run json = cli(storeArgs(prefix), "list", "--json");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.err()).isEmpty();
+        assertThat(json.out().strip())
+                .startsWith("{\"locks\":[{\"name\":\"real-job\"")
+                .contains("],\"skipped\":[{\"key\":\"not-a-lock\",\"reason\":\"S3 object");
     }
 }

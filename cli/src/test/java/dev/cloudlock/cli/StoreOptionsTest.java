@@ -21,8 +21,10 @@ class StoreOptionsTest {
 
     private static final StoreSetting ALPHA_ENDPOINT =
             StoreSetting.optional("endpoint", "http://127.0.0.1:1", "Alpha's endpoint URL.");
-    private static final StoreSetting ALPHA_TABLE = StoreSetting.required("table-name", "Alpha's table.");
-    private static final StoreSetting BETA_ENDPOINT = StoreSetting.optional("endpoint", null, "Beta's host:port.");
+    private static final StoreSetting ALPHA_TABLE = StoreSetting.required(
+                    "table-name", "Alpha's table, unless the application has a TableClient.")
+            .withStandaloneDescription("Alpha's table.");
+    private static final StoreSetting BETA_ENDPOINT = StoreSetting.ofOwnClient("endpoint", null, "Beta's host:port");
     private static final StoreSetting BETA_PREFIX =
             StoreSetting.optional("prefix", "locks/", "Names start with this; 100% of them, not ${HOME}.");
 
@@ -56,6 +58,20 @@ class StoreOptionsTest {
                 .contains("beta: Beta's host:port.")
                 .contains("--table-name=<table-name>", "alpha: Alpha's table. Required.")
                 .contains("beta: Names start with this; 100% of them, not ${HOME}. Default: locks/.");
+    }
+
+    @Test
+    void theHelpLeavesOutTheWordsForAnApplicationWithItsOwnClient() {
+        String help = tool(new StoreOptions(List.of(ALPHA, BETA)))
+                .setUsageHelpWidth(200)
+                .getUsageMessage();
+
+        assertThat(BETA_ENDPOINT.description())
+                .as("Spring's metadata keeps them")
+                .isEqualTo("Beta's host:port; ignored when the application has its own client.");
+        assertThat(help)
+                .contains("beta: Beta's host:port.", "alpha: Alpha's table. Required.")
+                .doesNotContain("ignored when the application", "TableClient");
     }
 
     @Test

@@ -93,9 +93,11 @@ public final class StoreSettings {
     }
 
     /**
-     * The value of {@code setting} as a URL with a scheme and a host, such as {@code http://127.0.0.1:8000}.
+     * The value of {@code setting} as a URL with a scheme and a host, such as {@code http://127.0.0.1:8000}: a rule
+     * for every store, so that a value without its scheme is refused before any request, not by an SDK.
      *
-     * @throws IllegalArgumentException naming the setting as the user writes it, when the value is no such URL
+     * @throws IllegalArgumentException naming the setting as the user writes it and the value as given, with the
+     *     value written as a URL when it lacks only its scheme ({@code 127.0.0.1:5055}), when the value is no such URL
      */
     public Optional<URI> url(StoreSetting setting) {
         return get(setting).map(value -> {
@@ -106,8 +108,10 @@ public final class StoreSettings {
                 uri = null;
             }
             if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
-                throw new IllegalArgumentException(spelling(setting) + " is '" + value
-                        + "', which is no URL: write it with its scheme and host, such as http://127.0.0.1:8000");
+                String example =
+                        value.contains("://") || value.contains(" ") ? "http://127.0.0.1:8000" : "http://" + value;
+                throw new IllegalArgumentException(
+                        spelling(setting) + " " + value + " is not a URL: write it with its scheme, e.g. " + example);
             }
             return uri;
         });

@@ -35,6 +35,16 @@ public interface StoreType {
     CloudLockProviderBuilder<?> builder(StoreSettings settings);
 
     /**
+     * Checks, before any request to the store, what the client the store builds for itself (the application has
+     * none) needs from this machine, such as credentials: for a caller that wants a missing one named as a setup
+     * problem rather than found by the first request, such as the {@code cloudlock} command. It may read files and
+     * the credential sources of the SDK's chain; it sends no request to the store. By default it checks nothing.
+     *
+     * @throws IllegalArgumentException naming what was looked for and what to set, when something is missing
+     */
+    default void checkEnvironment(StoreSettings settings) {}
+
+    /**
      * What to do when the store's setup is missing or wrong (a {@code LockStoreConfigurationException}): what to
      * create, with which permissions, naming each setting as the user writes it ({@link StoreSettings#spelling}).
      */

@@ -28,19 +28,22 @@ import org.jspecify.annotations.Nullable;
 public final class AzureBlobStoreType extends AbstractStoreType {
 
     static final StoreSetting CONTAINER = StoreSetting.optional(
-            "container",
-            null,
-            "The container of the lock blobs; it must exist. Required unless the application has one"
-                    + " BlobContainerClient and no account is set for the locks: that client's container is then"
-                    + " used.");
+                    "container",
+                    null,
+                    "The container of the lock blobs; it must exist. Required unless the application has one"
+                            + " BlobContainerClient and no account is set for the locks: that client's container is"
+                            + " then used.")
+            .withStandaloneDescription("The container of the lock blobs; it must exist. Required.");
     static final StoreSetting PREFIX = StoreSetting.optional(
             "prefix",
             AzureBlobLockProvider.DEFAULT_PREFIX,
             "The blob name prefix of the lock blobs; empty for the container's root.");
-    static final StoreSetting ENDPOINT = StoreSetting.url(
-            "endpoint",
-            "The blob service URL (https://ACCOUNT.blob.core.windows.net), reached with Entra ID. Stands for "
-                    + BlobAccount.ENDPOINT + ", and comes first.");
+    static final StoreSetting ENDPOINT = StoreSetting.optional(
+                    "endpoint",
+                    null,
+                    "The blob service URL (https://ACCOUNT.blob.core.windows.net), reached with Entra ID. Stands for "
+                            + BlobAccount.ENDPOINT + ", and comes first.")
+            .asUrl();
     static final StoreSetting CONNECTION_STRING = StoreSetting.secret(
             "connection-string",
             "A connection string of the storage account, used when no endpoint is set. Stands for "

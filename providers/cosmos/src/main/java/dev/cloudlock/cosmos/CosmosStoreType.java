@@ -31,10 +31,12 @@ public final class CosmosStoreType extends AbstractStoreType {
             "partition-key-path",
             CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH,
             "The lock container's partition key path.");
-    static final StoreSetting ENDPOINT = StoreSetting.url(
-            "endpoint",
-            "The account URL (https://ACCOUNT.documents.azure.com:443/), reached with the key in " + KEY_VARIABLE
-                    + " or else with Entra ID; ignored when the application has its own client.");
+    static final StoreSetting ENDPOINT = StoreSetting.ofOwnClient(
+                    "endpoint",
+                    null,
+                    "The account URL (https://ACCOUNT.documents.azure.com:443/), reached with the key in "
+                            + KEY_VARIABLE + " or else with Entra ID")
+            .asUrl();
 
     public CosmosStoreType() {
         super("cosmos", "Azure Cosmos DB (NoSQL API)", DATABASE, CONTAINER, PARTITION_KEY_PATH, ENDPOINT);

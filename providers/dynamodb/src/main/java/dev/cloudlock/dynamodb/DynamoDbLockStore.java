@@ -527,8 +527,8 @@ public final class DynamoDbLockStore implements LockStore {
         if (e instanceof ResourceNotFoundException || "ResourceNotFoundException".equals(code)) {
             return new LockStoreConfigurationException(
                     "DynamoDB table '" + tableName + "' does not exist (or is not"
-                            + " visible with these credentials and region). Create it, e.g. with"
-                            + " cloudlock init or provider.admin().init(), or fix the configured tableName. Operation: "
+                            + " visible with these credentials and region): create it with the lock layout, or"
+                            + " correct the table's name. Operation: "
                             + operation
                             + " '" + name + "'",
                     e);

@@ -6,6 +6,7 @@ import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
 import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -28,15 +29,11 @@ public final class DynamoDbStoreType extends AbstractStoreType {
                     + " carries the value of sort-key-value there.");
     static final StoreSetting SORT_KEY_VALUE = StoreSetting.optional(
             "sort-key-value", null, "The sort key value of every lock item, such as LOCK#; required with sort-key.");
-    static final StoreSetting ENDPOINT = StoreSetting.url(
-            "endpoint",
-            "The DynamoDB endpoint URL, for a local emulator or a private endpoint; ignored when the application has"
-                    + " its own client.");
-    static final StoreSetting REGION = StoreSetting.optional(
-            "region",
-            null,
-            "The AWS region; default: the SDK's region chain (AWS_REGION, the profile); ignored when the application"
-                    + " has its own client.");
+    static final StoreSetting ENDPOINT = StoreSetting.ofOwnClient(
+                    "endpoint", null, "The DynamoDB endpoint URL, for a local emulator or a private endpoint")
+            .asUrl();
+    static final StoreSetting REGION = StoreSetting.ofOwnClient(
+            "region", null, "The AWS region; default: the SDK's region chain (AWS_REGION, the profile)");
 
     public DynamoDbStoreType() {
         super("dynamodb", "Amazon DynamoDB", TABLE_NAME, PARTITION_KEY, SORT_KEY, SORT_KEY_VALUE, ENDPOINT, REGION);
@@ -61,6 +58,25 @@ public final class DynamoDbStoreType extends AbstractStoreType {
         return builder;
     }
 
+    /**
+     * Without the application's client, resolves the credentials the SDK's default chain finds (as the first request
+     * would), so that none is named as a setup problem, with what to set.
+     */
+    @Override
+    public void checkEnvironment(StoreSettings settings) {
+        if (settings.client(DynamoDbClient.class).isPresent()) {
+            return;
+        }
+        try (DefaultCredentialsProvider chain =
+                DefaultCredentialsProvider.builder().build()) {
+            chain.resolveCredentials();
+        } catch (SdkClientException e) {
+            throw new IllegalArgumentException("no AWS credentials: the SDK's default chain (system properties,"
+                    + " environment, web identity token, profile in ~/.aws, container and instance role) found none;"
+                    + " set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile that has them");
+        }
+    }
+
     @Override
     public String setupFix(StoreSettings settings) {
         return "Create the table named by " + settings.spelling(TABLE_NAME) + " with a string partition key named by "
@@ -81,8 +97,8 @@ public final class DynamoDbStoreType extends AbstractStoreType {
             return client.build();
         } catch (SdkClientException e) {
             throw new IllegalArgumentException(
-                    settings.spelling(REGION) + " is not set, and the AWS SDK found no region"
-                            + " in its chain (the AWS_REGION variable, the profile): set one, such as us-east-1",
+                    "no AWS region: set " + settings.spelling(REGION) + " or AWS_REGION (or a region in the"
+                            + " profile), such as us-east-1",
                     e);
         }
     }

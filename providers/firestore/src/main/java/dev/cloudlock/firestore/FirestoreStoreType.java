@@ -1,5 +1,6 @@
 package dev.cloudlock.firestore;
 
+import com.google.auth.oauth2.GoogleCredentials;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.CloudLockProviderBuilder;
@@ -7,6 +8,7 @@ import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import java.io.IOException;
 
 /**
  * The store {@code firestore}: a {@link FirestoreLockProvider} on the application's {@link Firestore}, or, when it
@@ -16,24 +18,23 @@ import dev.cloudlock.spi.StoreType;
  */
 public final class FirestoreStoreType extends AbstractStoreType {
 
+    /** The variable that points the SDK at a Firestore emulator. */
+    private static final String EMULATOR_VARIABLE = "FIRESTORE_EMULATOR_HOST";
+
     static final StoreSetting COLLECTION = StoreSetting.optional(
             "collection",
             FirestoreLockProvider.DEFAULT_COLLECTION,
             "The top-level collection holding one document per lock.");
-    static final StoreSetting PROJECT = StoreSetting.optional(
+    static final StoreSetting PROJECT = StoreSetting.ofOwnClient(
             "project",
             null,
-            "The Google Cloud project; default: the environment's (GOOGLE_CLOUD_PROJECT, the credentials'); ignored"
-                    + " when the application has its own client.");
-    static final StoreSetting DATABASE = StoreSetting.optional(
-            "database",
-            null,
-            "The Firestore database id; default: (default); ignored when the application has its own client.");
-    static final StoreSetting ENDPOINT = StoreSetting.optional(
+            "The Google Cloud project; default: the environment's (GOOGLE_CLOUD_PROJECT, the credentials')");
+    static final StoreSetting DATABASE =
+            StoreSetting.ofOwnClient("database", null, "The Firestore database id; default: (default)");
+    static final StoreSetting ENDPOINT = StoreSetting.ofOwnClient(
             "endpoint",
             null,
-            "The host:port of a Firestore emulator; default: FIRESTORE_EMULATOR_HOST, else Firestore itself; ignored"
-                    + " when the application has its own client.");
+            "The host:port of a Firestore emulator; default: FIRESTORE_EMULATOR_HOST, else Firestore itself");
 
     public FirestoreStoreType() {
         super("firestore", "Cloud Firestore", COLLECTION, PROJECT, DATABASE, ENDPOINT);
@@ -44,6 +45,28 @@ public final class FirestoreStoreType extends AbstractStoreType {
         String collection = settings.require(COLLECTION);
         Firestore firestore = settings.client(Firestore.class).orElseGet(() -> ownClient(settings));
         return FirestoreLockProvider.builder().firestore(firestore).collection(collection);
+    }
+
+    /**
+     * Without the application's client or an emulator (which takes none), looks up Application Default Credentials
+     * as the client's first request would, so that none is named as a setup problem, with what to set.
+     */
+    @Override
+    public void checkEnvironment(StoreSettings settings) {
+        if (settings.client(Firestore.class).isPresent()
+                || settings.get(ENDPOINT).isPresent()
+                || settings.environment(EMULATOR_VARIABLE).isPresent()) {
+            return;
+        }
+        try {
+            GoogleCredentials.getApplicationDefault();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("no Google credentials: Application Default Credentials"
+                    + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default login, the metadata server)"
+                    + " found none; set GOOGLE_APPLICATION_CREDENTIALS to a key file, run gcloud auth"
+                    + " application-default login, or set " + settings.spelling(ENDPOINT) + " or "
+                    + EMULATOR_VARIABLE + " for an emulator");
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -24,15 +25,13 @@ public final class S3StoreType extends AbstractStoreType {
             "prefix",
             S3LockProvider.DEFAULT_PREFIX,
             "The key prefix of the lock objects; empty for the bucket's root.");
-    static final StoreSetting ENDPOINT = StoreSetting.url(
-            "endpoint",
-            "The S3 endpoint URL, for a local emulator or an S3-compatible service (addressed path-style); ignored"
-                    + " when the application has its own client.");
-    static final StoreSetting REGION = StoreSetting.optional(
-            "region",
-            null,
-            "The bucket's AWS region; default: the one the SDK finds (AWS_REGION, the profile); ignored when the"
-                    + " application has its own client.");
+    static final StoreSetting ENDPOINT = StoreSetting.ofOwnClient(
+                    "endpoint",
+                    null,
+                    "The S3 endpoint URL, for a local emulator or an S3-compatible service (addressed path-style)")
+            .asUrl();
+    static final StoreSetting REGION = StoreSetting.ofOwnClient(
+            "region", null, "The bucket's AWS region; default: the one the SDK finds (AWS_REGION, the profile)");
 
     public S3StoreType() {
         super("s3", "Amazon S3", BUCKET, PREFIX, ENDPOINT, REGION);
@@ -43,6 +42,25 @@ public final class S3StoreType extends AbstractStoreType {
         String bucket = settings.require(BUCKET);
         S3Client client = settings.client(S3Client.class).orElseGet(() -> ownClient(settings));
         return S3LockProvider.builder().client(client).bucket(bucket).prefix(settings.require(PREFIX));
+    }
+
+    /**
+     * Without the application's client, resolves the credentials the SDK's default chain finds (as the first request
+     * would), so that none is named as a setup problem, with what to set.
+     */
+    @Override
+    public void checkEnvironment(StoreSettings settings) {
+        if (settings.client(S3Client.class).isPresent()) {
+            return;
+        }
+        try (DefaultCredentialsProvider chain =
+                DefaultCredentialsProvider.builder().build()) {
+            chain.resolveCredentials();
+        } catch (SdkClientException e) {
+            throw new IllegalArgumentException("no AWS credentials: the SDK's default chain (system properties,"
+                    + " environment, web identity token, profile in ~/.aws, container and instance role) found none;"
+                    + " set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile that has them");
+        }
     }
 
     @Override
@@ -61,8 +79,8 @@ public final class S3StoreType extends AbstractStoreType {
             return client.build();
         } catch (SdkClientException e) {
             throw new IllegalArgumentException(
-                    settings.spelling(REGION) + " is not set, and the AWS SDK found no region in its chain (the"
-                            + " AWS_REGION variable, the profile): set it to the bucket's region, such as us-east-1",
+                    "no AWS region: set " + settings.spelling(REGION)
+                            + " or AWS_REGION (or a region in the profile) to the bucket's region, such as us-east-1",
                     e);
         }
     }
