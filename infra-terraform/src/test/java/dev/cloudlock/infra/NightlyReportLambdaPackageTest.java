@@ -148,14 +148,34 @@ class NightlyReportLambdaPackageTest {
                 .doesNotContain(job + " at " + tick + ": DONE");
     }
 
-    /**
-     * Starts one runtime on {@code jar}, delivers the tick twice, checks the answers and returns the function's
-     * console (stdout and stderr, as Lambda captures them).
-     */
-    private static String run(Path jar, String job, String tick, String... answers) throws Exception {
+    @Test
+    void aMissingSettingIsTheInitErrorNamingIt() throws Exception {
+        Map<String, String> env = lambdaEnvironment(environment.get("CLOUDLOCK_JOB_NAME") + "-no-table");
+        env.remove(LambdaGuardSettings.TABLE);
+        Path log = work.resolve("no-table.log");
+        try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+            api.invoke(delivery(Instant.now().truncatedTo(ChronoUnit.MINUTES).toString()), 30_000);
+            Process runtime =
+                    api.startRuntime(HANDLER, PACKAGE + File.pathSeparator + runtimeClient(), List.of(), env, log);
+            try {
+                assertThat(runtime.waitFor(60, TimeUnit.SECONDS))
+                        .as("the runtime stops after its init error")
+                        .isTrue();
+            } finally {
+                runtime.destroyForcibly();
+            }
+            // what Lambda shows for a failed init: the error's type and message, here the setting to set
+            assertThat(api.initError())
+                    .contains("\"errorType\":\"dev.cloudlock.core.LockStoreConfigurationException\"")
+                    .contains("set " + LambdaGuardSettings.TABLE)
+                    .doesNotContain("ExceptionInInitializerError");
+        }
+    }
+
+    /** The function's environment as the module sets it, with what Lambda adds and moto as DynamoDB. */
+    private static Map<String, String> lambdaEnvironment(String job) {
         Map<String, String> env = new HashMap<>(environment);
         env.put("CLOUDLOCK_JOB_NAME", job);
-        // what Lambda sets, and how a deployment here reaches DynamoDB on moto
         env.put("AWS_REGION", "us-east-1");
         env.put("AWS_ACCESS_KEY_ID", "test");
         env.put("AWS_SECRET_ACCESS_KEY", "test");
@@ -164,6 +184,15 @@ class NightlyReportLambdaPackageTest {
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
         env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
+        return env;
+    }
+
+    /**
+     * Starts one runtime on {@code jar}, delivers the tick twice, checks the answers and returns the function's
+     * console (stdout and stderr, as Lambda captures them).
+     */
+    private static String run(Path jar, String job, String tick, String... answers) throws Exception {
+        Map<String, String> env = lambdaEnvironment(job);
         Path log = work.resolve(job + ".log");
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Process runtime =
