@@ -123,7 +123,7 @@ class NightlyReportLambdaPackageTest {
                         + "\\u003e\"}");
         String job = environment.get("CLOUDLOCK_JOB_NAME");
         String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
-        String console = run(PACKAGE, job, tick, "\"ACQUIRED\"", "\"DONE\"");
+        String console = run(PACKAGE, HANDLER, job, tick);
 
         assertThat(console)
                 .as("the guard's line for the run and for the duplicate, in the function's console")
@@ -138,7 +138,7 @@ class NightlyReportLambdaPackageTest {
         Path unbound = withoutBinding(PACKAGE, work.resolve("no-binding.jar"));
         String job = environment.get("CLOUDLOCK_JOB_NAME") + "-no-binding";
         String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
-        String console = run(unbound, job, tick, "\"ACQUIRED\"", "\"DONE\"");
+        String console = run(unbound, HANDLER, job, tick);
 
         assertThat(console)
                 .as("negative control: the guard ran the tick, and its lines went nowhere")
@@ -146,6 +146,17 @@ class NightlyReportLambdaPackageTest {
                 .contains("No SLF4J providers were found")
                 .doesNotContain(job + " at " + tick + ": ACQUIRED")
                 .doesNotContain(job + " at " + tick + ": DONE");
+    }
+
+    @Test
+    void theDocsGuardedExistingHandlerRunsTheTickOnceToo() throws Exception {
+        String job = environment.get("CLOUDLOCK_JOB_NAME") + "-existing";
+        String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
+        String console = run(PACKAGE, "dev.cloudlock.examples.HourlySyncLambda::handleRequest", job, tick);
+
+        assertThat(console)
+                .containsPattern(Pattern.quote(job + " at " + tick + ": ACQUIRED (fencing token ") + "\\d+\\)")
+                .contains(job + " at " + tick + ": DONE");
     }
 
     @Test
@@ -188,17 +199,18 @@ class NightlyReportLambdaPackageTest {
     }
 
     /**
-     * Starts one runtime on {@code jar}, delivers the tick twice, checks the answers and returns the function's
-     * console (stdout and stderr, as Lambda captures them).
+     * Starts one runtime on {@code jar} for {@code handler}, delivers the tick twice, checks the answers (the run,
+     * then the duplicate skipped as done) and returns the function's console (stdout and stderr, as Lambda captures
+     * them).
      */
-    private static String run(Path jar, String job, String tick, String... answers) throws Exception {
+    private static String run(Path jar, String handler, String job, String tick) throws Exception {
         Map<String, String> env = lambdaEnvironment(job);
         Path log = work.resolve(job + ".log");
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Process runtime =
-                    api.startRuntime(HANDLER, jar + File.pathSeparator + runtimeClient(), List.of(), env, log);
+                    api.startRuntime(handler, jar + File.pathSeparator + runtimeClient(), List.of(), env, log);
             try {
-                for (String answer : answers) {
+                for (String answer : List.of("\"ACQUIRED\"", "\"DONE\"")) {
                     LambdaRuntimeApi.Result result =
                             api.invoke(delivery(tick), 30_000).result().get(60, TimeUnit.SECONDS);
                     assertThat(result.error())
