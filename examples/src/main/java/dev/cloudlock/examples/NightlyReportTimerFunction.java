@@ -3,7 +3,6 @@ package dev.cloudlock.examples;
 import com.microsoft.azure.functions.ExecutionContext;
 import com.microsoft.azure.functions.annotation.FunctionName;
 import com.microsoft.azure.functions.annotation.TimerTrigger;
-import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.azure.AzureTickGuard;
 
 /**
@@ -15,8 +14,10 @@ import dev.cloudlock.function.azure.AzureTickGuard;
  */
 public class NightlyReportTimerFunction {
 
-    // One per worker process: the Cosmos DB client is reused across invocations.
-    private static final AzureTickGuard GUARD = new AzureTickGuard(AzureGuardSettings.fromEnvironment());
+    // One per worker process: the Cosmos DB client is reused across invocations. It reads the app settings and builds
+    // the client on the first invocation, so a wrong setting or a store down at cold start fails that invocation,
+    // naming the cause, and never this class's initialisation.
+    private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
 
     @FunctionName("nightlyReport")
     public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)

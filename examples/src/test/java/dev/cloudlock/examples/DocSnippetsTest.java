@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class DocSnippetsTest {
 
     private static final Pattern MARKER = Pattern.compile("<!--\\s*snippet:\\s*(\\S+?)(?:#(\\S+))?\\s*-->");
-    /** A region's marker line in Java ({@code //}), YAML ({@code #}) or XML ({@code <!-- -->}). */
+    /** A region's marker line in Java ({@code //}), YAML or properties ({@code #}) or XML ({@code <!-- -->}). */
     private static final Pattern REGION_LINE =
             Pattern.compile("^\\s*(?://|#|<!--)\\s*((?:end-)?snippet:\\S+?)\\s*(?:-->)?\\s*$");
 
@@ -79,7 +79,7 @@ class DocSnippetsTest {
         for (int i = 0; i < lines.size(); i++) {
             String fence = lines.get(i).strip();
             boolean java = fence.equals("```java");
-            if (!java && !fence.equals("```yaml") && !fence.equals("```xml")) {
+            if (!java && !fence.equals("```yaml") && !fence.equals("```xml") && !fence.equals("```properties")) {
                 continue;
             }
             int end = i + 1;
@@ -93,7 +93,7 @@ class DocSnippetsTest {
                     blocks++;
                     problems.add(where + ": a Java block without a '<!-- snippet: path#region -->' line before it");
                 }
-                i = end; // a YAML or XML block names its source when it has one
+                i = end; // a YAML, XML or properties block names its source when it has one
                 continue;
             }
             blocks++;

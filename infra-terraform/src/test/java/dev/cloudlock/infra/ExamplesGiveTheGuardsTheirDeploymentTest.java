@@ -27,8 +27,8 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     /** What Terraform's {@code azurerm_storage_account.primary_blob_endpoint} is: the service URL with a slash. */
     private static final String PRIMARY_BLOB_ENDPOINT = "https://cloudlockdemohost.blob.core.windows.net/";
 
-    private static Map<String, TerraformModule> modules;
-    private static Map<String, TerraformModule> examples;
+    static Map<String, TerraformModule> modules;
+    static Map<String, TerraformModule> examples;
 
     @BeforeAll
     static void parse() {
@@ -115,7 +115,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     }
 
     /** The environment the example's module block {@code block} gives its function. */
-    private static Map<String, String> environment(
+    static Map<String, String> environment(
             String example, String block, String resourceType, String settingPath, Function<String, String> platform) {
         TerraformModule caller = examples.get(example);
         assertThat(caller).as("example " + example).isNotNull();
@@ -124,14 +124,14 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 .of(resourceType, settingPath);
     }
 
-    private static TerraformModule target(TerraformModule caller, String block) {
+    static TerraformModule target(TerraformModule caller, String block) {
         JsonNode call = caller.moduleCall(block);
         String folder = Path.of(call.path("source").asText()).getFileName().toString();
         return modules.get(folder);
     }
 
     /** The inputs the caller's module block gives, each evaluated in the caller (its variables, its modules). */
-    private static Function<String, Optional<String>> inputs(
+    static Function<String, Optional<String>> inputs(
             TerraformModule caller, String block, Function<String, String> platform) {
         JsonNode call = caller.moduleCall(block);
         ModuleEnvironment callerScope =
@@ -143,8 +143,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     }
 
     /** {@code module.M.O} of the caller: the output O of its module M with M's inputs; else the platform's value. */
-    private static Function<String, Optional<String>> platformOf(
-            TerraformModule caller, Function<String, String> platform) {
+    static Function<String, Optional<String>> platformOf(TerraformModule caller, Function<String, String> platform) {
         return reference -> {
             String[] parts = reference.split("\\.");
             if (parts.length == 3 && parts[0].equals("module")) {

@@ -1,6 +1,8 @@
 package dev.cloudlock.infra;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.regex.Pattern;
  * The environment a module's function gets, evaluated from the parsed {@code .tf} files: each {@code NAME = expr}
  * of the function's setting, with the module's variable defaults overridden by the inputs a caller (an example) gives
  * it. Evaluates what the modules write there: references to variables and locals, {@code coalesce}, string
- * templates, {@code format} with integer verbs, a boolean's {@code ? "true" : "false"}, the arguments of the module's
+ * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, a boolean's {@code ? "true" : "false"}, the arguments of the module's
  * own resources and what the platform decides (given by the test); anything else is an error naming the expression,
  * never a guess.
  */
@@ -22,6 +24,7 @@ final class ModuleEnvironment {
 
     private static final Pattern PAIR = Pattern.compile("^\\s*([A-Za-z_]\\w*)\\s*=\\s*(.+?)\\s*$", Pattern.MULTILINE);
     private static final Pattern REFERENCE = Pattern.compile("(var|local|module)\\.([\\w.]+)");
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TEMPLATE = Pattern.compile("\\$\\{([^}]+)}");
 
     private final TerraformModule module;
@@ -102,6 +105,11 @@ final class ModuleEnvironment {
             }
             return String.format(format.group(1), arguments.toArray());
         }
+        Matcher jsonencode =
+                Pattern.compile("^jsonencode\\(\\{(.*)}\\)$", Pattern.DOTALL).matcher(e);
+        if (jsonencode.matches()) {
+            return jsonencode(jsonencode.group(1));
+        }
         Matcher coalesce = Pattern.compile("^coalesce\\((.+)\\)$").matcher(e);
         if (coalesce.matches()) {
             for (String argument : coalesce.group(1).split(",")) {
@@ -143,6 +151,26 @@ final class ModuleEnvironment {
             return e;
         }
         return platform.apply(e).orElseThrow(() -> unsupported(expression));
+    }
+
+    /**
+     * {@code jsonencode} of an object whose attributes are strings, as Terraform encodes it: keys in lexical order, no
+     * spaces, and {@code <}, {@code >} and {@code &} as Unicode escapes.
+     */
+    private String jsonencode(String attributes) {
+        Map<String, String> object = new TreeMap<>();
+        Matcher pair = PAIR.matcher(attributes);
+        while (pair.find()) {
+            object.put(pair.group(1), evaluate(pair.group(2)));
+        }
+        try {
+            return JSON.writeValueAsString(object)
+                    .replace("<", "\\u003c")
+                    .replace(">", "\\u003e")
+                    .replace("&", "\\u0026");
+        } catch (JsonProcessingException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private String template(String text) {

@@ -1,5 +1,6 @@
 package dev.cloudlock.function.aws;
 
+import dev.cloudlock.core.LockStoreConfigurationException;
 import java.net.URI;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -43,13 +44,13 @@ public final class LambdaDynamoDbClient {
     /**
      * A client configured from {@code env}.
      *
-     * @throws IllegalArgumentException when {@code AWS_REGION} or both kinds of Lambda credentials are missing
+     * @throws LockStoreConfigurationException when {@code AWS_REGION} or both kinds of Lambda credentials are missing
      *     (outside Lambda, build a client yourself and pass a provider to {@link LambdaTickGuard})
      */
     static DynamoDbClient create(Map<String, String> env) {
         String region = env.get(REGION);
         if (region == null || region.isBlank()) {
-            throw new IllegalArgumentException(REGION + " is not set. Lambda sets it; outside Lambda, build a"
+            throw new LockStoreConfigurationException(REGION + " is not set. Lambda sets it; outside Lambda, build a"
                     + " DynamoDbClient yourself and use new LambdaTickGuard(settings, provider)");
         }
         DynamoDbClientBuilder builder = DynamoDbClient.builder()
@@ -81,9 +82,10 @@ public final class LambdaDynamoDbClient {
         if (env.containsKey(CONTAINER_CREDENTIALS)) {
             return ContainerCredentialsProvider.builder().build();
         }
-        throw new IllegalArgumentException("Neither " + ACCESS_KEY_ID + " nor " + CONTAINER_CREDENTIALS + " is set."
-                + " Lambda sets one of them; outside Lambda, build a DynamoDbClient yourself and use"
-                + " new LambdaTickGuard(settings, provider)");
+        throw new LockStoreConfigurationException(
+                "Neither " + ACCESS_KEY_ID + " nor " + CONTAINER_CREDENTIALS + " is set."
+                        + " Lambda sets one of them; outside Lambda, build a DynamoDbClient yourself and use"
+                        + " new LambdaTickGuard(settings, provider)");
     }
 
     private static @Nullable String endpoint(Map<String, String> env) {

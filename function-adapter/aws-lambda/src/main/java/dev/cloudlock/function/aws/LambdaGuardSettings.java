@@ -1,5 +1,6 @@
 package dev.cloudlock.function.aws;
 
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
 import java.util.Map;
@@ -23,7 +24,7 @@ public record LambdaGuardSettings(String tableName, GuardSettings guard) {
 
     public LambdaGuardSettings {
         if (tableName == null || tableName.isBlank()) {
-            throw new IllegalArgumentException("The lock table is required: set " + TABLE);
+            throw new LockStoreConfigurationException("The lock table is required: set " + TABLE);
         }
         Objects.requireNonNull(guard, "guard");
     }
@@ -43,8 +44,19 @@ public record LambdaGuardSettings(String tableName, GuardSettings guard) {
         return fromEnvironment(System.getenv());
     }
 
-    /** Settings from {@code env}, with a message naming the variable when one is missing or malformed. */
+    /**
+     * Settings from {@code env}.
+     *
+     * @throws LockStoreConfigurationException naming the variable when one is missing or malformed: in a handler's
+     *     constructor, Lambda reports it as the init error's type and message
+     */
     public static LambdaGuardSettings fromEnvironment(Map<String, String> env) {
-        return new LambdaGuardSettings(GuardEnvironment.text(env, TABLE), GuardSettings.fromEnvironment(env));
+        GuardSettings guard;
+        try {
+            guard = GuardSettings.fromEnvironment(env);
+        } catch (IllegalArgumentException malformed) {
+            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
+        }
+        return new LambdaGuardSettings(GuardEnvironment.text(env, TABLE), guard);
     }
 }

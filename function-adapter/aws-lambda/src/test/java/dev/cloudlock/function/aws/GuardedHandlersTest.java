@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
@@ -170,10 +171,13 @@ class GuardedHandlersTest {
 
     @Test
     void settingsFromTheEnvironmentNameTheBadVariable() {
+        // the lock store's setup error (not an IllegalArgumentException): one of the two types a guard fails with
         assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of()))
+                .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_DYNAMODB_TABLE");
         assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(
                         Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t", "CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
+                .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
         LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment(Map.of(
                 "CLOUDLOCK_DYNAMODB_TABLE",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import java.net.InetAddress;
@@ -53,7 +54,7 @@ class LambdaDynamoDbClientTest {
     @Test
     void withoutARegionTheMessageNamesTheVariableAndTheWayOutsideLambda() {
         assertThatThrownBy(() -> LambdaDynamoDbClient.create(Map.of("AWS_ACCESS_KEY_ID", "key")))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("AWS_REGION")
                 .hasMessageContaining("new LambdaTickGuard(settings, provider)");
     }
@@ -61,7 +62,7 @@ class LambdaDynamoDbClientTest {
     @Test
     void withoutCredentialsTheMessageNamesBothKindsLambdaSets() {
         assertThatThrownBy(() -> LambdaDynamoDbClient.create(Map.of("AWS_REGION", "eu-west-1")))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("AWS_ACCESS_KEY_ID")
                 .hasMessageContaining("AWS_CONTAINER_CREDENTIALS_FULL_URI");
     }

@@ -1,21 +1,31 @@
 package dev.cloudlock.function.azure;
 
+import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosException;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.microsoft.azure.functions.ExecutionContext;
 import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the body of an Azure {@code @TimerTrigger} function at most once per scheduled occurrence, across every app,
@@ -24,7 +34,7 @@ import java.util.Objects;
  * container its app settings name ({@link AzureGuardSettings}):
  *
  * <pre>{@code
- * private static final AzureTickGuard GUARD = new AzureTickGuard(AzureGuardSettings.fromEnvironment());
+ * private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
  *
  * @FunctionName("nightlyReport")
  * public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)
@@ -57,9 +67,13 @@ public final class AzureTickGuard {
     /** How far ahead of now {@code ScheduleStatus.Next} may be and still be the occurrence being fired. */
     public static final Duration EARLY_FIRING_TOLERANCE = Duration.ofSeconds(2);
 
-    private final AzureGuardSettings settings;
-    private final TickGuard guard;
+    private final Supplier<AzureGuardSettings> settingsSource;
+    private final Function<AzureGuardSettings, CloudLockProvider> providerFactory;
     private final Clock clock;
+    private volatile @Nullable Ready ready;
+
+    /** The settings read and the store's client built: on the first invocation, unless given at construction. */
+    private record Ready(AzureGuardSettings settings, TickGuard guard) {}
 
     /**
      * A guard on the store of {@code settings}: the Blob Storage container of {@link AzureGuardSettings#blob()} when
@@ -68,13 +82,15 @@ public final class AzureTickGuard {
      * on the account endpoint, authenticated with the account key when one is set, else with Entra ID
      * ({@code DefaultAzureCredential}: the app's managed identity in Azure). Endpoint discovery is off: every lock
      * write must reach the account's one write region, which the account endpoint always does. Create one per worker
-     * process (a static field), so the client is reused across invocations.
+     * process (a static field), so the client is reused across invocations. The client is built on the first
+     * invocation, not here: the Cosmos DB client reads the account when it is built, and a store that cannot be
+     * reached at cold start must fail that invocation (the next one tries again), not the class's initialisation.
      *
-     * @throws IllegalArgumentException when neither {@code CLOUDLOCK_COSMOS_ENDPOINT} nor
+     * @throws LockStoreConfigurationException when neither {@code CLOUDLOCK_COSMOS_ENDPOINT} nor
      *     {@code CLOUDLOCK_BLOB_CONTAINER} is set
      */
     public AzureTickGuard(AzureGuardSettings settings) {
-        this(settings, settings.blob() != null ? blobProvider(settings.blob()) : cosmosProvider(settings));
+        this(checkedStore(settings), AzureTickGuard::provider, Clock.systemUTC());
     }
 
     /** A guard on any cloudlock provider. */
@@ -83,13 +99,90 @@ public final class AzureTickGuard {
     }
 
     AzureTickGuard(AzureGuardSettings settings, CloudLockProvider provider, Clock clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
+        this(
+                Objects.requireNonNull(settings, "settings"),
+                given -> Objects.requireNonNull(provider, "provider"),
+                clock);
+        ready();
     }
 
+    private AzureTickGuard(
+            AzureGuardSettings settings, Function<AzureGuardSettings, CloudLockProvider> providerFactory, Clock clock) {
+        this(() -> settings, providerFactory, clock);
+    }
+
+    private AzureTickGuard(
+            Supplier<AzureGuardSettings> settingsSource,
+            Function<AzureGuardSettings, CloudLockProvider> providerFactory,
+            Clock clock) {
+        this.settingsSource = settingsSource;
+        this.providerFactory = providerFactory;
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * A guard configured from this process's app settings ({@link AzureGuardSettings#fromEnvironment()}) that reads
+     * them, and builds the store's client, on its first invocation: safe in a {@code static final} field, whose
+     * initialiser must not fail (a class whose initialisation failed stays unusable for the worker's life). A setting
+     * that is missing or malformed fails each invocation with a {@link LockStoreConfigurationException} naming it; a
+     * store that cannot be reached fails the invocation with the store's error, and the next one tries again.
+     */
+    public static AzureTickGuard fromEnvironment() {
+        return fromEnvironment(System::getenv);
+    }
+
+    static AzureTickGuard fromEnvironment(Supplier<Map<String, String>> environment) {
+        return new AzureTickGuard(
+                () -> checkedStore(configured(environment.get())), AzureTickGuard::provider, Clock.systemUTC());
+    }
+
+    /**
+     * The settings, read on the first invocation for a guard from {@link #fromEnvironment()}.
+     *
+     * @throws LockStoreConfigurationException naming the setting that is missing or malformed
+     */
     public AzureGuardSettings settings() {
+        return ready().settings();
+    }
+
+    private Ready ready() {
+        Ready current = ready;
+        if (current == null) {
+            synchronized (this) {
+                current = ready;
+                if (current == null) {
+                    AzureGuardSettings settings = settingsSource.get();
+                    TickGuard guard = TickGuard.builder(providerFactory.apply(settings))
+                            .settings(settings.guard())
+                            .build();
+                    current = new Ready(settings, guard);
+                    ready = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    private static AzureGuardSettings configured(Map<String, String> environment) {
+        try {
+            return AzureGuardSettings.fromEnvironment(environment);
+        } catch (IllegalArgumentException malformed) {
+            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
+        }
+    }
+
+    private static AzureGuardSettings checkedStore(AzureGuardSettings settings) {
+        if (settings.blob() == null && settings.cosmosEndpoint() == null) {
+            throw new LockStoreConfigurationException("The lock store is required: set "
+                    + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/) for"
+                    + " Cosmos DB, or " + AzureGuardSettings.BLOB_CONTAINER + " for a Blob Storage container, or"
+                    + " give the guard a provider: new AzureTickGuard(settings, provider)");
+        }
         return settings;
+    }
+
+    private static CloudLockProvider provider(AzureGuardSettings settings) {
+        return settings.blob() != null ? blobProvider(settings.blob()) : cosmosProvider(settings);
     }
 
     /**
@@ -102,8 +195,18 @@ public final class AzureTickGuard {
      */
     public TickStatus run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
         Tick tick = tickOf(timerInfo, context);
-        TickStatus status = guard.run(tick, job);
-        context.getLogger().info("cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + status);
+        Objects.requireNonNull(job, "job");
+        AtomicReference<TickContext> ran = new AtomicReference<>();
+        TickStatus status = ready().guard().run(tick, run -> {
+            ran.set(run);
+            job.run(run);
+        });
+        String outcome = "cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + status;
+        context.getLogger()
+                .info(
+                        status == TickStatus.ACQUIRED && ran.get() != null
+                                ? outcome + " (fencing token " + ran.get().fencingToken() + ")"
+                                : outcome);
         return status;
     }
 
@@ -116,7 +219,7 @@ public final class AzureTickGuard {
     public Tick tickOf(String timerInfo, ExecutionContext context) {
         Objects.requireNonNull(context, "context");
         AzureTimerInfo info = AzureTimerInfo.parse(timerInfo);
-        return settings.guard().tickAt(occurrence(info, clock.instant()), context::getFunctionName);
+        return settings().guard().tickAt(occurrence(info, clock.instant()), context::getFunctionName);
     }
 
     private Instant occurrence(AzureTimerInfo info, Instant now) {
@@ -126,17 +229,11 @@ public final class AzureTickGuard {
         if (info.pastDue() || !info.next().isAfter(now.plus(EARLY_FIRING_TOLERANCE))) {
             return info.next();
         }
-        return info.next().minus(settings.guard().tickResolution());
+        return info.next().minus(settings().guard().tickResolution());
     }
 
     private static CloudLockProvider cosmosProvider(AzureGuardSettings settings) {
-        String endpoint = settings.cosmosEndpoint();
-        if (endpoint == null) {
-            throw new IllegalArgumentException("The lock store is required: set "
-                    + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/) for"
-                    + " Cosmos DB, or " + AzureGuardSettings.BLOB_CONTAINER + " for a Blob Storage container, or"
-                    + " give the guard a provider: new AzureTickGuard(settings, provider)");
-        }
+        String endpoint = Objects.requireNonNull(checkedStore(settings).cosmosEndpoint());
         CosmosClientBuilder client =
                 new CosmosClientBuilder().endpoint(endpoint).gatewayMode().endpointDiscoveryEnabled(false);
         String key = settings.cosmosKey();
@@ -145,10 +242,24 @@ public final class AzureTickGuard {
         } else {
             client.credential(new DefaultAzureCredentialBuilder().build());
         }
+        CosmosClient built;
+        try {
+            // reads the account: the first request to the store
+            built = client.buildClient();
+        } catch (CosmosException refused) {
+            if (refused.getStatusCode() == 401 || refused.getStatusCode() == 403) {
+                throw new LockStoreConfigurationException(
+                        "Cosmos DB at " + endpoint + " refused the guard's client (" + refused.getStatusCode()
+                                + "): check " + AzureGuardSettings.COSMOS_KEY + ", or the identity's data-plane role",
+                        refused);
+            }
+            throw new LockStoreUnavailableException(
+                    "Cosmos DB at " + endpoint + " could not be reached to build the guard's client ("
+                            + refused.getStatusCode() + "); the next invocation tries again",
+                    refused);
+        }
         return CosmosLockProvider.builder()
-                .container(client.buildClient()
-                        .getDatabase(settings.cosmosDatabase())
-                        .getContainer(settings.cosmosContainer()))
+                .container(built.getDatabase(settings.cosmosDatabase()).getContainer(settings.cosmosContainer()))
                 .lockedBy(instanceIdentity())
                 .build();
     }

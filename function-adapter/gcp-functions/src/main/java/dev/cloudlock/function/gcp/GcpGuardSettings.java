@@ -1,5 +1,6 @@
 package dev.cloudlock.function.gcp;
 
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
@@ -49,12 +50,20 @@ public record GcpGuardSettings(String collection, String database, GuardSettings
         return fromEnvironment(System.getenv());
     }
 
-    /** Settings from {@code env}, with a message naming the variable when one is malformed. */
+    /**
+     * Settings from {@code env}.
+     *
+     * @throws LockStoreConfigurationException naming the variable when one is malformed
+     */
     public static GcpGuardSettings fromEnvironment(Map<String, String> env) {
+        GuardSettings guard;
+        try {
+            guard = GuardSettings.fromEnvironment(env);
+        } catch (IllegalArgumentException malformed) {
+            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
+        }
         return new GcpGuardSettings(
-                GuardEnvironment.text(env, COLLECTION),
-                GuardEnvironment.text(env, DATABASE),
-                GuardSettings.fromEnvironment(env));
+                GuardEnvironment.text(env, COLLECTION), GuardEnvironment.text(env, DATABASE), guard);
     }
 
     /** The default collection with {@link GuardSettings#defaults()}. */

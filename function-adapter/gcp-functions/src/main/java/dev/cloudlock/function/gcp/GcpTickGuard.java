@@ -8,10 +8,12 @@ import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
 import io.cloudevents.CloudEvent;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The decorator behind the guarded Cloud Functions, usable on its own: turns a Cloud Scheduler delivery into a
@@ -120,6 +122,17 @@ public final class GcpTickGuard {
                             "The request has no " + JOB_NAME_HEADER + " header: set " + GuardEnvironment.JOB_NAME));
             return header.substring(header.lastIndexOf('/') + 1);
         });
+    }
+
+    /**
+     * A delivery's outcome as the functions log it, in the words of the guard's own lines: {@code job at tick: STATUS},
+     * with {@code (fencing token N)} for a run.
+     */
+    static String outcome(Tick tick, TickStatus status, @Nullable TickContext run) {
+        String line = tick.jobName() + " at " + tick.scheduledTime() + ": " + status;
+        return run == null || status != TickStatus.ACQUIRED
+                ? line
+                : line + " (fencing token " + run.fencingToken() + ")";
     }
 
     static String topicName(CloudEvent event) {

@@ -2,8 +2,10 @@ package dev.cloudlock.function.gcp;
 
 import com.google.cloud.functions.CloudEventsFunction;
 import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import io.cloudevents.CloudEvent;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
 /**
@@ -35,8 +37,15 @@ public abstract class GuardedPubSubFunction implements CloudEventsFunction {
     @Override
     public final void accept(CloudEvent event) throws Exception {
         PubSubMessage message = PubSubMessage.of(event);
-        TickStatus status = guard.run(guard.tickOf(event, message), run -> runTick(message, run, event));
-        LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + status);
+        Tick tick = guard.tickOf(event, message);
+        AtomicReference<TickContext> ran = new AtomicReference<>();
+        TickStatus status = guard.run(tick, run -> {
+            ran.set(run);
+            runTick(message, run, event);
+        });
+        // the platform's own log (java.util.logging reaches Cloud Logging without an SLF4J binding): the job, the
+        // tick and, for a run, its fencing token
+        LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + GcpTickGuard.outcome(tick, status, ran.get()));
     }
 
     /** The job: runs at most once per occurrence; {@code run} carries the occurrence ({@code run.scheduledTime()}) and

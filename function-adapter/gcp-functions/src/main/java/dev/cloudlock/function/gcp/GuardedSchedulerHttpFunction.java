@@ -7,6 +7,8 @@ import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickContext;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Logger;
 
 /**
  * An HTTP function targeted by a Cloud Scheduler job that runs {@link #runTick} at most once per occurrence, however
@@ -18,6 +20,8 @@ import dev.cloudlock.function.TickContext;
  * instead of 200 {@code BUSY}, so Cloud Scheduler retries it (set the job's {@code retry_config}).
  */
 public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
+
+    private static final Logger LOG = Logger.getLogger(GuardedSchedulerHttpFunction.class.getName());
 
     private final GcpTickGuard guard;
 
@@ -43,8 +47,12 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
             return;
         }
         TickStatus status;
+        AtomicReference<TickContext> ran = new AtomicReference<>();
         try {
-            status = guard.run(tick, run -> runTick(request, run));
+            status = guard.run(tick, run -> {
+                ran.set(run);
+                runTick(request, run);
+            });
         } catch (TickBusyException busy) {
             // Cloud Scheduler retries a non-2xx answer by the job's retry config; a 4xx is not a server error in
             // the function's metrics.
@@ -53,6 +61,7 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
             response.getWriter().write("BUSY_RETRY: " + busy.getMessage());
             return;
         }
+        LOG.info(() -> "Cloud Scheduler request: " + GcpTickGuard.outcome(tick, status, ran.get()));
         response.setStatusCode(200);
         response.setContentType("text/plain; charset=utf-8");
         response.getWriter().write(status.name());

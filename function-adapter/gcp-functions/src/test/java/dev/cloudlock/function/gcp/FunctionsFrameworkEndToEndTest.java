@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -269,12 +270,17 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(runsOf("nightly-report"))
                 .as("runs of one occurrence delivered 4 times")
                 .isEqualTo(1);
+        // the function's own line (java.util.logging, which reaches Cloud Logging without an SLF4J binding) names
+        // the message, the job, the tick and the run's fencing token
         String log = Files.readString(workDir.resolve("pubsub.log"));
+        String tick = "nightly-report at 2026-11-30T02:00:00Z: ";
         assertThat(log)
+                .containsPattern(
+                        Pattern.quote("Pub/Sub message " + messageId + ": " + tick + "ACQUIRED (fencing token ")
+                                + "\\d+\\)")
                 .contains(
-                        "Pub/Sub message " + messageId + ": ACQUIRED",
-                        "Pub/Sub message " + messageId + ": BUSY",
-                        "Pub/Sub message " + messageId + ": DONE");
+                        "Pub/Sub message " + messageId + ": " + tick + "BUSY",
+                        "Pub/Sub message " + messageId + ": " + tick + "DONE");
 
         // The next occurrence is a new message, published a minute later: it runs.
         assertThat(status(pubSubEvent("nightly-report", messageId + "1", "2026-11-30T02:01:00.318Z", Map.of())))
@@ -309,6 +315,12 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(runsOf("hourly-export"))
                 .as("runs of one occurrence attempted 4 times")
                 .isEqualTo(1);
+        assertThat(Files.readString(workDir.resolve("http.log")))
+                .containsPattern(
+                        Pattern.quote("Cloud Scheduler request: hourly-export at 2026-11-30T03:00:00Z: ACQUIRED"
+                                        + " (fencing token ")
+                                + "\\d+\\)")
+                .contains("Cloud Scheduler request: hourly-export at 2026-11-30T03:00:00Z: DONE");
 
         HttpResponse<String> next = HTTP.send(
                 schedulerRequest("hourly-export", "2026-11-30T04:00:00Z", Map.of()),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
@@ -96,6 +97,13 @@ class GcpTickGuardTest {
                         .tickOf(event("103", null, "2026-11-30T03:00:00.5+01:00"))
                         .jobName())
                 .isEqualTo("configured");
+    }
+
+    @Test
+    void aMalformedSettingIsAConfigurationErrorNamingIt() {
+        assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
     }
 
     @Test

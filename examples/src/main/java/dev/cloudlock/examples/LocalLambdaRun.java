@@ -1,0 +1,129 @@
+package dev.cloudlock.examples;
+
+import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.emulators.EmulatorProcess;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.LambdaRuntimeApi;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Runs the example Lambda package on this machine as Lambda runs it: the real AWS Lambda runtime interface client
+ * polls a Runtime API served here, with the environment the Terraform example {@code infra-terraform/examples/aws}
+ * gives the function, on DynamoDB served by moto (127.0.0.1). It delivers EventBridge Scheduler's input for the
+ * current minute twice, as a retry of the same occurrence would arrive, and prints the function's console: the
+ * first delivery runs ({@code ACQUIRED}, with its fencing token), the second is skipped ({@code DONE}).
+ *
+ * <p>{@code ./mvnw -q -pl examples -am package -DskipTests -Plocal-lambda} builds the package and runs this.
+ * Arguments: the package (default {@code aws-lambda-function/target/nightly-report-lambda-1.0.0.jar}) and the handler.
+ */
+public final class LocalLambdaRun {
+
+    private static final String JOB = "cloudlock-demo";
+
+    private LocalLambdaRun() {}
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of(args.length > 0 ? args[0] : "aws-lambda-function/target/nightly-report-lambda-1.0.0.jar");
+        String handler = args.length > 1 ? args[1] : "dev.cloudlock.examples.NightlyReportLambda::handleRequest";
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("No package at " + jar.toAbsolutePath()
+                    + ": build it with ./mvnw -q -pl examples -am package" + " -DskipTests -Plocal-lambda");
+        }
+        try (EmulatorProcess moto = Emulators.moto();
+                LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+            createTable(moto.endpoint());
+            // What the aws example's modules set on the function (aws-scheduled-lambda's environment block), and
+            // what Lambda itself sets; the endpoint and keys reach moto instead of DynamoDB.
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("CLOUDLOCK_DYNAMODB_TABLE", "shedlock");
+            env.put("CLOUDLOCK_JOB_NAME", JOB);
+            env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
+            env.put("CLOUDLOCK_WHEN_BUSY", "skip");
+            env.put("CLOUDLOCK_EVERY_OCCURRENCE", "false");
+            env.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
+            env.put("AWS_REGION", "us-east-1");
+            env.put("AWS_ACCESS_KEY_ID", "local");
+            env.put("AWS_SECRET_ACCESS_KEY", "local");
+            env.put("AWS_ENDPOINT_URL_DYNAMODB", moto.endpoint());
+            env.put("AWS_LAMBDA_FUNCTION_NAME", JOB);
+            env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
+            env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+            env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
+            Path log = Files.createTempFile("nightly-report-lambda", ".log");
+            Process runtime =
+                    api.startRuntime(handler, jar + File.pathSeparator + runtimeClient(), List.of(), env, log);
+            try {
+                // EventBridge Scheduler's input (aws-scheduled-lambda's schedule_input) with its placeholder
+                // <aws.scheduler.scheduled-time> replaced by this minute, the same on a retry
+                String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
+                String payload = "{\"jobName\":\"" + JOB + "\",\"scheduledTime\":\"" + tick + "\"}";
+                System.out.println("payload: " + payload);
+                long printed = 0;
+                for (int delivery = 1; delivery <= 2; delivery++) {
+                    LambdaRuntimeApi.Result result =
+                            api.invoke(payload, 30_000).result().get(120, TimeUnit.SECONDS);
+                    // the console's lines of this invocation: the runtime writes them before it answers
+                    String console = Files.readString(log, StandardCharsets.UTF_8);
+                    // LambdaLogger.log adds no line break (Lambda makes each call an event of its own): start each of
+                    // the guard's lines on a line of its own
+                    System.out.print(console.substring((int) printed)
+                            .replaceAll("(?<=[^\\n])(?=(INFO|WARN|ERROR) dev\\.cloudlock)", "\n"));
+                    printed = console.length();
+                    System.out.println();
+                    System.out.println(
+                            "delivery " + delivery + ": " + (result.error() ? "error " : "") + result.body());
+                }
+            } finally {
+                runtime.descendants().forEach(ProcessHandle::destroyForcibly);
+                runtime.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                Files.deleteIfExists(log);
+            }
+        }
+    }
+
+    private static void createTable(String endpoint) {
+        try (DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .build()) {
+            DynamoDbLockProvider.builder()
+                    .client(client)
+                    .tableName("shedlock")
+                    .build()
+                    .admin()
+                    .init();
+        }
+    }
+
+    /** The runtime interface client's jars from this class path: what Lambda's Java runtime puts beside a package. */
+    private static String runtimeClient() throws IOException {
+        String client = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> entry.contains("aws-lambda-java-runtime-interface-client")
+                        || entry.contains("aws-lambda-java-serialization"))
+                .collect(Collectors.joining(File.pathSeparator));
+        if (client.isEmpty()) {
+            throw new IOException("The runtime interface client is not on the class path");
+        }
+        return client;
+    }
+}
