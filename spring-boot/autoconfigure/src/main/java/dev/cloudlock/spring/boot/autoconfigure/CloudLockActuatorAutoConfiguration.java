@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The Actuator parts, when the application has Actuator: the {@code cloudlockStore} health indicator
  * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}), in the group
- * {@code cloudlock} rather than in {@code /actuator/health} ({@link CloudLockHealthGroups}), and the {@code cloudlocks} endpoint
- * ({@link CloudLocksEndpoint}, over HTTP with {@link CloudLocksEndpointWebExtension}), when exposure and access
- * allow it.
+ * {@code cloudlock} rather than in {@code /actuator/health} ({@link CloudLockHealthGroups}), and the
+ * {@code cloudlocks} endpoint ({@link CloudLocksEndpoint}, over HTTP with {@link CloudLocksEndpointWebExtension}),
+ * when exposure and access allow it.
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnBean(CloudLockProvider.class)

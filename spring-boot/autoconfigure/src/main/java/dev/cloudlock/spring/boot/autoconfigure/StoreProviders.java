@@ -17,10 +17,10 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Builds the provider {@code cloudlock.store} names (or the one store module on the class path) through the store registry ({@link StoreType}): the store's
- * settings are the properties {@code cloudlock.<store>.<setting>} (relaxed binding, so environment variables such as
- * {@code CLOUDLOCK_S3_BUCKET} count), its clients the application's beans. No store is named here: a store module on
- * the class path is all a store needs.
+ * Builds the provider {@code cloudlock.store} names (or the one store module on the class path) through the store
+ * registry ({@link StoreType}): the store's settings are the properties {@code cloudlock.<store>.<setting>} (relaxed
+ * binding, so environment variables such as {@code CLOUDLOCK_S3_BUCKET} count), its clients the application's beans.
+ * No store is named here: a store module on the class path is all a store needs.
  */
 final class StoreProviders {
 
