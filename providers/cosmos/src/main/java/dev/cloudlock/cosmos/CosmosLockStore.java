@@ -363,9 +363,9 @@ public final class CosmosLockStore implements LockStore {
                 container.read().getProperties().getPartitionKeyDefinition().getPaths();
         if (!paths.equals(List.of("/" + partitionKeyField))) {
             throw new LockStoreConfigurationException("Cosmos DB container '" + container.getId()
-                    + "' is partitioned by " + paths + ", not /" + partitionKeyField + ": configure"
-                    + " partitionKeyPath(\"" + (paths.isEmpty() ? "/id" : paths.get(0)) + "\") or use a container"
-                    + " partitioned by /" + partitionKeyField);
+                    + "' is partitioned by " + paths + ", not /" + partitionKeyField + ": set the partition key path"
+                    + " to " + (paths.isEmpty() ? "/id" : paths.get(0)) + ", or use a container partitioned by /"
+                    + partitionKeyField);
         }
     }
 
@@ -485,8 +485,8 @@ public final class CosmosLockStore implements LockStore {
                                 + "/" + partitionKeyField + ") or fix the names given to the client";
             case 400 ->
                 "Cosmos DB rejected the request as invalid; if the message is about the partition key, the"
-                        + " container's partition key path is not /" + partitionKeyField + ": configure"
-                        + " partitionKeyPath(...) to match it";
+                        + " container's partition key path is not /" + partitionKeyField + ": set the partition key"
+                        + " path to the container's";
             case 429 ->
                 "Cosmos DB throttled the request (429) beyond the client's retries: raise the container's"
                         + " throughput";

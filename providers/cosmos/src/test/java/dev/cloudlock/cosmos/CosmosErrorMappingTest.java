@@ -54,7 +54,7 @@ class CosmosErrorMappingTest {
                         1001,
                         "PartitionKey extracted from document doesn't match the one specified in the" + " header"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("partitionKeyPath(...)");
+                .hasMessageContaining("set the partition key path");
     }
 
     @Test
