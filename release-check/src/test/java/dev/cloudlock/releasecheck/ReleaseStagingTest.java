@@ -31,7 +31,7 @@ class ReleaseStagingTest {
     void theReleaseStagedExactlyThePublishedModules() {
         Path staging = Path.of(System.getProperty("cloudlock.staging.dir"));
         List<String> problems =
-                StagingCheck.problems(staging, StagingCheck.bomEntries(BOM).keySet(), VERSION);
+                StagingCheck.problems(staging, StagingCheck.bomEntries(BOM).keySet(), StagingCheck.TOOLS, VERSION);
 
         assertThat(problems)
                 .as("what is wrong with %s (run ./mvnw -Prelease clean deploy -DskipTests)", staging)
@@ -61,8 +61,11 @@ class ReleaseStagingTest {
         stage(staging, "cloudlock-bom", false);
         stage(staging, "cloudlock-core", true);
         stage(staging, "cloudlock-dynamodb", true);
+        stage(staging, "cloudlock-cli", true);
+        Files.writeString(dir(staging, "cloudlock-cli").resolve("cloudlock-cli-" + VERSION + "-dist.zip"), "zip");
 
-        assertThat(StagingCheck.problems(staging, Set.of("cloudlock-core", "cloudlock-dynamodb"), VERSION))
+        assertThat(StagingCheck.problems(
+                        staging, Set.of("cloudlock-core", "cloudlock-dynamodb"), Set.of("cloudlock-cli"), VERSION))
                 .isEmpty();
     }
 
@@ -78,15 +81,20 @@ class ReleaseStagingTest {
         stage(staging, "cloudlock-s3", true);
         jar(dir(staging, "cloudlock-s3").resolve("cloudlock-s3-" + VERSION + ".jar"), "dev.cloudlock.core", "A.class");
         stage(staging, "cloudlock-emulators", true);
+        stage(staging, "cloudlock-cli", true); // without its distribution
         Files.createDirectories(staging.resolve("org/example/other"));
 
         List<String> problems = StagingCheck.problems(
-                staging, Set.of("cloudlock-core", "cloudlock-dynamodb", "cloudlock-s3", "cloudlock-cosmos"), VERSION);
+                staging,
+                Set.of("cloudlock-core", "cloudlock-dynamodb", "cloudlock-s3", "cloudlock-cosmos"),
+                Set.of("cloudlock-cli"),
+                VERSION);
 
         assertThat(problems)
                 .containsExactlyInAnyOrder(
                         "cloudlock-bom: not staged (no " + dir(staging, "cloudlock-bom") + ")",
                         "cloudlock-core: no javadoc jar",
+                        "cloudlock-cli: no distribution (cloudlock-cli-" + VERSION + "-dist.zip)",
                         "cloudlock-cosmos: not staged (no " + dir(staging, "cloudlock-cosmos") + ")",
                         "cloudlock-dynamodb: no Automatic-Module-Name dev.cloudlock.* in the jar's manifest (null)",
                         "cloudlock-s3: module name dev.cloudlock.core is also cloudlock-core's",

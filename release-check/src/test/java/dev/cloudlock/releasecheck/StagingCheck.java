@@ -29,6 +29,12 @@ final class StagingCheck {
     /** Published as a pom only: the parent (the published modules inherit it) and the BOM itself. */
     static final Set<String> POM_ONLY = Set.of("cloudlock-parent", "cloudlock-bom");
 
+    /**
+     * The tools the release stages besides the BOM's libraries: each a jar module with, in addition, its distribution
+     * ({@code -dist.zip}: the launcher and the runnable jar), which a user downloads and runs.
+     */
+    static final Set<String> TOOLS = Set.of("cloudlock-cli");
+
     private static final Pattern MODULE_NAME = Pattern.compile("dev\\.cloudlock(\\.[a-z][a-z0-9]*)*");
 
     private StagingCheck() {}
@@ -71,15 +77,16 @@ final class StagingCheck {
 
     /**
      * The problems of {@code staging}: a published artifact without its pom (or, for a jar module, its jar, sources
-     * jar, Javadoc jar or module name), and anything staged that is not published.
+     * jar, Javadoc jar or module name; for a tool, its distribution), and anything staged that is not published.
      */
-    static List<String> problems(Path staging, Set<String> jarModules, String version) {
+    static List<String> problems(Path staging, Set<String> jarModules, Set<String> tools, String version) {
         List<String> problems = new ArrayList<>();
         Path group = staging.resolve(GROUP_ID.replace('.', '/'));
         if (!Files.isDirectory(group)) {
             problems.add("nothing staged under " + group);
         }
         Set<String> expected = new TreeSet<>(jarModules);
+        expected.addAll(tools);
         expected.addAll(POM_ONLY);
         Map<String, String> moduleNames = new HashMap<>();
         for (String artifactId : expected) {
@@ -97,6 +104,9 @@ final class StagingCheck {
                 continue;
             }
             require(problems, artifactId, files, "jar");
+            if (tools.contains(artifactId) && !files.containsKey("dist")) {
+                problems.add(artifactId + ": no distribution (" + artifactId + "-" + version + "-dist.zip)");
+            }
             require(problems, artifactId, files, "sources");
             require(problems, artifactId, files, "javadoc");
             if (files.containsKey("jar")) {
@@ -139,7 +149,7 @@ final class StagingCheck {
         }
     }
 
-    /** The staged files of one version by kind (pom, jar, sources, javadoc); checksums and metadata left out. */
+    /** The staged files of one version by kind (pom, jar, sources, javadoc, dist); checksums and metadata left out. */
     private static Map<String, Path> artifactFiles(Path dir, String artifactId) {
         Map<String, Path> files = new HashMap<>();
         for (Path file : list(dir)) {
@@ -153,6 +163,8 @@ final class StagingCheck {
                 files.put("javadoc", file);
             } else if (name.endsWith(".jar")) {
                 files.put("jar", file);
+            } else if (name.endsWith("-dist.zip")) {
+                files.put("dist", file);
             } else if (name.endsWith(".pom")) {
                 files.put("pom", file);
             }
