@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * {@code If-None-Match: *} when the object does not exist yet). Release and extend: one {@code PUT If-Match <our
  * etag>} each (a {@code GET} first only when the holder's ETag is not the one this store wrote last). A lost race
  * found by the {@code GET} returns the record it read; a conditional {@code PUT} that loses returns no record, and
- * core reads the fresh one.
+ * core reads the fresh one. An acquisition right after a read of the same name (core's first call of a process reads
+ * once for the store's time) starts from what that read found when it was free: one {@code PUT} conditioned on it,
+ * and the {@code GET} only when that fails, so a first-ever lock costs the read and one write.
  *
  * <p>Thread-safe when the subclass's two calls are.
  */
@@ -35,6 +38,11 @@ public abstract class ETagLockStore implements LockStore {
     private final CallTimeouts timeouts;
     /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
     private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
+    /** The last read, for the next acquisition of its name to start from; one slot, taken once. */
+    private final AtomicReference<LastRead> lastRead = new AtomicReference<>();
+
+    /** What a read of {@code name} found: its record (with its ETag), or none. */
+    private record LastRead(String name, Optional<LockRecord> record) {}
 
     /** @param timeouts the deadline of every request; acquire and extend are capped at their lease */
     protected ETagLockStore(CallTimeouts timeouts) {
@@ -88,6 +96,20 @@ public abstract class ETagLockStore implements LockStore {
         LockRecord mine = written.get(request.name());
         if (mine != null && mine.canBeAcquired(request.now(), request.tick())) {
             Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire", deadline);
+            if (taken.isPresent()) {
+                return acquired(taken.get());
+            }
+        }
+        LastRead seen = lastRead.getAndSet(null);
+        if (mine == null
+                && seen != null
+                && seen.name().equals(request.name())
+                && seen.record()
+                        .map(r -> r.canBeAcquired(request.now(), request.tick()))
+                        .orElse(true)) {
+            // free when read: a write conditioned on that state wins unless someone wrote since (then read below)
+            LockRecord base = seen.record().orElse(null);
+            Optional<LockRecord> taken = put(acquisition(request, base), base, "acquire", deadline);
             if (taken.isPresent()) {
                 return acquired(taken.get());
             }
@@ -148,12 +170,17 @@ public abstract class ETagLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        return readObject(name, timeouts.forRead());
+        return remembered(name, readObject(name, timeouts.forRead()));
     }
 
     @Override
     public Optional<LockRecord> read(String name, Duration leaseLeft) {
-        return readObject(name, timeouts.forSettling(leaseLeft));
+        return remembered(name, readObject(name, timeouts.forSettling(leaseLeft)));
+    }
+
+    private Optional<LockRecord> remembered(String name, Optional<LockRecord> record) {
+        lastRead.set(new LastRead(name, record));
+        return record;
     }
 
     /**
