@@ -7,9 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -44,10 +42,14 @@ public final class StoreCheck {
     private static final Duration LEASE = Duration.ofMinutes(2);
 
     private static final int TIMED_READS = 5;
+    private static final Duration MIN_HOLD = Duration.ofMillis(1);
+    private static final Duration MAX_HOLD = Duration.ofMillis(20);
 
     private final CloudLockProvider provider;
     private final LockStore store;
     private final Options options;
+    /** The median read of the round-trip check: how long the race holds each lock it wins (within 1 to 20 ms). */
+    private Duration medianRead = Duration.ofMillis(5);
 
     private StoreCheck(CloudLockProvider provider, Options options) {
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -175,6 +177,7 @@ public final class StoreCheck {
                 took[i] = System.nanoTime() - start;
             }
             java.util.Arrays.sort(took);
+            medianRead = Duration.ofNanos(took[took.length / 2]);
             return Check.passed(
                     "round-trip",
                     "median " + millis(Duration.ofNanos(took[took.length / 2])) + " of " + TIMED_READS + " reads");
@@ -187,6 +190,11 @@ public final class StoreCheck {
     private record Holding(int thread, long fence, long acquired, long releaseSent) {}
 
     private Check atomicity(String name) {
+        // a holding lasts about one round trip, so that the answer to an acquisition the store let through beside it
+        // arrives before its release is sent
+        Duration hold = medianRead.compareTo(MIN_HOLD) < 0
+                ? MIN_HOLD
+                : medianRead.compareTo(MAX_HOLD) > 0 ? MAX_HOLD : medianRead;
         ConcurrentLinkedQueue<Holding> holdings = new ConcurrentLinkedQueue<>();
         AtomicInteger attempts = new AtomicInteger();
         AtomicInteger refusedReleases = new AtomicInteger();
@@ -206,6 +214,7 @@ public final class StoreCheck {
                                 Optional<CloudLockProvider.StoreLock> lock = provider.tryLockForAdmin(config(name));
                                 if (lock.isPresent()) {
                                     long acquired = System.nanoTime();
+                                    Thread.sleep(hold.toMillis(), hold.toNanosPart() % 1_000_000);
                                     long releaseSent = System.nanoTime();
                                     holdings.add(new Holding(thread, lock.get().fencingToken(), acquired, releaseSent));
                                     if (!lock.get().release(null)) {
@@ -236,7 +245,7 @@ public final class StoreCheck {
         int made = Math.min(attempts.get(), options.attempts());
         int doubleWinners = doubleWinners(List.copyOf(holdings));
         String counts = options.threads() + " threads, " + made + " attempts in " + millis(took) + ", "
-                + holdings.size() + " holdings";
+                + holdings.size() + " holdings of " + millis(hold) + " each";
         if (doubleWinners > 0) {
             return Check.failed(
                     "atomic",
@@ -256,32 +265,23 @@ public final class StoreCheck {
     }
 
     /**
-     * The holdings that certainly shared the lock with another: one whose fencing token another holding also has,
-     * or one whose acquisition returned before another's release was sent while that other's acquisition returned
-     * before its own release was sent (each was then held at once, whatever the latency).
+     * The holdings that certainly shared the lock with another: two with one fencing token, or an earlier holding
+     * (by fencing token) whose release was sent after a later one's acquisition had returned. A store that applies
+     * its conditional writes atomically writes fencing tokens in the order it grants the lock, so the later holding
+     * was written before the earlier one was released: both held it at once, whatever the latency.
      */
     static int doubleWinners(List<Holding> holdings) {
-        boolean[] doubled = new boolean[holdings.size()];
-        Map<Long, Integer> byFence = new HashMap<>();
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < holdings.size(); i++) {
-            Integer other = byFence.putIfAbsent(holdings.get(i).fence(), i);
-            if (other != null) {
-                doubled[i] = true;
-                doubled[other] = true;
-            }
-            order.add(i);
-        }
-        order.sort(Comparator.comparingLong(i -> holdings.get(i).acquired()));
-        int latest = -1; // the holding seen so far whose release was sent last
-        for (int i : order) {
-            Holding holding = holdings.get(i);
-            if (latest >= 0 && holding.acquired() < holdings.get(latest).releaseSent()) {
-                doubled[i] = true;
-                doubled[latest] = true;
-            }
-            if (latest < 0 || holding.releaseSent() > holdings.get(latest).releaseSent()) {
-                latest = i;
+        List<Holding> byFence = new ArrayList<>(holdings);
+        byFence.sort(Comparator.comparingLong(Holding::fence));
+        boolean[] doubled = new boolean[byFence.size()];
+        for (int i = 0; i < byFence.size(); i++) {
+            for (int j = i + 1; j < byFence.size(); j++) {
+                Holding earlier = byFence.get(i);
+                Holding later = byFence.get(j);
+                if (earlier.fence() == later.fence() || later.acquired() < earlier.releaseSent()) {
+                    doubled[i] = true;
+                    doubled[j] = true;
+                }
             }
         }
         int count = 0;
