@@ -17,6 +17,11 @@ import org.junit.jupiter.api.Test;
  */
 class CheckIT {
 
+    static {
+        // the build points the JVM's trust store at the Cosmos launcher's (see CliContract): it must exist first
+        Emulators.cosmosTrustStore();
+    }
+
     private static final Map<String, String> AWS =
             Map.of("AWS_ACCESS_KEY_ID", "test", "AWS_SECRET_ACCESS_KEY", "test", "AWS_REGION", "us-east-1");
 
