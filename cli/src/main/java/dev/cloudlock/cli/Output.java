@@ -1,6 +1,7 @@
 package dev.cloudlock.cli;
 
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.StoreCheck;
 import dev.cloudlock.spi.LockRecordPage;
 import java.time.Duration;
 import java.time.Instant;
@@ -163,6 +164,63 @@ final class Output {
                 .string("watermark", lock.watermark())
                 .raw("held", Boolean.toString(lock.held()));
         return out.toString();
+    }
+
+    /**
+     * What {@code cloudlock check} found, a check a line (status, name, what it found), then the verdict and what
+     * remains of the scratch lock.
+     */
+    static String check(StoreCheck.Result result) {
+        StringBuilder out = new StringBuilder("Checks on the scratch lock '")
+                .append(result.lockName())
+                .append("':\n");
+        int width =
+                result.checks().stream().mapToInt(c -> width(c.name())).max().orElse(0);
+        for (StoreCheck.Check check : result.checks()) {
+            out.append("  ")
+                    .append(pad(check.status().name().toLowerCase(java.util.Locale.ROOT), 9))
+                    .append(pad(check.name(), width + 2))
+                    .append(check.detail())
+                    .append('\n');
+        }
+        List<String> failed = result.checks().stream()
+                .filter(c -> c.status() == StoreCheck.Status.FAILED)
+                .map(StoreCheck.Check::name)
+                .toList();
+        out.append(
+                        failed.isEmpty()
+                                ? "Every check passed."
+                                : failed.size() + (failed.size() == 1 ? " check" : " checks") + " failed: "
+                                        + String.join(", ", failed) + ".")
+                .append('\n');
+        if (result.storeFailure() == null) {
+            out.append("The scratch lock is released; its record remains in the store.\n");
+        }
+        return out.toString();
+    }
+
+    /**
+     * What {@code cloudlock check} found as the endpoint answers it,
+     * {@code {"lockName":...,"passed":...,"checks":[{"name":...,"status":...,"detail":...}],"storeFailure":...}},
+     * with the command's {@code exitCode} and, for a store set up wrong, the {@code fix}.
+     */
+    static String json(StoreCheck.Result result, int exitCode, @Nullable String fix) {
+        return new JsonObject()
+                .string("lockName", result.lockName())
+                .raw("passed", Boolean.toString(result.passed()))
+                .raw(
+                        "checks",
+                        result.checks().stream()
+                                .map(c -> new JsonObject()
+                                        .string("name", c.name())
+                                        .string("status", c.status())
+                                        .string("detail", c.detail())
+                                        .toString())
+                                .collect(Collectors.joining(",", "[", "]")))
+                .string("storeFailure", result.storeFailure())
+                .raw("exitCode", Integer.toString(exitCode))
+                .string("fix", fix)
+                .toString();
     }
 
     /** A JSON object written field by field; a field whose value is null is left out. */

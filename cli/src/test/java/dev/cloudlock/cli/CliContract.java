@@ -222,6 +222,27 @@ abstract class CliContract {
                 .isEqualTo(repaired);
     }
 
+    /**
+     * {@code cloudlock check} passes on this store: every check passes (the clock may be skipped) and the race of
+     * threads on the scratch lock finds no double winner. Bounded to 2 s of racing.
+     */
+    @Test
+    void checkFindsTheStoreFitForLocks() {
+        CliProcess.Run check = cli("check", "--json", "--race-time", "2s");
+        assertThat(check.exitCode()).as(check.toString()).isZero();
+        assertThat(check.out().strip())
+                .as(check.toString())
+                .startsWith("{\"lockName\":\"cloudlock-check-")
+                .contains("\"passed\":true")
+                .contains("{\"name\":\"atomic\",\"status\":\"PASSED\",\"detail\":\"no double winners")
+                .doesNotContain("FAILED", "storeFailure", "null")
+                .endsWith(",\"exitCode\":0}");
+        for (String name : List.of("layout", "acquire", "extend", "read", "list", "release", "round-trip")) {
+            assertThat(check.out()).as(name).contains("{\"name\":\"" + name + "\",\"status\":\"PASSED\"");
+        }
+        System.out.println(getClass().getSimpleName() + " check: " + check.out().strip());
+    }
+
     @Test
     void aStoreThatDoesNotAnswerIsExitCode3WithTheStoresWords() {
         CliProcess.Run down = cli(unreachableStoreArgs(), "--call-timeout", "3s", "list");

@@ -31,7 +31,7 @@ class CliUsageIT {
         CliProcess.Run unknown = cli("--store", "dynamodb", "unlock-everything");
         assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
         assertThat(unknown.err())
-                .contains("'unlock-everything'", "The commands are list, show, release, reset-watermark, init.")
+                .contains("'unlock-everything'", "The commands are list, show, release, reset-watermark, init, check.")
                 .doesNotContain("Did you mean");
 
         CliProcess.Run typo = cli("--store", "dynamodb", "lsit");
@@ -197,7 +197,7 @@ class CliUsageIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"list", "show", "release", "reset-watermark", "init"})
+    @ValueSource(strings = {"list", "show", "release", "reset-watermark", "init", "check"})
     void everyCommandHasHelp(String command) {
         CliProcess.Run help = cli(command, "--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();

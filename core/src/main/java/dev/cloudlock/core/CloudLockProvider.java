@@ -462,8 +462,9 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             String taker = "another holder has taken it: the record now belongs to '" + current.lockedBy()
                     + "' with fencing token " + current.fence() + ", its lease " + leaseState(current.lockUntil(), now);
             return held.lockUntil().isAfter(now)
-                    ? taker + ", although our lease " + ourLease + " (the record was written outside the lock's rules,"
-                            + " or the clocks disagree)"
+                    ? taker + ", although our lease " + ourLease + " (possible causes: a store or emulator that"
+                            + " does not apply conditional writes atomically (moto_server; run `cloudlock check`),"
+                            + " a record written outside the lock's rules, or clocks that disagree)"
                     : taker + "; our lease " + ourLease;
         }
         return "the record still carries our owner token and its lease " + leaseState(current.lockUntil(), now)

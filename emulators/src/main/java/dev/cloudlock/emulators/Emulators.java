@@ -17,7 +17,8 @@ import java.util.List;
  * <ul>
  *   <li>{@link #moto()}: moto server (DynamoDB, S3) behind a launcher that serialises requests, so that conditional
  *       writes are atomic as they are in AWS. Needs {@code python3} with {@code moto[server]}
- *       ({@code CLOUDLOCK_PYTHON} picks another interpreter).</li>
+ *       ({@code CLOUDLOCK_PYTHON} picks another interpreter). {@link #startPlainMoto()} starts plain
+ *       {@code moto_server}, which does not: only to show that a check catches it.</li>
  *   <li>{@link #dynalite()}: dynalite (DynamoDB on Node), from {@code emulators/node_modules}, which the Maven build
  *       installs with {@code npm ci}. The folder is found from the system property {@code cloudlock.emulators.dir},
  *       the variable {@code CLOUDLOCK_EMULATORS_DIR}, or by looking upwards from the working directory.</li>
@@ -59,6 +60,21 @@ public final class Emulators {
                     Duration.ofSeconds(60));
         }
         return moto;
+    }
+
+    /**
+     * A new plain {@code moto_server} of its own (the caller closes it), without the serialising launcher: as a user
+     * would start it to try locks locally. It does NOT apply a DynamoDB conditional write atomically (two racing
+     * requests can both pass one condition): for tests that show a check catches that, never for lock tests. Needs
+     * {@code moto_server} on the PATH ({@code CLOUDLOCK_MOTO_SERVER} names another).
+     */
+    public static EmulatorProcess startPlainMoto() {
+        String server = System.getenv().getOrDefault("CLOUDLOCK_MOTO_SERVER", "moto_server");
+        return EmulatorProcess.start(
+                "moto_server",
+                port -> List.of(server, "-H", "127.0.0.1", "-p", Integer.toString(port)),
+                "/moto-api/",
+                Duration.ofSeconds(60));
     }
 
     /** Wipes every table, bucket and object in the shared moto server. */

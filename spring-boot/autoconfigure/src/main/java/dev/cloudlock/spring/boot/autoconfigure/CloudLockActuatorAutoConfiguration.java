@@ -16,7 +16,8 @@ import org.springframework.context.annotation.Configuration;
  * ({@link CloudLockHealthIndicator}, off with {@code management.health.cloudlock.enabled=false}), in the group
  * {@code cloudlock} rather than in {@code /actuator/health} ({@link CloudLockHealthGroups}), and the
  * {@code cloudlocks} endpoint ({@link CloudLocksEndpoint}, over HTTP with {@link CloudLocksEndpointWebExtension}),
- * when exposure and access allow it.
+ * when exposure and access allow it; and the {@code cloudlockcheck} endpoint ({@link CloudLockCheckEndpoint}), which
+ * checks the store is fit for locks, when the application grants it access.
  */
 @AutoConfiguration(after = CloudLockAutoConfiguration.class)
 @ConditionalOnBean(CloudLockProvider.class)
@@ -48,6 +49,18 @@ public class CloudLockActuatorAutoConfiguration {
         @Bean
         static CloudLockHealthGroups cloudlockHealthGroups() {
             return new CloudLockHealthGroups();
+        }
+    }
+
+    /** The {@code cloudlockcheck} endpoint, when the application grants it access (it has none by default). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    @ConditionalOnAvailableEndpoint(CloudLockCheckEndpoint.class)
+    static class CheckEndpointConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        CloudLockCheckEndpoint cloudLockCheckEndpoint(CloudLockProvider provider) {
+            return new CloudLockCheckEndpoint(provider);
         }
     }
 
