@@ -3,7 +3,9 @@ package dev.cloudlock.infra;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +18,7 @@ import java.util.regex.Pattern;
  * The environment a module's function gets, evaluated from the parsed {@code .tf} files: each {@code NAME = expr}
  * of the function's setting, with the module's variable defaults overridden by the inputs a caller (an example) gives
  * it. Evaluates what the modules write there: references to variables and locals, {@code coalesce}, string
- * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, a boolean's {@code ? "true" : "false"}, the arguments of the module's
+ * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, {@code base64encode}, a boolean's {@code ? "true" : "false"}, the arguments of the module's
  * own resources and what the platform decides (given by the test); anything else is an error naming the expression,
  * never a guess.
  */
@@ -104,6 +106,12 @@ final class ModuleEnvironment {
                 arguments.add(Long.parseLong(evaluate(argument)));
             }
             return String.format(format.group(1), arguments.toArray());
+        }
+        Matcher base64encode =
+                Pattern.compile("^base64encode\\((.+)\\)$", Pattern.DOTALL).matcher(e);
+        if (base64encode.matches()) {
+            return Base64.getEncoder()
+                    .encodeToString(evaluate(base64encode.group(1)).getBytes(StandardCharsets.UTF_8));
         }
         Matcher jsonencode =
                 Pattern.compile("^jsonencode\\(\\{(.*)}\\)$", Pattern.DOTALL).matcher(e);

@@ -11,24 +11,18 @@ import dev.cloudlock.emulators.LambdaRuntimeApi;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
-import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
-import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -135,7 +129,7 @@ class NightlyReportLambdaPackageTest {
 
     @Test
     void withoutTheLoggingBindingThePackageRunsButItsConsoleHasNoOutcomeLine() throws Exception {
-        Path unbound = withoutBinding(PACKAGE, work.resolve("no-binding.jar"));
+        Path unbound = Packages.withoutBinding(PACKAGE, "org/slf4j/simple/", work.resolve("no-binding.jar"));
         String job = environment.get("CLOUDLOCK_JOB_NAME") + "-no-binding";
         String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
         String console = run(unbound, HANDLER, job, tick);
@@ -234,30 +228,5 @@ class NightlyReportLambdaPackageTest {
                 .collect(Collectors.joining(File.pathSeparator));
         assertThat(client).contains("aws-lambda-java-runtime-interface-client");
         return client;
-    }
-
-    /** {@code jar} without slf4j-simple: its classes and its entry in SLF4J's service file. */
-    private static Path withoutBinding(Path jar, Path target) throws IOException {
-        try (ZipFile in = new ZipFile(jar.toFile());
-                OutputStream file = Files.newOutputStream(target);
-                ZipOutputStream out = new ZipOutputStream(file)) {
-            Enumeration<? extends ZipEntry> entries = in.entries();
-            int dropped = 0;
-            while (entries.hasMoreElements()) {
-                ZipEntry entry = entries.nextElement();
-                if (entry.getName().startsWith("org/slf4j/simple/")
-                        || entry.getName().equals("META-INF/services/org.slf4j.spi.SLF4JServiceProvider")) {
-                    dropped++;
-                    continue;
-                }
-                out.putNextEntry(new ZipEntry(entry.getName()));
-                try (InputStream content = in.getInputStream(entry)) {
-                    content.transferTo(out);
-                }
-                out.closeEntry();
-            }
-            assertThat(dropped).as("the binding's entries in the package").isGreaterThan(1);
-        }
-        return target;
     }
 }

@@ -3,6 +3,7 @@ package dev.cloudlock.function.gcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.FunctionsFrameworkNamespace;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,32 +29,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Guarded functions served by the real Functions Framework invoker ({@code java-function-invoker} 2.0.0), each in
- * its own JVM as GCP runs them, on the Cloud Firestore emulator, configured from environment variables only.
- *
- * <p>The invoker has no host option and binds 0.0.0.0, so it runs inside a network namespace of its own
- * ({@code unshare -n}), whose only interface is a loopback nobody else can reach. The test JVM cannot connect into
- * that loopback, and the functions cannot connect out to the emulator on the host's loopback, so a
- * {@link SocketRelay} on each side links them through Unix-domain sockets in a temporary folder (a socket file is
- * reachable from every namespace):
- * <pre>
- *   test JVM ── tcp 127.0.0.1:free ─► relay ─► pubsub.sock ─► relay (in the namespace) ─► invoker :8081
- *                                            ─► http.sock   ─►                          ─► invoker :8082
- *   invokers ─► tcp 127.0.0.1:8085 (namespace) ─► firestore.sock ─► relay (test JVM) ─► emulator 127.0.0.1:port
- * </pre>
- * Nothing binds outside 127.0.0.1 on the host; the emulator is the testkit's shared one.
+ * its own JVM as GCP runs them, on the Cloud Firestore emulator, configured from environment variables only
+ * ({@link FunctionsFrameworkNamespace}: the invoker binds 0.0.0.0, so it runs in a network namespace of its own).
  */
 class FunctionsFrameworkEndToEndTest {
 
-    private static final int PUBSUB_PORT = 8081;
-    private static final int HTTP_PORT = 8082;
-    private static final int FIRESTORE_PORT = 8085;
-    private static final int PUBSUB_RETRY_PORT = 8083;
-    private static final int HTTP_RETRY_PORT = 8084;
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private static final List<SocketRelay> RELAYS = new ArrayList<>();
-    private static Process namespace;
+    private static FunctionsFrameworkNamespace functions;
     private static Path workDir;
     private static Path runsFile;
     private static URI pubsubUrl;
@@ -66,126 +51,47 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(invokerJar)
                 .as("-Dcloudlock.gcf.invoker.jar (the Maven build sets it)")
                 .isNotNull();
-        assertThat(Path.of(invokerJar))
-                .as("the Functions Framework invoker jar")
-                .isRegularFile();
         Emulators.firestore();
         Emulators.resetFirestore();
         workDir = Files.createTempDirectory("cloudlock-gcf-e2e");
         runsFile = workDir.resolve("runs.txt");
-
-        RELAYS.add(SocketRelay.start(
-                "unix:" + workDir.resolve("firestore.sock"),
-                "tcp:127.0.0.1:" + Emulators.firestore().port()));
-        SocketRelay pubsub = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("pubsub.sock"));
-        SocketRelay http = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("http.sock"));
-        RELAYS.add(pubsub);
-        RELAYS.add(http);
-        pubsubUrl = URI.create("http://127.0.0.1:" + pubsub.port() + "/");
-        httpUrl = URI.create("http://127.0.0.1:" + http.port() + "/");
-        // The same functions with CLOUDLOCK_WHEN_BUSY=retry.
-        SocketRelay pubsubRetry = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("pubsub-retry.sock"));
-        SocketRelay httpRetry = SocketRelay.start("tcp:127.0.0.1:0", "unix:" + workDir.resolve("http-retry.sock"));
-        RELAYS.add(pubsubRetry);
-        RELAYS.add(httpRetry);
-        pubsubRetryUrl = URI.create("http://127.0.0.1:" + pubsubRetry.port() + "/");
-        httpRetryUrl = URI.create("http://127.0.0.1:" + httpRetry.port() + "/");
 
         String testClassPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         // What GCP deploys: the function and its dependencies, without the API jars the runtime supplies.
         String functionClassPath = Arrays.stream(testClassPath.split(File.pathSeparator))
                 .filter(entry -> !entry.contains("functions-framework-api") && !entry.contains("cloudevents-"))
                 .collect(Collectors.joining(File.pathSeparator));
-        Path script = workDir.resolve("namespace.sh");
-        Files.writeString(
-                script,
-                String.join(
-                        "\n",
-                        "set -e",
-                        "ip link set lo up",
-                        "\"$JAVA\" -Xmx64m -cp \"$TEST_CP\" " + SocketRelay.class.getName()
-                                + " tcp:127.0.0.1:" + FIRESTORE_PORT + "=unix:\"$DIR\"/firestore.sock"
-                                + " unix:\"$DIR\"/pubsub.sock=tcp:127.0.0.1:" + PUBSUB_PORT
-                                + " unix:\"$DIR\"/http.sock=tcp:127.0.0.1:" + HTTP_PORT
-                                + " unix:\"$DIR\"/pubsub-retry.sock=tcp:127.0.0.1:" + PUBSUB_RETRY_PORT
-                                + " unix:\"$DIR\"/http-retry.sock=tcp:127.0.0.1:" + HTTP_RETRY_PORT
-                                + " > \"$DIR\"/relay.log 2>&1 &",
-                        "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2ePubSubFunction.class.getName()
-                                + " --port " + PUBSUB_PORT
-                                + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/pubsub.log 2>&1 &",
-                        "\"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target " + E2eSchedulerHttpFunction.class.getName()
-                                + " --port " + HTTP_PORT + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/http.log 2>&1 &",
-                        "CLOUDLOCK_WHEN_BUSY=retry \"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target "
-                                + E2ePubSubFunction.class.getName() + " --port " + PUBSUB_RETRY_PORT
-                                + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/pubsub-retry.log 2>&1 &",
-                        "CLOUDLOCK_WHEN_BUSY=retry \"$JAVA\" -Xmx256m -jar \"$INVOKER\" --target "
-                                + E2eSchedulerHttpFunction.class.getName() + " --port " + HTTP_RETRY_PORT
-                                + " --classpath \"$FUNCTION_CP\" > \"$DIR\"/http-retry.log 2>&1 &",
-                        "wait",
-                        ""));
-        ProcessBuilder builder = new ProcessBuilder("unshare", "-n", "sh", script.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(workDir.resolve("namespace.log").toFile());
-        Map<String, String> env = builder.environment();
-        env.put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        env.put("TEST_CP", testClassPath);
-        env.put("FUNCTION_CP", functionClassPath);
-        env.put("INVOKER", invokerJar);
-        env.put("DIR", workDir.toString());
-        env.put("FIRESTORE_EMULATOR_HOST", "127.0.0.1:" + FIRESTORE_PORT);
-        env.put("GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
-        env.put("K_SERVICE", "guarded");
-        env.put("E2E_RUNS_FILE", runsFile.toString());
-        env.put("CLOUDLOCK_FUNCTION_TIMEOUT", "PT30S");
-        env.put("CLOUDLOCK_LEASE_MARGIN", "PT1S");
-        // Cloud Scheduler publishes shortly after the occurrence: a schedule of whole minutes has a grain of PT1M.
-        env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
-        namespace = builder.start();
-
-        awaitServing(pubsubUrl, "pubsub.log");
-        awaitServing(httpUrl, "http.log");
-        awaitServing(pubsubRetryUrl, "pubsub-retry.log");
-        awaitServing(httpRetryUrl, "http-retry.log");
+        Map<String, String> env = Map.of(
+                "K_SERVICE", "guarded",
+                "E2E_RUNS_FILE", runsFile.toString(),
+                "CLOUDLOCK_FUNCTION_TIMEOUT", "PT30S",
+                "CLOUDLOCK_LEASE_MARGIN", "PT1S",
+                // Cloud Scheduler publishes shortly after the occurrence: a schedule of whole minutes has a grain of
+                // PT1M.
+                "CLOUDLOCK_TICK_RESOLUTION", "PT1M");
+        Map<String, String> retry = new HashMap<>(env);
+        retry.put("CLOUDLOCK_WHEN_BUSY", "retry");
+        String pubSub = E2ePubSubFunction.class.getName();
+        String http = E2eSchedulerHttpFunction.class.getName();
+        functions = FunctionsFrameworkNamespace.serve(
+                Path.of(invokerJar),
+                workDir,
+                List.of(
+                        new FunctionsFrameworkNamespace.Function("pubsub", pubSub, functionClassPath, env),
+                        new FunctionsFrameworkNamespace.Function("http", http, functionClassPath, env),
+                        // The same functions with CLOUDLOCK_WHEN_BUSY=retry.
+                        new FunctionsFrameworkNamespace.Function("pubsub-retry", pubSub, functionClassPath, retry),
+                        new FunctionsFrameworkNamespace.Function("http-retry", http, functionClassPath, retry)));
+        pubsubUrl = functions.url("pubsub");
+        httpUrl = functions.url("http");
+        pubsubRetryUrl = functions.url("pubsub-retry");
+        httpRetryUrl = functions.url("http-retry");
     }
 
     @AfterAll
     static void stop() {
-        if (namespace != null) {
-            namespace.descendants().forEach(ProcessHandle::destroyForcibly);
-            namespace.destroyForcibly();
-        }
-        RELAYS.forEach(SocketRelay::close);
-    }
-
-    private static void awaitServing(URI url, String log) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (true) {
-            assertThat(namespace.isAlive())
-                    .as("the namespace exited: %s", tail("namespace.log"))
-                    .isTrue();
-            try {
-                HTTP.send(
-                        HttpRequest.newBuilder(url)
-                                .timeout(Duration.ofSeconds(5))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding());
-                return;
-            } catch (IOException notYet) {
-                assertThat(System.nanoTime())
-                        .as("the invoker never served %s: %s", url, tail(log))
-                        .isLessThan(deadline);
-                Thread.sleep(250);
-            }
-        }
-    }
-
-    private static String tail(String log) {
-        try {
-            List<String> lines = Files.readAllLines(workDir.resolve(log));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no " + log + ")";
+        if (functions != null) {
+            functions.close();
         }
     }
 
@@ -206,24 +112,8 @@ class FunctionsFrameworkEndToEndTest {
 
     private static HttpRequest pubSubEvent(
             URI url, String topic, String messageId, String publishTime, Map<String, String> attributes) {
-        String attrs = attributes.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"")
-                .collect(Collectors.joining(","));
         String data = Base64.getEncoder().encodeToString("{\"report\":\"nightly\"}".getBytes(StandardCharsets.UTF_8));
-        String body = "{\"message\":{\"attributes\":{" + attrs + "},\"data\":\"" + data + "\",\"messageId\":\""
-                + messageId + "\",\"message_id\":\"" + messageId + "\",\"publishTime\":\"" + publishTime
-                + "\",\"publish_time\":\"" + publishTime + "\"},\"subscription\":\"projects/demo-test/subscriptions/"
-                + "eventarc-europe-west1-guarded-123-sub-456\"}";
-        return HttpRequest.newBuilder(url)
-                .timeout(Duration.ofSeconds(60))
-                .header("ce-specversion", "1.0")
-                .header("ce-id", messageId)
-                .header("ce-source", "//pubsub.googleapis.com/projects/demo-test/topics/" + topic)
-                .header("ce-type", "google.cloud.pubsub.topic.v1.messagePublished")
-                .header("ce-time", publishTime)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
+        return FunctionsFrameworkNamespace.pubSubDelivery(url, topic, messageId, publishTime, data, attributes);
     }
 
     private static HttpRequest schedulerRequest(String jobName, String scheduleTime, Map<String, String> headers) {
@@ -272,7 +162,7 @@ class FunctionsFrameworkEndToEndTest {
                 .isEqualTo(1);
         // the function's own line (java.util.logging, which reaches Cloud Logging without an SLF4J binding) names
         // the message, the job, the tick and the run's fencing token
-        String log = Files.readString(workDir.resolve("pubsub.log"));
+        String log = Files.readString(functions.log("pubsub"));
         String tick = "nightly-report at 2026-11-30T02:00:00Z: ";
         assertThat(log)
                 .containsPattern(
@@ -315,7 +205,7 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(runsOf("hourly-export"))
                 .as("runs of one occurrence attempted 4 times")
                 .isEqualTo(1);
-        assertThat(Files.readString(workDir.resolve("http.log")))
+        assertThat(Files.readString(functions.log("http")))
                 .containsPattern(
                         Pattern.quote("Cloud Scheduler request: hourly-export at 2026-11-30T03:00:00Z: ACQUIRED"
                                         + " (fencing token ")
@@ -412,7 +302,7 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(runsOf(job))
                 .as("runs: the failed first attempt and one success")
                 .isEqualTo(2);
-        assertThat(Files.readString(workDir.resolve("http-retry.log"))).contains("BUSY_RETRY");
+        assertThat(Files.readString(functions.log("http-retry"))).contains("BUSY_RETRY");
     }
 
     @Test
@@ -442,7 +332,7 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(runsOf(topic))
                 .as("runs: the failed first attempt and one success")
                 .isEqualTo(2);
-        String log = Files.readString(workDir.resolve("pubsub-retry.log"));
+        String log = Files.readString(functions.log("pubsub-retry"));
         assertThat(log).contains("BUSY_RETRY").contains(": ACQUIRED").contains(": DONE");
     }
 

@@ -1,5 +1,6 @@
 package dev.cloudlock.examples;
 
+// snippet:function
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.gcp.GuardedPubSubFunction;
 import dev.cloudlock.function.gcp.PubSubMessage;
@@ -7,11 +8,10 @@ import io.cloudevents.CloudEvent;
 import java.util.logging.Logger;
 
 /**
- * The Pub/Sub example of docs/functions/gcp-functions.md: a CloudEvents function subscribed (through Eventarc) to the
- * Pub/Sub topic a
- * Cloud Scheduler job publishes to; its body runs once per scheduled occurrence. Configured by environment variables
- * (CLOUDLOCK_TICK_RESOLUTION, optionally CLOUDLOCK_JOB_NAME, CLOUDLOCK_FIRESTORE_COLLECTION,
- * CLOUDLOCK_FUNCTION_TIMEOUT).
+ * A CloudEvents function for the Pub/Sub topic that the Cloud Scheduler job of infra-terraform's
+ * gcp-scheduled-function module publishes to: the body runs once per scheduled occurrence. Configured by environment
+ * variables the module sets (CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE, CLOUDLOCK_JOB_NAME,
+ * CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT).
  */
 public class NightlyReportPubSubFunction extends GuardedPubSubFunction {
 
@@ -24,3 +24,4 @@ public class NightlyReportPubSubFunction extends GuardedPubSubFunction {
         // ... build and send the report; pass run.fencingToken() to what you write
     }
 }
+// end-snippet:function

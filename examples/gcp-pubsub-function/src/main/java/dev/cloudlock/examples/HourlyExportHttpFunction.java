@@ -1,5 +1,6 @@
 package dev.cloudlock.examples;
 
+// snippet:function
 import com.google.cloud.functions.HttpRequest;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.gcp.GuardedSchedulerHttpFunction;
@@ -19,3 +20,4 @@ public class HourlyExportHttpFunction extends GuardedSchedulerHttpFunction {
         // ... export; pass run.fencingToken() to what you write
     }
 }
+// end-snippet:function

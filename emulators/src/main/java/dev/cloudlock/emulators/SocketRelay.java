@@ -1,4 +1,4 @@
-package dev.cloudlock.function.gcp;
+package dev.cloudlock.emulators;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Run as a process: {@code java ... SocketRelay LISTEN=TARGET...}; or in process with {@link #start}.
  */
-final class SocketRelay implements Closeable {
+public final class SocketRelay implements Closeable {
 
     private final ServerSocketChannel server;
     private final SocketAddress target;
@@ -46,7 +46,7 @@ final class SocketRelay implements Closeable {
     }
 
     /** Relays {@code listen} to {@code target} until closed. */
-    static SocketRelay start(String listen, String target) {
+    public static SocketRelay start(String listen, String target) {
         try {
             return new SocketRelay(listen, target);
         } catch (IOException e) {
@@ -55,7 +55,7 @@ final class SocketRelay implements Closeable {
     }
 
     /** The TCP port this relay listens on (for a {@code tcp:127.0.0.1:0} listener). */
-    int port() {
+    public int port() {
         try {
             return ((InetSocketAddress) server.getLocalAddress()).getPort();
         } catch (IOException e) {

@@ -1,0 +1,47 @@
+package dev.cloudlock.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+
+/** The examples' deployment packages, and the same packages with a part taken out for a negative control. */
+final class Packages {
+
+    private Packages() {}
+
+    /**
+     * A copy of {@code jar} at {@code target} without the SLF4J binding whose classes are under {@code bindingFolder}
+     * (such as {@code org/slf4j/simple/}): its classes and SLF4J's service file, which names only the binding.
+     */
+    static Path withoutBinding(Path jar, String bindingFolder, Path target) throws IOException {
+        try (ZipFile in = new ZipFile(jar.toFile());
+                OutputStream file = Files.newOutputStream(target);
+                ZipOutputStream out = new ZipOutputStream(file)) {
+            Enumeration<? extends ZipEntry> entries = in.entries();
+            int dropped = 0;
+            while (entries.hasMoreElements()) {
+                ZipEntry entry = entries.nextElement();
+                if (entry.getName().startsWith(bindingFolder)
+                        || entry.getName().equals("META-INF/services/org.slf4j.spi.SLF4JServiceProvider")) {
+                    dropped++;
+                    continue;
+                }
+                out.putNextEntry(new ZipEntry(entry.getName()));
+                try (InputStream content = in.getInputStream(entry)) {
+                    content.transferTo(out);
+                }
+                out.closeEntry();
+            }
+            assertThat(dropped).as("the binding's entries in the package").isGreaterThan(1);
+        }
+        return target;
+    }
+}
