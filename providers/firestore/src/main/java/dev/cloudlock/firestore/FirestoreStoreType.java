@@ -64,8 +64,11 @@ public final class FirestoreStoreType extends AbstractStoreType {
             throw new IllegalArgumentException("no Google credentials: Application Default Credentials"
                     + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default login, the metadata server)"
                     + " found none; set GOOGLE_APPLICATION_CREDENTIALS to a key file, run gcloud auth"
-                    + " application-default login, or set " + settings.spelling(ENDPOINT) + " or "
-                    + EMULATOR_VARIABLE + " for an emulator");
+                    + " application-default login, or set "
+                    + (settings.spelling(ENDPOINT).equals(EMULATOR_VARIABLE)
+                            ? EMULATOR_VARIABLE
+                            : settings.spelling(ENDPOINT) + " or " + EMULATOR_VARIABLE)
+                    + " for an emulator");
         }
     }
 

@@ -1,18 +1,22 @@
 package dev.cloudlock.function.gcp;
 
-import com.google.cloud.firestore.FirestoreOptions;
 import com.google.cloud.functions.HttpRequest;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
-import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.firestore.FirestoreStoreType;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
+import dev.cloudlock.spi.StoreSettings;
+import dev.cloudlock.spi.StoreType;
 import io.cloudevents.CloudEvent;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,18 +49,43 @@ public final class GcpTickGuard {
     /**
      * A guard on Firestore (the function's project, or {@code FIRESTORE_EMULATOR_HOST}), in the database and collection
      * of {@code settings}.
+     *
+     * @throws LockStoreConfigurationException when the environment has no Google credentials or names no project,
+     *     saying what was looked at and what to set
      */
     public GcpTickGuard(GcpGuardSettings settings) {
-        this(
-                settings,
-                FirestoreLockProvider.builder()
-                        .firestore(FirestoreOptions.getDefaultInstance().toBuilder()
-                                .setDatabaseId(settings.database())
-                                .build()
-                                .getService())
-                        .collection(settings.collection())
-                        .lockedBy(instanceIdentity())
-                        .build());
+        this(settings, firestore(settings, System::getenv));
+    }
+
+    /** The Firestore provider built as the store's type builds it, its setup problems named as the function's. */
+    static CloudLockProvider firestore(GcpGuardSettings settings, Function<String, @Nullable String> environment) {
+        Map<String, String> spelling = Map.of(
+                "collection",
+                GcpGuardSettings.COLLECTION,
+                "database",
+                GcpGuardSettings.DATABASE,
+                "project",
+                "GOOGLE_CLOUD_PROJECT",
+                "endpoint",
+                "FIRESTORE_EMULATOR_HOST");
+        StoreSettings storeSettings = new StoreSettings(
+                "firestore",
+                setting -> switch (setting.name()) {
+                    case "collection" -> settings.collection();
+                    case "database" -> settings.database();
+                    default -> environment.apply(spelling.get(setting.name()));
+                },
+                setting -> spelling.getOrDefault(setting.name(), setting.name()),
+                client -> null,
+                environment);
+        StoreType firestore = new FirestoreStoreType();
+        try {
+            firestore.checkEnvironment(storeSettings);
+            return firestore.builder(storeSettings).lockedBy(instanceIdentity()).build();
+        } catch (IllegalArgumentException setupProblem) {
+            throw new LockStoreConfigurationException(
+                    "The Cloud Functions guard cannot reach Firestore: " + setupProblem.getMessage(), setupProblem);
+        }
     }
 
     /** A guard on any cloudlock provider. */

@@ -2,6 +2,7 @@ package dev.cloudlock.function.gcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
@@ -104,6 +105,36 @@ class GcpTickGuardTest {
         assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
+    }
+
+    @Test
+    void withoutCredentialsOrAnEmulatorTheGuardSaysWhereItLookedAndWhatToSet() {
+        assumeTrue(
+                System.getenv("GOOGLE_APPLICATION_CREDENTIALS") == null,
+                "this machine has Application Default Credentials");
+        assertThatThrownBy(() -> GcpTickGuard.firestore(GcpGuardSettings.defaults(), variable -> null))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("no Google credentials")
+                .hasMessageContaining("set GOOGLE_APPLICATION_CREDENTIALS")
+                .hasMessageContaining("or set FIRESTORE_EMULATOR_HOST for an emulator");
+    }
+
+    @Test
+    void onTheEmulatorTheGuardNeedsNoCredentials() throws Exception {
+        Emulators.resetFirestore();
+        String emulator = "127.0.0.1:" + Emulators.firestore().port();
+        Map<String, String> environment =
+                Map.of("FIRESTORE_EMULATOR_HOST", emulator, "GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
+        var provider = GcpTickGuard.firestore(GcpGuardSettings.defaults(), environment::get);
+
+        assertThat(new GcpTickGuard(
+                                GcpGuardSettings.defaults()
+                                        .withGuard(
+                                                GuardSettings.defaults().withFunctionTimeout(Duration.ofSeconds(30))),
+                                provider)
+                        .run(new Tick("no-credentials", Instant.parse("2026-11-30T02:00:00Z")), run -> {}))
+                .as("the control: the same construction with an emulator named runs the tick")
+                .isEqualTo(TickStatus.ACQUIRED);
     }
 
     @Test
