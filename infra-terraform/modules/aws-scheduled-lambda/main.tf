@@ -2,11 +2,12 @@ locals {
   job_name = coalesce(var.job_name, var.function_name)
 
   # EventBridge Scheduler replaces <aws.scheduler.scheduled-time> with the tick's scheduled time: the same
-  # value on every retry of that tick, which is what the guard dedupes on.
-  schedule_input = jsonencode({
+  # value on every retry of that tick, which is what the guard dedupes on. jsonencode writes < and > as
+  # \u003c and \u003e; the placeholder is written as it is, so that it is found in the text as sent.
+  schedule_input = replace(replace(jsonencode({
     scheduledTime = "<aws.scheduler.scheduled-time>"
     jobName       = local.job_name
-  })
+  }), "\\u003c", "<"), "\\u003e", ">")
 
   # With SnapStart, Lambda snapshots published versions only: the schedule invokes the alias of the latest one.
   invoked_arn = var.snap_start ? aws_lambda_alias.live[0].arn : aws_lambda_function.this.arn

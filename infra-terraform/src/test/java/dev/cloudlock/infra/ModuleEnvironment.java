@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * The environment a module's function gets, evaluated from the parsed {@code .tf} files: each {@code NAME = expr}
  * of the function's setting, with the module's variable defaults overridden by the inputs a caller (an example) gives
  * it. Evaluates what the modules write there: references to variables and locals, {@code coalesce}, string
- * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, {@code base64encode}, a boolean's {@code ? "true" : "false"}, the arguments of the module's
+ * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, {@code base64encode}, {@code replace} of literal strings, a boolean's {@code ? "true" : "false"}, the arguments of the module's
  * own resources and what the platform decides (given by the test); anything else is an error naming the expression,
  * never a guess.
  */
@@ -107,6 +107,13 @@ final class ModuleEnvironment {
             }
             return String.format(format.group(1), arguments.toArray());
         }
+        Matcher replace = Pattern.compile(
+                        "^replace\\((.+),\\s*\"((?:[^\"\\\\]|\\\\.)*)\",\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\)$",
+                        Pattern.DOTALL)
+                .matcher(e);
+        if (replace.matches()) {
+            return evaluate(replace.group(1)).replace(unescape(replace.group(2)), unescape(replace.group(3)));
+        }
         Matcher base64encode =
                 Pattern.compile("^base64encode\\((.+)\\)$", Pattern.DOTALL).matcher(e);
         if (base64encode.matches()) {
@@ -159,6 +166,11 @@ final class ModuleEnvironment {
             return e;
         }
         return platform.apply(e).orElseThrow(() -> unsupported(expression));
+    }
+
+    /** An HCL string literal's content without its escapes ({@code \\\\} and {@code \\"}). */
+    private static String unescape(String literal) {
+        return literal.replaceAll("\\\\(.)", "$1");
     }
 
     /**

@@ -95,8 +95,7 @@ class NightlyReportLambdaPackageTest {
 
     /**
      * What the function receives for the occurrence at {@code tick}: the target's input, in which Scheduler replaces
-     * its placeholder with the occurrence's time (the same on every retry). Read as JSON, so that Terraform's escaping
-     * of {@code <} and {@code >} does not matter.
+     * its placeholder with the occurrence's time (the same on every retry).
      */
     private static String delivery(String tick) throws IOException {
         ObjectMapper json = new ObjectMapper();
@@ -112,9 +111,8 @@ class NightlyReportLambdaPackageTest {
     @Test
     void theModulesPayloadRunsThePackageOnceAndItsConsoleNamesJobTickAndFence() throws Exception {
         assertThat(scheduleInput)
-                .as("the schedule's input as Terraform's jsonencode writes it")
-                .isEqualTo("{\"jobName\":\"cloudlock-demo\",\"scheduledTime\":\"\\u003caws.scheduler.scheduled-time"
-                        + "\\u003e\"}");
+                .as("the schedule's input as the module sends it: JSON with the placeholder written as it is")
+                .isEqualTo("{\"jobName\":\"cloudlock-demo\",\"scheduledTime\":\"<aws.scheduler.scheduled-time>\"}");
         String job = environment.get("CLOUDLOCK_JOB_NAME");
         String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
         String console = run(PACKAGE, HANDLER, job, tick);
