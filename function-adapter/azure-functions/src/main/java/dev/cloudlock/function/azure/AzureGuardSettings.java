@@ -67,14 +67,14 @@ public record AzureGuardSettings(
 
     /**
      * The locks in a Blob Storage container: on {@code endpoint} with Entra ID when one is set, else through
-     * {@code connectionString}. The container must exist (the Terraform example creates it).
+     * {@code connectionString}. The container must exist (the Terraform example creates it). Neither
+     * {@code endpoint} nor {@code connectionString} set, or an {@code endpoint} that is not {@code https} (Entra ID
+     * sends its token over https only), is a {@link LockStoreConfigurationException} naming the setting.
      *
      * @param container the container of the lock blobs
      * @param endpoint the blob service URL, reached with {@code DefaultAzureCredential}; or {@code null}
      * @param connectionString used when {@code endpoint} is {@code null}; never printed
      * @param prefix the blob name prefix of the locks
-     * @throws LockStoreConfigurationException when neither {@code endpoint} nor {@code connectionString} is set, or
-     *     when {@code endpoint} is not an {@code https} URL (Entra ID sends its token over https only)
      */
     public record Blob(
             String container,
