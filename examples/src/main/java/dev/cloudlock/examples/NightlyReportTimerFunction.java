@@ -10,7 +10,9 @@ import dev.cloudlock.function.azure.AzureTickGuard;
  * occurrence across every app and region running it. The locks live in the Cosmos DB container the app settings name
  * (CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, as infra-terraform's
  * azure-timer-function module sets them); the other settings are CLOUDLOCK_TICK_RESOLUTION,
- * CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME.
+ * CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME. The host reads the schedule from the app setting
+ * CLOUDLOCK_TIMER_SCHEDULE (an NCRONTAB expression such as {@code 0 0 2 * * *}, which the module sets from its
+ * {@code schedule} input): a schedule written in the annotation would ignore the module's.
  */
 public class NightlyReportTimerFunction {
 
@@ -20,7 +22,9 @@ public class NightlyReportTimerFunction {
     private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
 
     @FunctionName("nightlyReport")
-    public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)
+    public void run(
+            @TimerTrigger(name = "timer", schedule = "%CLOUDLOCK_TIMER_SCHEDULE%") String timer,
+            ExecutionContext context)
             throws Exception {
         GUARD.run(timer, context, run -> {
             context.getLogger()

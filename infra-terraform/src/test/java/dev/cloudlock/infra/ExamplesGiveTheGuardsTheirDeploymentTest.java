@@ -1,14 +1,21 @@
 package dev.cloudlock.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.microsoft.azure.functions.annotation.FunctionName;
+import com.microsoft.azure.functions.annotation.TimerTrigger;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -20,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * evaluated from the {@code .tf} files (the module's defaults, the example's inputs, the outputs of the example's
  * other modules), read by the guard's own {@code fromEnvironment}, and checked against what the modules deploy: the
  * lease base is the function's timeout, the tick resolution is the schedule's grain, and the store location is the
- * one the modules create and grant.
+ * one the modules create and grant. The Azure example's timer reads its schedule from the app setting the module sets
+ * from its {@code timer_schedule} input.
  */
 class ExamplesGiveTheGuardsTheirDeploymentTest {
 
@@ -112,6 +120,76 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 .isEqualTo(Duration.ofMinutes(number(modules.get("azure-timer-function"), "function_timeout_minutes")));
         assertThat(settings.cosmosDatabase()).isEqualTo(text(modules.get("azure-cosmos-lock"), "database_name"));
         assertThat(settings.cosmosContainer()).isEqualTo(text(modules.get("azure-cosmos-lock"), "container_name"));
+    }
+
+    @Test
+    void theAzureExamplesTimerReadsItsScheduleFromTheAppSettingTheModuleFillsFromItsScheduleInput() throws Exception {
+        assertTheTimerReadsTheModulesSchedule(Class.forName(
+                "dev.cloudlock.examples.NightlyReportTimerFunction",
+                false,
+                ExamplesGiveTheGuardsTheirDeploymentTest.class.getClassLoader()));
+    }
+
+    /** The negative control: the example's timer as it was, its schedule written in the annotation. */
+    static final class HardCodedSchedule {
+        @FunctionName("nightlyReport")
+        public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer) {}
+    }
+
+    @Test
+    void aTimerWhoseScheduleIsWrittenInTheAnnotationFailsTheCheck() {
+        assertThatThrownBy(() -> assertTheTimerReadsTheModulesSchedule(HardCodedSchedule.class))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("0 0 2 * * *");
+    }
+
+    /**
+     * Checks that the schedule of {@code function}'s timer is {@code %NAME%}, NAME being the one app setting the
+     * module fills from its {@code timer_schedule} input, in each Azure example.
+     */
+    private static void assertTheTimerReadsTheModulesSchedule(Class<?> function) {
+        String schedule = timerSchedule(function);
+        for (String example : new String[] {"azure", "azure-blob"}) {
+            TerraformModule caller = examples.get(example);
+            Function<String, String> platform =
+                    ref -> ref.startsWith("azurerm_") ? "https://" + ref.replace('.', '-') + ".example/" : null;
+            // the module's timer_schedule input made recognisable: the app setting that carries it is the schedule's
+            String marker = "0 17 3 * * *";
+            Function<String, Optional<String>> inputs = inputs(caller, "job", platform);
+            Map<String, String> env = new ModuleEnvironment(
+                            target(caller, "job"),
+                            input -> input.equals("timer_schedule") ? Optional.of(marker) : inputs.apply(input),
+                            platformOf(caller, platform))
+                    .of("azurerm_linux_function_app", "app_settings");
+            List<String> carriers = env.entrySet().stream()
+                    .filter(setting -> setting.getValue().equals(marker))
+                    .map(Map.Entry::getKey)
+                    .toList();
+            assertThat(carriers)
+                    .as(example + ": the app settings set from the module's timer_schedule")
+                    .hasSize(1);
+            assertThat(schedule)
+                    .as(example + ": the @TimerTrigger schedule of " + function.getSimpleName()
+                            + " (a schedule written there ignores the module's)")
+                    .isEqualTo("%" + carriers.get(0) + "%");
+        }
+    }
+
+    /** The schedule of the one {@code @TimerTrigger} parameter of {@code function}'s {@code @FunctionName} methods. */
+    private static String timerSchedule(Class<?> function) {
+        List<String> schedules = new ArrayList<>();
+        for (Method method : function.getDeclaredMethods()) {
+            if (!method.isAnnotationPresent(FunctionName.class)) continue;
+            for (Annotation[] parameter : method.getParameterAnnotations()) {
+                for (Annotation annotation : parameter) {
+                    if (annotation instanceof TimerTrigger timer) schedules.add(timer.schedule());
+                }
+            }
+        }
+        assertThat(schedules)
+                .as(function.getName() + "'s @TimerTrigger schedules")
+                .hasSize(1);
+        return schedules.get(0);
     }
 
     /** The environment the example's module block {@code block} gives its function. */

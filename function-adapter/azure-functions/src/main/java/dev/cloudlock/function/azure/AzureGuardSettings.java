@@ -2,6 +2,7 @@ package dev.cloudlock.function.azure;
 
 import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.azureblob.BlobAccount;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.function.GuardSettings;
 import java.time.Duration;
 import java.util.Map;
@@ -27,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code CLOUDLOCK_BLOB_CONTAINER}</td><td>a Blob Storage container for the locks instead of Cosmos DB
  *       ({@link Blob})</td><td>none: Cosmos DB</td></tr>
  *   <tr><td>{@code CLOUDLOCK_BLOB_ENDPOINT}</td><td>the blob service URL, e.g.
- *       {@code https://ACCOUNT.blob.core.windows.net}, reached with Entra ID ({@code DefaultAzureCredential})</td>
+ *       {@code https://ACCOUNT.blob.core.windows.net}, reached with Entra ID ({@code DefaultAzureCredential}), so
+ *       {@code https} only</td>
  *       <td>{@code AzureWebJobsStorage__blobServiceUri} (the host's identity-based storage setting)</td></tr>
  *   <tr><td>{@code CLOUDLOCK_BLOB_CONNECTION_STRING}</td><td>a connection string, used when no endpoint is set</td>
  *       <td>{@code AzureWebJobsStorage}: the app's own storage account</td></tr>
@@ -65,7 +67,9 @@ public record AzureGuardSettings(
 
     /**
      * The locks in a Blob Storage container: on {@code endpoint} with Entra ID when one is set, else through
-     * {@code connectionString}. The container must exist (the Terraform example creates it).
+     * {@code connectionString}. The container must exist (the Terraform example creates it). Neither
+     * {@code endpoint} nor {@code connectionString} set, or an {@code endpoint} that is not {@code https} (Entra ID
+     * sends its token over https only), is a {@link LockStoreConfigurationException} naming the setting.
      *
      * @param container the container of the lock blobs
      * @param endpoint the blob service URL, reached with {@code DefaultAzureCredential}; or {@code null}
@@ -81,9 +85,13 @@ public record AzureGuardSettings(
             Objects.requireNonNull(container, "container");
             Objects.requireNonNull(prefix, "prefix");
             if (endpoint == null && connectionString == null) {
-                throw new IllegalArgumentException("The Blob Storage lock container '" + container + "' needs an"
-                        + " account: set " + BLOB_ENDPOINT + " (Entra ID) or " + BLOB_CONNECTION_STRING + ", or run"
-                        + " in a function app, whose " + WEB_JOBS_STORAGE + " setting names its storage account");
+                throw new LockStoreConfigurationException("The Blob Storage lock container '" + container + "' ("
+                        + BLOB_CONTAINER + ") needs an account: set " + BLOB_ENDPOINT + " (Entra ID) or "
+                        + BLOB_CONNECTION_STRING + ", or run in a function app, whose " + WEB_JOBS_STORAGE
+                        + " setting names its storage account");
+            }
+            if (endpoint != null) {
+                requireHttps(endpoint, BLOB_ENDPOINT);
             }
         }
 
@@ -141,7 +149,7 @@ public record AzureGuardSettings(
             GuardSettings guard,
             @Nullable Blob blob) {
         if (blob != null && blankToNull(cosmosEndpoint) != null) {
-            throw new IllegalArgumentException("Both " + COSMOS_ENDPOINT + " and " + BLOB_CONTAINER + " are set:"
+            throw new LockStoreConfigurationException("Both " + COSMOS_ENDPOINT + " and " + BLOB_CONTAINER + " are set:"
                     + " the locks of a job must be in one store; unset one of them");
         }
         this.blob = blob;
@@ -191,14 +199,25 @@ public record AzureGuardSettings(
         return fromEnvironment(System.getenv());
     }
 
-    /** Settings from {@code env}, with a message naming the variable when one is malformed. */
+    /**
+     * Settings from {@code env}.
+     *
+     * @throws LockStoreConfigurationException naming the app setting(s) when one is malformed, when both stores are
+     *     named, when a Blob Storage container has no account, or when its Entra ID endpoint is not {@code https}
+     */
     public static AzureGuardSettings fromEnvironment(Map<String, String> env) {
+        GuardSettings guard;
+        try {
+            guard = GuardSettings.fromEnvironment(env);
+        } catch (IllegalArgumentException malformed) {
+            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
+        }
         return new AzureGuardSettings(
                 env.get(COSMOS_ENDPOINT),
                 env.get(COSMOS_DATABASE),
                 env.get(COSMOS_CONTAINER),
                 env.get(COSMOS_KEY),
-                GuardSettings.fromEnvironment(env),
+                guard,
                 blobFromEnvironment(env));
     }
 
@@ -208,12 +227,30 @@ public record AzureGuardSettings(
             return null;
         }
         BlobAccount account = BlobAccount.lookup(env::get).orElse(null);
+        if (account != null && account.endpoint() != null) {
+            // the endpoint came from the first of the two URL settings that is set
+            String setting = blankToNull(env.get(BLOB_ENDPOINT)) != null ? BLOB_ENDPOINT : WEB_JOBS_STORAGE_BLOB_URI;
+            requireHttps(account.endpoint(), setting);
+        }
         String prefix = env.get(BLOB_PREFIX);
         return new Blob(
                 container,
                 account == null ? null : account.endpoint(),
                 account == null ? null : account.connectionString(),
                 prefix == null ? AzureBlobLockProvider.DEFAULT_PREFIX : prefix);
+    }
+
+    /**
+     * Entra ID sends a bearer token, which the Azure SDK refuses to send over plain HTTP, and only on the first
+     * request ("Using a(n) bearer token requires https"): caught here, where the setting can still be named.
+     */
+    private static void requireHttps(String endpoint, String setting) {
+        if (!endpoint.regionMatches(true, 0, "https://", 0, "https://".length())) {
+            throw new LockStoreConfigurationException(setting + " is " + endpoint + ": a blob endpoint is reached with"
+                    + " Entra ID, whose token is only sent over https. Set it to the account's https:// URL, or, for"
+                    + " a local emulator such as Azurite, unset " + setting + " and set " + BLOB_CONNECTION_STRING
+                    + " to the emulator's connection string");
+        }
     }
 
     /** The settings without the key's value. */

@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
  *
  * @FunctionName("nightlyReport")
- * public void run(@TimerTrigger(name = "timer", schedule = "0 0 2 * * *") String timer, ExecutionContext context)
+ * public void run(@TimerTrigger(name = "timer", schedule = "%CLOUDLOCK_TIMER_SCHEDULE%") String timer, ExecutionContext context)
  *         throws Exception {
  *     GUARD.run(timer, context, run -> buildReport(run.scheduledTime(), run.fencingToken()));
  * }
@@ -133,7 +133,9 @@ public final class AzureTickGuard {
 
     static AzureTickGuard fromEnvironment(Supplier<Map<String, String>> environment) {
         return new AzureTickGuard(
-                () -> checkedStore(configured(environment.get())), AzureTickGuard::provider, Clock.systemUTC());
+                () -> checkedStore(AzureGuardSettings.fromEnvironment(environment.get())),
+                AzureTickGuard::provider,
+                Clock.systemUTC());
     }
 
     /**
@@ -161,14 +163,6 @@ public final class AzureTickGuard {
             }
         }
         return current;
-    }
-
-    private static AzureGuardSettings configured(Map<String, String> environment) {
-        try {
-            return AzureGuardSettings.fromEnvironment(environment);
-        } catch (IllegalArgumentException malformed) {
-            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
-        }
     }
 
     private static AzureGuardSettings checkedStore(AzureGuardSettings settings) {

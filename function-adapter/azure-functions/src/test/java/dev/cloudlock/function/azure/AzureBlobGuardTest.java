@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardEnvironment;
@@ -115,14 +116,14 @@ class AzureBlobGuardTest {
                 .isEqualTo("https://app.blob.core.windows.net");
 
         assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(AzureGuardSettings.BLOB_CONTAINER, "locks")))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining(AzureGuardSettings.BLOB_CONNECTION_STRING)
                 .hasMessageContaining(AzureGuardSettings.WEB_JOBS_STORAGE);
         assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(
                         AzureGuardSettings.BLOB_CONTAINER, "locks",
                         AzureGuardSettings.WEB_JOBS_STORAGE, connectionString,
                         AzureGuardSettings.COSMOS_ENDPOINT, "https://a.documents.azure.com")))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("one store");
         assertThat(AzureGuardSettings.fromEnvironment(Map.of()).blob())
                 .as("no Blob Storage setting: Cosmos DB, as before")

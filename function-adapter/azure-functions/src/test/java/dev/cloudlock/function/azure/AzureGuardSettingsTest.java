@@ -1,0 +1,153 @@
+package dev.cloudlock.function.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.core.credential.AccessToken;
+import com.azure.core.credential.TokenCredential;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import dev.cloudlock.core.LockStoreConfigurationException;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * Every setup problem in the app settings is a {@link LockStoreConfigurationException} naming the setting, both when
+ * the settings are read and, through the docs' guard, on each invocation (never an {@code IllegalArgumentException},
+ * and never an SDK error at the first request that names no setting). No store is reached here.
+ */
+class AzureGuardSettingsTest {
+
+    private static final String UNMONITORED =
+            "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":null,\"IsPastDue\":false}";
+    private static final String AZURITE =
+            "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=a2V5;BlobEndpoint="
+                    + "http://127.0.0.1:10000/devstoreaccount1;";
+
+    /** The setup problems, each as the app settings that have it and the settings its message must name. */
+    private static final Map<String, Case> CASES = Map.of(
+            "a Blob Storage container without an account",
+            new Case(
+                    Map.of(AzureGuardSettings.BLOB_CONTAINER, "locks"),
+                    AzureGuardSettings.BLOB_CONTAINER,
+                    AzureGuardSettings.BLOB_ENDPOINT,
+                    AzureGuardSettings.BLOB_CONNECTION_STRING,
+                    AzureGuardSettings.WEB_JOBS_STORAGE),
+            "both stores",
+            new Case(
+                    Map.of(
+                            AzureGuardSettings.BLOB_CONTAINER, "locks",
+                            AzureGuardSettings.WEB_JOBS_STORAGE, AZURITE,
+                            AzureGuardSettings.COSMOS_ENDPOINT, "https://a.documents.azure.com"),
+                    AzureGuardSettings.COSMOS_ENDPOINT,
+                    AzureGuardSettings.BLOB_CONTAINER),
+            "a malformed guard setting",
+            new Case(
+                    Map.of(
+                            AzureGuardSettings.COSMOS_ENDPOINT,
+                            "https://a.documents.azure.com",
+                            "CLOUDLOCK_TICK_RESOLUTION",
+                            "1 minute"),
+                    "CLOUDLOCK_TICK_RESOLUTION"),
+            "an http blob endpoint with Entra ID",
+            new Case(
+                    Map.of(
+                            AzureGuardSettings.BLOB_CONTAINER, "locks",
+                            AzureGuardSettings.BLOB_ENDPOINT, "http://127.0.0.1:10000/devstoreaccount1"),
+                    AzureGuardSettings.BLOB_ENDPOINT,
+                    "https://",
+                    AzureGuardSettings.BLOB_CONNECTION_STRING),
+            "the host's identity-based storage setting on http",
+            new Case(
+                    Map.of(
+                            AzureGuardSettings.BLOB_CONTAINER, "locks",
+                            AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI, "HTTP://app.blob.core.windows.net/"),
+                    AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI,
+                    "https://",
+                    AzureGuardSettings.BLOB_CONNECTION_STRING));
+
+    private record Case(Map<String, String> settings, String... named) {}
+
+    @Test
+    void eachSetupProblemIsAConfigurationErrorNamingItsSettingsWhenTheSettingsAreRead() {
+        CASES.forEach((problem, setup) -> assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(setup.settings()))
+                .as(problem)
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContainingAll(setup.named()));
+    }
+
+    @Test
+    void eachSetupProblemFailsEveryInvocationOfTheDocsGuardNamingItsSettings() {
+        CASES.forEach((problem, setup) -> {
+            AtomicInteger reads = new AtomicInteger();
+            AzureTickGuard guard = AzureTickGuard.fromEnvironment(() -> {
+                reads.incrementAndGet();
+                return setup.settings();
+            });
+            for (int invocation = 1; invocation <= 2; invocation++) {
+                assertThatThrownBy(() -> guard.run(UNMONITORED, new TestExecutionContext("nightlyReport"), run -> {}))
+                        .as(problem)
+                        .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                        .hasMessageContainingAll(setup.named());
+            }
+            assertThat(reads)
+                    .as(problem + ": the settings are read again on each invocation")
+                    .hasValue(2);
+        });
+    }
+
+    @Test
+    void anHttpsEndpointAndAnEmulatorsHttpConnectionStringAreAccepted() {
+        assertThat(AzureGuardSettings.fromEnvironment(Map.of(
+                                AzureGuardSettings.BLOB_CONTAINER, "locks",
+                                AzureGuardSettings.BLOB_ENDPOINT, "HTTPS://app.blob.core.windows.net/"))
+                        .blob()
+                        .endpoint())
+                .isEqualTo("HTTPS://app.blob.core.windows.net");
+        assertThat(AzureGuardSettings.fromEnvironment(Map.of(
+                                AzureGuardSettings.BLOB_CONTAINER,
+                                "locks",
+                                AzureGuardSettings.BLOB_CONNECTION_STRING,
+                                AZURITE))
+                        .blob()
+                        .connectionString())
+                .as("a connection string to Azurite's plain HTTP carries a key, not a bearer token")
+                .isEqualTo(AZURITE);
+    }
+
+    @Test
+    void blobSettingsMadeInCodeAreCheckedTheSameWay() {
+        assertThatThrownBy(() -> new AzureGuardSettings.Blob("locks", "http://127.0.0.1:10000/a", null, "shedlock/"))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining(AzureGuardSettings.BLOB_ENDPOINT);
+        assertThatThrownBy(() -> new AzureGuardSettings.Blob("locks", null, null, "shedlock/"))
+                .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining(AzureGuardSettings.BLOB_CONNECTION_STRING);
+    }
+
+    /**
+     * The negative control of the http check: the same endpoint handed to the SDK with a token credential, as the
+     * guard builds its client on the first invocation, is refused with an {@code IllegalArgumentException} that
+     * names no setting, before any token is asked for.
+     */
+    @Test
+    void withoutTheCheckTheSdkRefusesAnHttpEndpointNamingNoSetting() {
+        AtomicInteger tokens = new AtomicInteger();
+        TokenCredential credential = request -> {
+            tokens.incrementAndGet();
+            return Mono.just(new AccessToken("token", OffsetDateTime.now().plusHours(1)));
+        };
+        BlobContainerClientBuilder client = new BlobContainerClientBuilder()
+                .endpoint("http://127.0.0.1:1/devstoreaccount1")
+                .containerName("locks")
+                .credential(credential);
+        assertThatThrownBy(client::buildClient)
+                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bearer token requires https")
+                .message()
+                .doesNotContain(AzureGuardSettings.BLOB_ENDPOINT);
+        assertThat(tokens).hasValue(0);
+    }
+}
