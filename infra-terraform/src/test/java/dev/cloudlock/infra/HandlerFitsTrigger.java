@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Whether a Lambda handler ({@code class::method}) takes the payload the trigger a Terraform module creates sends it:
+ * Whether a Lambda handler ({@code class::method}) takes the payload the trigger a Terraform module creates sends it
+ * (and a Cloud Functions entry point the events of its module's trigger):
  * the trigger is read from the module's resources, the handler's input type from its class, loaded (never
  * initialised) from the function's class path. A mismatch is reported naming the cloudlock handler class that fits
  * the trigger, as a deployment would otherwise only find out on the first tick.
@@ -105,6 +106,45 @@ final class HandlerFitsTrigger {
                 + trigger.resourceType + "), which sends " + trigger.payload + ", but the handler " + handler
                 + " takes " + input.get().getTypeName() + ": extend " + trigger.handler + " (or write "
                 + trigger.alternative + ")");
+    }
+
+    /**
+     * The problem with deploying the Cloud Functions entry point {@code entryPoint} behind {@code module}'s
+     * {@code google_cloudfunctions2_function}, or empty when it fits: an {@code event_trigger} delivers CloudEvents,
+     * which need a {@code CloudEventsFunction}; without one the function is an HTTP target, an {@code HttpFunction}.
+     *
+     * @param classPath loads the function's classes and the Functions Framework API, as the runtime has them
+     */
+    static Optional<String> entryPointMismatch(TerraformModule module, String entryPoint, ClassLoader classPath) {
+        List<com.fasterxml.jackson.databind.JsonNode> functions = module.resources("google_cloudfunctions2_function");
+        if (functions.size() != 1) {
+            throw new IllegalStateException(module.name() + ": expected one google_cloudfunctions2_function");
+        }
+        String eventType = functions
+                .get(0)
+                .path("event_trigger")
+                .path(0)
+                .path("event_type")
+                .asText("");
+        boolean events = !eventType.isEmpty();
+        String needed =
+                events ? "com.google.cloud.functions.CloudEventsFunction" : "com.google.cloud.functions.HttpFunction";
+        String fits = eventType.startsWith("google.cloud.pubsub.")
+                ? "dev.cloudlock.function.gcp.GuardedPubSubFunction"
+                : events ? "a CloudEventsFunction" : "dev.cloudlock.function.gcp.GuardedSchedulerHttpFunction";
+        try {
+            Class<?> type = Class.forName(entryPoint, false, classPath);
+            if (Class.forName(needed, false, classPath).isAssignableFrom(type)) {
+                return Optional.empty();
+            }
+        } catch (ClassNotFoundException | LinkageError missing) {
+            return Optional.of(
+                    "The entry point " + entryPoint + " names a class the package does not have: " + missing);
+        }
+        return Optional.of(
+                module.name() + " triggers the function " + (events ? "with " + eventType + " events" : "over HTTP")
+                        + ", which needs a " + needed.substring(needed.lastIndexOf('.') + 1) + ", but the entry point "
+                        + entryPoint + " is not one: extend " + fits);
     }
 
     /**

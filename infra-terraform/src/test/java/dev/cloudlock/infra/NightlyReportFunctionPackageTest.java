@@ -8,6 +8,8 @@ import dev.cloudlock.emulators.FunctionsFrameworkNamespace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -49,6 +51,7 @@ class NightlyReportFunctionPackageTest {
     private static String messageData;
     private static String topic;
     private static FunctionsFrameworkNamespace functions;
+    private static Path deployedJar;
 
     @TempDir
     static Path work;
@@ -75,12 +78,13 @@ class NightlyReportFunctionPackageTest {
                 module.resources("google_pubsub_topic").get(0).path("name").asText());
 
         Path jar = onlyJarIn(SOURCE_ZIP, work.resolve("deployed"));
+        deployedJar = jar;
         Path unbound = Packages.withoutBinding(jar, "org/slf4j/jul/", work.resolve("no-binding.jar"));
         Map<String, String> withoutResolution = functionEnvironment("-no-resolution");
         withoutResolution.remove("CLOUDLOCK_TICK_RESOLUTION");
         Emulators.firestore();
         functions = FunctionsFrameworkNamespace.serve(
-                Path.of(System.getProperty("cloudlock.gcf.invoker.jar", "target/invoker/java-function-invoker.jar")),
+                invokerJar(),
                 work,
                 List.of(
                         new FunctionsFrameworkNamespace.Function(
@@ -149,6 +153,23 @@ class NightlyReportFunctionPackageTest {
                 .isEqualTo(1);
     }
 
+    @Test
+    void theDocsEntryPointFitsTheModulesPubSubTriggerAndTheHttpFunctionDoesNot() throws Exception {
+        TerraformModule module = ExamplesGiveTheGuardsTheirDeploymentTest.modules.get("gcp-scheduled-function");
+        try (URLClassLoader runtime = new URLClassLoader(
+                new URL[] {deployedJar.toUri().toURL(), invokerJar().toUri().toURL()},
+                ClassLoader.getPlatformClassLoader())) {
+            assertThat(HandlerFitsTrigger.entryPointMismatch(module, ENTRY_POINT, runtime))
+                    .isEmpty();
+            assertThat(HandlerFitsTrigger.entryPointMismatch(
+                            module, "dev.cloudlock.examples.HourlyExportHttpFunction", runtime))
+                    .as("negative control: the page's HTTP-target function behind the module's Pub/Sub trigger")
+                    .hasValueSatisfying(problem -> assertThat(problem)
+                            .contains("google.cloud.pubsub.topic.v1.messagePublished")
+                            .contains("extend dev.cloudlock.function.gcp.GuardedPubSubFunction"));
+        }
+    }
+
     /**
      * The occurrence at {@code tick} as it reaches the function: Cloud Scheduler's message (m-1) published a second
      * after the tick, Cloud Scheduler's retry of the publish (m-2, a new message) half a minute later, and Pub/Sub's
@@ -176,6 +197,10 @@ class NightlyReportFunctionPackageTest {
         env.put("CLOUDLOCK_JOB_NAME", environment.get("CLOUDLOCK_JOB_NAME") + jobSuffix);
         env.put("K_SERVICE", "cloudlock-demo");
         return env;
+    }
+
+    private static Path invokerJar() {
+        return Path.of(System.getProperty("cloudlock.gcf.invoker.jar", "target/invoker/java-function-invoker.jar"));
     }
 
     /** The start of the minute before this one: a tick in the past, whose retries fall within its minute. */
