@@ -50,15 +50,8 @@ public final class LocalLambdaRun {
         try (EmulatorProcess moto = Emulators.moto();
                 LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             createTable(moto.endpoint());
-            // What the aws example's modules set on the function (aws-scheduled-lambda's environment block), and
-            // what Lambda itself sets; the endpoint and keys reach moto instead of DynamoDB.
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("CLOUDLOCK_DYNAMODB_TABLE", "shedlock");
-            env.put("CLOUDLOCK_JOB_NAME", JOB);
-            env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
-            env.put("CLOUDLOCK_WHEN_BUSY", "skip");
-            env.put("CLOUDLOCK_EVERY_OCCURRENCE", "false");
-            env.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
+            Map<String, String> env = new LinkedHashMap<>(moduleEnvironment());
+            // what Lambda itself sets; the endpoint and keys reach moto instead of DynamoDB
             env.put("AWS_REGION", "us-east-1");
             env.put("AWS_ACCESS_KEY_ID", "local");
             env.put("AWS_SECRET_ACCESS_KEY", "local");
@@ -71,10 +64,9 @@ public final class LocalLambdaRun {
             Process runtime =
                     api.startRuntime(handler, jar + File.pathSeparator + runtimeClient(), List.of(), env, log);
             try {
-                // EventBridge Scheduler's input (aws-scheduled-lambda's schedule_input) with its placeholder
-                // <aws.scheduler.scheduled-time> replaced by this minute, the same on a retry
+                // this minute's occurrence, the same on a retry
                 String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
-                String payload = "{\"jobName\":\"" + JOB + "\",\"scheduledTime\":\"" + tick + "\"}";
+                String payload = schedulerInput(tick);
                 System.out.println("payload: " + payload);
                 long printed = 0;
                 for (int delivery = 1; delivery <= 2; delivery++) {
@@ -97,6 +89,31 @@ public final class LocalLambdaRun {
                 Files.deleteIfExists(log);
             }
         }
+    }
+
+    /**
+     * What the {@code aws} example's modules set on the function (aws-scheduled-lambda's environment block, with the
+     * module's defaults). infra-terraform's {@code LocalLambdaRunAgreesWithTheModulesTest} evaluates the {@code .tf}
+     * files and fails when this drifts from them.
+     */
+    public static Map<String, String> moduleEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("CLOUDLOCK_DYNAMODB_TABLE", "shedlock");
+        env.put("CLOUDLOCK_JOB_NAME", JOB);
+        env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
+        env.put("CLOUDLOCK_WHEN_BUSY", "skip");
+        env.put("CLOUDLOCK_EVERY_OCCURRENCE", "false");
+        env.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
+        return env;
+    }
+
+    /**
+     * EventBridge Scheduler's input for the occurrence at {@code tick}: aws-scheduled-lambda's schedule_input with
+     * its placeholder {@code <aws.scheduler.scheduled-time>} replaced (checked against the {@code .tf} like
+     * {@link #moduleEnvironment()}).
+     */
+    public static String schedulerInput(String tick) {
+        return "{\"jobName\":\"" + JOB + "\",\"scheduledTime\":\"" + tick + "\"}";
     }
 
     private static void createTable(String endpoint) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LambdaRuntimeApi;
+import dev.cloudlock.examples.LocalLambdaRun;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import java.io.File;
 import java.io.IOException;
@@ -123,6 +124,25 @@ class NightlyReportLambdaPackageTest {
                 .contains(job + " at " + tick + ": DONE")
                 .contains("Building the report for " + tick)
                 .doesNotContain("No SLF4J providers");
+    }
+
+    @Test
+    void theLocalRunGivesTheHandlerWhatTheModulesGiveIt() throws IOException {
+        Map<String, String> local = new HashMap<>(LocalLambdaRun.moduleEnvironment());
+        TerraformModule module = ExamplesGiveTheGuardsTheirDeploymentTest.modules.get("aws-scheduled-lambda");
+        assertThat(local.remove("JAVA_TOOL_OPTIONS"))
+                .as("the module's java_tool_options, merged into the environment when set")
+                .isEqualTo(module.variableDefault("java_tool_options")
+                        .orElseThrow()
+                        .asText());
+        assertThat(local)
+                .as("LocalLambdaRun's environment against the aws example's, evaluated from the .tf files")
+                .isEqualTo(environment);
+        String tick = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
+        ObjectMapper json = new ObjectMapper();
+        assertThat(json.readTree(LocalLambdaRun.schedulerInput(tick)))
+                .as("LocalLambdaRun's payload against the schedule's input")
+                .isEqualTo(json.readTree(delivery(tick)));
     }
 
     @Test
