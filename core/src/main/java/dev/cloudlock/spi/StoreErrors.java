@@ -5,6 +5,7 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
@@ -82,6 +83,30 @@ public final class StoreErrors {
             }
         }
         return false;
+    }
+
+    /**
+     * The exception for a call the client never sent because it found no credentials: a
+     * {@link LockStoreConfigurationException} saying so, with the SDK's own account of where it looked (its message
+     * lists the providers of its credentials chain and what each needs), or empty when {@code failure} is something
+     * else. Recognised by what the SDKs throw: an AWS {@code SdkClientException} "Unable to load credentials", an Azure
+     * {@code CredentialUnavailableException}, in {@code failure}'s cause chain.
+     *
+     * @param what the store and the call, as the store words it: {@code "DynamoDB acquire of lock 'nightly'"}
+     */
+    public static Optional<LockStoreException> ofMissingCredentials(String what, Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
+            String message = String.valueOf(t.getMessage());
+            if (t.getClass().getSimpleName().equals("CredentialUnavailableException")
+                    || message.startsWith("Unable to load credentials")) {
+                return Optional.of(new LockStoreConfigurationException(
+                        what + " was not sent: the client found no credentials. " + message
+                                + " Give the client credentials, or configure one of those sources",
+                        failure));
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean isTimeoutType(Throwable t) {

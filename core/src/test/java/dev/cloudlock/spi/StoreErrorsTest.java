@@ -78,11 +78,37 @@ class StoreErrorsTest {
     }
 
     @Test
+    void aCallNeverSentForWantOfCredentialsIsASetupProblemThatKeepsTheSdksListOfWhereItLooked() {
+        RuntimeException aws = new RuntimeException(
+                "Unable to load credentials from any of the providers in the chain AwsCredentialsProviderChain("
+                        + "credentialsProviders=[EnvironmentVariableCredentialsProvider()]): set AWS_ACCESS_KEY_ID");
+        assertThat(StoreErrors.ofMissingCredentials("DynamoDB acquire of lock 'nightly'", aws))
+                .hasValueSatisfying(e -> assertThat(e)
+                        .isExactlyInstanceOf(LockStoreConfigurationException.class)
+                        .hasMessageStartingWith("DynamoDB acquire of lock 'nightly' was not sent: the client found no"
+                                + " credentials. Unable to load credentials from any of the providers")
+                        .hasMessageContaining("set AWS_ACCESS_KEY_ID")
+                        .hasCause(aws));
+        RuntimeException azure = new RuntimeException("token", new CredentialUnavailableException());
+        assertThat(StoreErrors.ofMissingCredentials("Blob Storage read", azure)).isPresent();
+        assertThat(StoreErrors.ofMissingCredentials("S3 read", new IOException("connection refused")))
+                .as("negative control: a network failure is not about credentials")
+                .isEmpty();
+    }
+
+    @Test
     void aCauseChainThatLoopsEnds() {
         RuntimeException first = new RuntimeException("first");
         RuntimeException second = new RuntimeException("second", first);
         first.initCause(second);
         assertThat(StoreErrors.ofNoAnswer("loop", first)).isExactlyInstanceOf(LockStoreException.class);
+    }
+
+    /** Named like Azure Identity's exception for a credential chain that found nothing. */
+    private static final class CredentialUnavailableException extends RuntimeException {
+        CredentialUnavailableException() {
+            super("DefaultAzureCredential failed to retrieve a token from the included credentials");
+        }
     }
 
     /** Named like the AWS SDK's call timeout, which extends no JDK timeout type. */

@@ -306,9 +306,11 @@ public final class AzureBlobLockStore extends ETagLockStore {
             if (StoreErrors.isTimeout(e)) {
                 throw deadline.timedOut("Blob Storage", operation, name, "AzureBlobLockProvider.builder()", e);
             }
-            throw StoreErrors.ofNoAnswer(
-                    "Blob Storage could not be reached for " + describe(operation, name, blob) + ": " + e.getMessage(),
-                    e);
+            throw StoreErrors.ofMissingCredentials("Blob Storage " + describe(operation, name, blob), e)
+                    .orElseGet(() -> StoreErrors.ofNoAnswer(
+                            "Blob Storage could not be reached for " + describe(operation, name, blob) + ": "
+                                    + e.getMessage(),
+                            e));
         }
     }
 

@@ -7,6 +7,7 @@ import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.http.policy.HttpPipelineSyncPolicy;
 import com.azure.core.util.BinaryData;
+import com.azure.identity.EnvironmentCredentialBuilder;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
@@ -194,6 +195,25 @@ class AzureBlobLockStoreTest {
                         .lock(config(unique("wrong-key"))))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("account key");
+    }
+
+    @Test
+    void anEntraIdClientThatFindsNoCredentialIsASetupErrorSayingWhereItLookedNotThatTheStoreWasUnreachable() {
+        // Azure Identity's own credential, on a machine whose environment configures none; the token is asked for
+        // before the connection, so the https endpoint needs nothing listening
+        BlobContainerClient noCredential = new BlobContainerClientBuilder()
+                .endpoint("https://127.0.0.1:1/devstoreaccount1")
+                .containerName(CONTAINER)
+                .credential(new EnvironmentCredentialBuilder().build())
+                .buildClient();
+        assertThatThrownBy(() -> AzureBlobLockProvider.builder()
+                        .container(noCredential)
+                        .build()
+                        .lock(config(unique("no-credential"))))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("was not sent: the client found no credentials")
+                .hasMessageContaining("EnvironmentCredential")
+                .hasMessageNotContaining("could not be reached");
     }
 
     @Test

@@ -502,10 +502,12 @@ public final class DynamoDbLockStore implements LockStore {
             if (StoreErrors.isTimeout(e)) {
                 throw deadline.timedOut("DynamoDB", operation, name, "DynamoDbLockProvider.builder()", e);
             }
-            throw StoreErrors.ofNoAnswer(
-                    "DynamoDB could not be reached for " + operation + " of lock '" + name + "' in table '" + tableName
-                            + "': " + e.getMessage(),
-                    e);
+            String what = "DynamoDB " + operation + " of lock '" + name + "' in table '" + tableName + "'";
+            throw StoreErrors.ofMissingCredentials(what, e)
+                    .orElseGet(() -> StoreErrors.ofNoAnswer(
+                            "DynamoDB could not be reached for " + operation + " of lock '" + name + "' in table '"
+                                    + tableName + "': " + e.getMessage(),
+                            e));
         } catch (SdkException e) {
             throw new LockStoreException(
                     "DynamoDB " + operation + " of lock '" + name + "' failed: " + e.getMessage(), e);

@@ -19,6 +19,8 @@ import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -69,6 +71,31 @@ class DynamoDbLockStoreTest {
                 .partitionKey(key)
                 .lockedBy("me")
                 .build();
+    }
+
+    @Test
+    void aClientWithoutCredentialsIsASetupErrorSayingWhereTheSdkLookedNotThatTheStoreWasUnreachable() {
+        // a real credentials chain that finds nothing on any machine: a profile nobody has
+        AwsCredentialsProviderChain nothing = AwsCredentialsProviderChain.of(ProfileCredentialsProvider.builder()
+                .profileName("cloudlock-test-no-such-profile")
+                .build());
+        try (DynamoDbClient noCredentials = DynamoDbBackends.builder(DynamoDbBackends.moto(), COUNTER)
+                .credentialsProvider(nothing)
+                .build()) {
+            CloudLockProvider provider = DynamoDbLockProvider.builder()
+                    .client(noCredentials)
+                    .tableName("shedlock")
+                    .lockedBy("no-credentials")
+                    .build();
+            REQUESTS.set(0);
+
+            assertThatThrownBy(() -> provider.lock(config("no-credentials")))
+                    .isInstanceOf(LockStoreConfigurationException.class)
+                    .hasMessageContaining("was not sent: the client found no credentials")
+                    .hasMessageContaining("cloudlock-test-no-such-profile")
+                    .hasMessageNotContaining("could not be reached");
+            assertThat(REQUESTS).as("nothing reached the store").hasValue(0);
+        }
     }
 
     @Test

@@ -278,10 +278,12 @@ public final class S3LockStore extends ETagLockStore {
             if (StoreErrors.isTimeout(e)) {
                 throw deadline.timedOut("S3", operation, name, "S3LockProvider.builder()", e);
             }
-            throw StoreErrors.ofNoAnswer(
-                    "S3 could not be reached for " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key
-                            + "): " + e.getMessage(),
-                    e);
+            String what = "S3 " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ")";
+            throw StoreErrors.ofMissingCredentials(what, e)
+                    .orElseGet(() -> StoreErrors.ofNoAnswer(
+                            "S3 could not be reached for " + operation + " of lock '" + name + "' (s3://" + bucket + "/"
+                                    + key + "): " + e.getMessage(),
+                            e));
         } catch (SdkException e) {
             throw new LockStoreException(
                     "S3 " + operation + " of lock '" + name + "' (s3://" + bucket + "/" + key + ") failed: "
