@@ -19,14 +19,15 @@ import org.jspecify.annotations.Nullable;
  * errors.
  *
  * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
- * itself, and its last read ({@link KnownStates}, whose rule decides where an acquisition starts). Acquire: when that state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that
- * fails because someone else has written since, a {@code GET} and then {@code PUT If-Match} (or
- * {@code If-None-Match: *} when the object does not exist yet). Release and extend: one {@code PUT If-Match <our
- * etag>} each (a {@code GET} first only when the holder's ETag is not the one this store wrote last). A lost race
- * found by the {@code GET} returns the record it read; a conditional {@code PUT} that loses returns no record, and
- * core reads the fresh one. An acquisition right after a read of the same name (core's first call of a process reads
- * once for the store's time) starts from what that read found when it was free: one {@code PUT} conditioned on it,
- * and the {@code GET} only when that fails, so a first-ever lock costs the read and one write.
+ * itself, and its last read ({@link KnownStates}, whose rule decides where an acquisition starts). Acquire: when that
+ * state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that fails because someone else has
+ * written since, a {@code GET} and then {@code PUT If-Match} (or {@code If-None-Match: *} when the object does not
+ * exist yet). Release and extend: one {@code PUT If-Match <our etag>} each (a {@code GET} first only when the holder's
+ * ETag is not the one this store wrote last). A lost race found by the {@code GET} returns the record it read; a
+ * conditional {@code PUT} that loses returns no record, and core reads the fresh one. An acquisition right after a read
+ * of the same name (core's first call of a process reads once for the store's time) starts from what that read found
+ * when it was free: one {@code PUT} conditioned on it, and the {@code GET} only when that fails, so a first-ever lock
+ * costs the read and one write.
  *
  * <p>Thread-safe when the subclass's two calls are.
  */
@@ -95,6 +96,7 @@ public abstract class ETagLockStore implements LockStore {
             }
         }
         Optional<LockRecord> current = readObject(request.name(), deadline);
+        known.readForAcquire(request.name(), current);
         if (current.isPresent() && !current.get().canBeAcquired(request.now(), request.tick())) {
             return new AcquireResult.Lost(current);
         }

@@ -2,9 +2,11 @@ package dev.cloudlock.spi;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiPredicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +25,13 @@ import org.jspecify.annotations.Nullable;
  * record it reads. A steady-state lock cycle of one instance is so one write to acquire (from its own release) and
  * one to release.
  *
+ * <p><b>Names others write too.</b> Where instances take turns on a name, this store's last write is stale at every
+ * acquisition, and starting from it would cost a failed write before the read each time (and a refused acquisition
+ * two requests instead of one). So a name whose write from a known state failed starts from its read instead, until a
+ * read that an acquisition makes ({@link #readForAcquire}) finds the state this store wrote last unchanged: nobody
+ * else has written since, and the name goes back to starting from what this store wrote. One failed write per run of
+ * turns, not one per turn.
+ *
  * <p>Thread-safe.
  */
 public final class KnownStates {
@@ -31,6 +40,23 @@ public final class KnownStates {
     private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
     /** The last read, for the next acquisition of its name to start from; one slot, taken once. */
     private final AtomicReference<LastRead> lastRead = new AtomicReference<>();
+    /** Names whose write from a known state failed, since a read found this store's last write unchanged. */
+    private final Set<String> sharedNames = ConcurrentHashMap.newKeySet();
+
+    private final BiPredicate<@Nullable StoreState, @Nullable StoreState> sameVersion;
+
+    /** States whose versions are equal when their {@link LockRecord#storeState()}s are (an ETag). */
+    public KnownStates() {
+        this(Objects::equals);
+    }
+
+    /**
+     * @param sameVersion whether two {@link LockRecord#storeState()}s name the same version of a record, for a store
+     *     whose state carries more than the version (Firestore's carries the time it arrived)
+     */
+    public KnownStates(BiPredicate<@Nullable StoreState, @Nullable StoreState> sameVersion) {
+        this.sameVersion = Objects.requireNonNull(sameVersion, "sameVersion");
+    }
 
     /** What a read of {@code name} found: its record (with its version), or none. */
     private record LastRead(String name, Optional<LockRecord> record) {}
@@ -51,7 +77,9 @@ public final class KnownStates {
         LastRead seen = lastRead.getAndSet(null);
         LockRecord mine = written.get(request.name());
         if (mine != null) {
-            return mine.canBeAcquired(request.now(), request.tick()) ? Optional.of(new Start(mine)) : Optional.empty();
+            return mine.canBeAcquired(request.now(), request.tick()) && !sharedNames.contains(request.name())
+                    ? Optional.of(new Start(mine))
+                    : Optional.empty();
         }
         if (seen != null
                 && seen.name().equals(request.name())
@@ -80,6 +108,20 @@ public final class KnownStates {
     public void conditionFailed(String name, @Nullable LockRecord base) {
         if (base != null) {
             written.remove(name, base);
+            sharedNames.add(name);
+        }
+    }
+
+    /**
+     * What the read of an acquisition that could not start from a known state found: when it is the state this store
+     * wrote last for {@code name}, unchanged, the name starts from what this store writes again.
+     */
+    public void readForAcquire(String name, Optional<LockRecord> current) {
+        LockRecord mine = written.get(name);
+        if (mine != null
+                && current.isPresent()
+                && sameVersion.test(mine.storeState(), current.get().storeState())) {
+            sharedNames.remove(name);
         }
     }
 

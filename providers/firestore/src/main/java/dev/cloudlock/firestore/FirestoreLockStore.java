@@ -63,21 +63,22 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>acquire</b> — one write, conditioned on the state this store last wrote (its own release, in the steady
  *       state of one instance) or read for the name ({@link KnownStates}), when that state is free at core's estimate
  *       of Firestore's time ({@link AcquireRequest#now()}): an {@code update} with {@link Precondition#updatedAt} of
- *       that state's update time, or {@code create()} when it was absent. When this store knows no free state, or
- *       that write fails because someone wrote since, a read and then one write: {@code create()} when the document
- *       is absent ({@code ALREADY_EXISTS} means another instance won), or, when the record is free at the read's
+ *       that state's update time, or {@code create()} when it was absent. When this store knows no free state, or that
+ *       write fails because someone wrote since (the name then reads first until a read finds this store's own last
+ *       write unchanged), a read and then one write: {@code create()} when the document is absent
+ *       ({@code ALREADY_EXISTS} means another instance won), or, when the record is free at the read's
  *       {@link DocumentSnapshot#getReadTime() read time}, an {@code update} preconditioned on the version read
- *       ({@code FAILED_PRECONDITION} means another write came in between). The precondition is a compare-and-set on
- *       the whole document, so two instances can never both take the same free record. A precondition cannot compare
- *       {@code lockUntil} with the server's clock; it pins the document to the state the condition was judged on
- *       (any write since, by anyone, changes its update time; a deleted document fails it too), so the judgement of
- *       that state is a judgement of the document. Without a read that judgement is made at core's estimate of
- *       Firestore's clock, as S3's and Blob Storage's are: built from the read and commit times of this store's own
- *       responses against the local monotonic clock, with the lease widened by its uncertainty. In the steady state
- *       the state is this store's own release, whose {@code lockUntil} is the release's server time (free from then
- *       on, whatever the time) unless {@code lockAtLeastFor} was still running. {@code lockedAt} and
- *       {@code lockUntil} are computed from the read time, or, without a read, from that estimate: a client clock
- *       that is off changes nothing.</li>
+ *       ({@code FAILED_PRECONDITION} means another write came in between). The precondition is a compare-and-set on the
+ *       whole document, so two instances can never both take the same free record. A precondition cannot compare
+ *       {@code lockUntil} with the server's clock; it pins the document to the state the condition was judged on (any
+ *       write since, by anyone, changes its update time; a deleted document fails it too), so the judgement of that
+ *       state is a judgement of the document. Without a read that judgement is made at core's estimate of Firestore's
+ *       clock, as S3's and Blob Storage's are: built from the read and commit times of this store's own responses
+ *       against the local monotonic clock, with the lease widened by its uncertainty. In the steady state the state is
+ *       this store's own release, whose {@code lockUntil} is no later than the server's time when it was written (free
+ *       from then on, whatever the time) unless {@code lockAtLeastFor} was still running. {@code lockedAt} and
+ *       {@code lockUntil} are computed from the read time, or, without a read, from that estimate: a client clock that
+ *       is off changes nothing.</li>
  *   <li><b>release, extend</b> — one {@code update} with {@code Precondition.updatedAt(<update time of our own last
  *       write>)}. Any write by someone else changes the update time, so the precondition is the owner check.</li>
  * </ul>
@@ -134,7 +135,7 @@ public final class FirestoreLockStore implements LockStore {
      *     (3 requests per steady-state cycle instead of 2); for measuring one against the other, nothing else
      */
     FirestoreLockStore(Firestore firestore, String collection, CallTimeouts timeouts, boolean startFromKnownState) {
-        this.known = startFromKnownState ? new KnownStates() : null;
+        this.known = startFromKnownState ? new KnownStates(Version::same) : null;
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.firestore = Objects.requireNonNull(firestore, "firestore");
         if (collection == null || collection.isBlank() || collection.contains("/")) {
@@ -160,6 +161,9 @@ public final class FirestoreLockStore implements LockStore {
         DocumentSnapshot snapshot = readDocument(doc, "acquire (read)", request.name(), deadline);
         Instant now = serverNow(snapshot);
         LockRecord current = snapshot.exists() ? toRecord(request.name(), snapshot, System.nanoTime()) : null;
+        if (known != null) {
+            known.readForAcquire(request.name(), Optional.ofNullable(current));
+        }
         if (current != null && !current.canBeAcquired(now, request.tick())) {
             return new AcquireResult.Lost(Optional.of(current));
         }
@@ -579,6 +583,13 @@ public final class FirestoreLockStore implements LockStore {
             return serverTime
                     .plus(Duration.ofNanos(System.nanoTime() - answeredNanos))
                     .truncatedTo(ChronoUnit.MILLIS);
+        }
+
+        /** Whether two states name the same version of the document: the same update time. */
+        static boolean same(@Nullable StoreState a, @Nullable StoreState b) {
+            return a instanceof Version x
+                    && b instanceof Version y
+                    && x.updateTime().equals(y.updateTime());
         }
 
         /** The version of a record this store read or wrote. */

@@ -208,16 +208,60 @@ class FirestoreLockStoreTest {
                 .containsExactly("BatchGetDocuments", "Commit");
         byA.unlock();
         rpcs();
-        // a's own release is the last write: a is in the steady state again; b remembers its own release, which a
-        // has written over since, so b's acquisition costs one failed write before the read.
+        // a's failed update told it others write the name: it reads first until a read finds its own release
+        // unchanged, then starts from its release again; b remembers its own release, which a has written over
+        // since, so b's acquisition costs one failed write before the read.
         a.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow().unlock();
-        assertThat(rpcs()).as("a again, after its own release").containsExactly("Commit", "Commit");
+        assertThat(rpcs())
+                .as("a again: the read finds a's own release unchanged, update, release")
+                .containsExactly("BatchGetDocuments", "Commit", "Commit");
+        a.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs()).as("a again: the steady state").containsExactly("Commit", "Commit");
         FencedLock againB = b.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow();
         assertThat(rpcs())
                 .as("b's remembered release is stale: the failed update, the read, the update")
                 .containsExactly("Commit", "BatchGetDocuments", "Commit");
-        assertThat(againB.fencingToken()).isEqualTo(5);
+        assertThat(againB.fencingToken()).isEqualTo(6);
         againB.unlock();
+    }
+
+    @Test
+    void twoInstancesTakingTurnsPayOneFailedWritePerRunOfTurns() {
+        CloudLockProvider a = provider("a");
+        CloudLockProvider b = provider("b");
+        a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        b.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        rpcs();
+        for (CloudLockProvider turn : List.of(a, b)) {
+            turn.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+            assertThat(rpcs())
+                    .as(
+                            "%s's remembered release is stale: the failed update, the read, the update, the release",
+                            turn.lockedBy())
+                    .containsExactly("Commit", "BatchGetDocuments", "Commit", "Commit");
+        }
+        for (int i = 0; i < 3; i++) {
+            for (CloudLockProvider turn : List.of(a, b)) {
+                turn.tryLock(config("turns", Duration.ofMinutes(1)))
+                        .orElseThrow()
+                        .unlock();
+                assertThat(rpcs())
+                        .as(
+                                "%s knows others write the name: read, update, release, as before KnownStates",
+                                turn.lockedBy())
+                        .containsExactly("BatchGetDocuments", "Commit", "Commit");
+            }
+        }
+        FencedLock last = a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow();
+        assertThat(last.fencingToken()).as("one per acquisition").isEqualTo(11);
+        last.unlock();
+        rpcs();
+        a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs())
+                .as("a in a row: the read finds a's own release unchanged, update, release")
+                .containsExactly("BatchGetDocuments", "Commit", "Commit");
+        a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs()).as("the steady state again").containsExactly("Commit", "Commit");
     }
 
     @Test
