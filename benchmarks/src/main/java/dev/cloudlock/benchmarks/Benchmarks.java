@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * One command for the whole report: {@code ./mvnw -q -pl benchmarks exec:exec} writes
  * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}; {@code --cold-start} (with exec:exec,
- * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start}.
+ * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start};
+ * {@code --firestore-cycle} ({@code -Dcloudlock.bench.report=firestore-cycle}) writes {@code <date>-firestore-cycle},
+ * Firestore's steady-state cycle on the store's current path and the read-first one before it, in one run.
  * {@code --quick} runs every measurement with few samples (seconds; the test command runs it so the harness cannot
  * rot). {@code --soak --store S} (with exec:exec, {@code exec:exec@soak}) writes {@code <date>-soak-<store>}: a long
  * contended run, faults on or off, checked for violations (see {@link SoakBenchmark}); it exits with status 1 when it
@@ -36,6 +38,7 @@ public final class Benchmarks {
         String faultKinds = SoakBenchmark.DEFAULT_FAULT_KINDS;
         long leaseMillis = 5_000;
         boolean everyOccurrence = false;
+        boolean firestoreCycle = false;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
@@ -57,11 +60,13 @@ public final class Benchmarks {
                 case "--cold-starts" -> coldStarts = Integer.parseInt(args[++i]);
                 case "--waiting" -> waiting = true;
                 case "--every-occurrence" -> everyOccurrence = true;
+                case "--firestore-cycle" -> firestoreCycle = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i]
                             + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
+                            + " --firestore-cycle,"
                             + " --soak (with --store "
                             + String.join("|", SoakBenchmark.STORES) + ", --acquisitions N, --threads N, --faults"
                             + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
@@ -87,18 +92,26 @@ public final class Benchmarks {
                     SOAK_TIME_LIMIT);
             System.exit(soak(options, String.join(" ", args), out) ? 0 : 1);
         }
-        if ((coldStart ? 1 : 0) + (waiting ? 1 : 0) + (everyOccurrence ? 1 : 0) > 1) {
+        if ((coldStart ? 1 : 0) + (waiting ? 1 : 0) + (everyOccurrence ? 1 : 0) + (firestoreCycle ? 1 : 0) > 1) {
             throw new IllegalArgumentException(
-                    "--cold-start, --waiting and --every-occurrence are three reports: give one");
+                    "--cold-start, --waiting, --every-occurrence and --firestore-cycle are four reports: give one");
         }
         Report report = coldStart
                 ? runColdStart(quick ? 1 : coldStarts, repo)
-                : waiting ? runWaiting(quick) : everyOccurrence ? runEveryOccurrence(quick) : run(quick, repo);
+                : waiting
+                        ? runWaiting(quick)
+                        : everyOccurrence
+                                ? runEveryOccurrence(quick)
+                                : firestoreCycle ? FirestoreCycleBenchmark.run(quick) : run(quick, repo);
         String name = LocalDate.now(ZoneOffset.UTC)
                 + (quick ? "-quick" : "")
                 + (coldStart
                         ? "-cold-start"
-                        : waiting ? "-waiting" : everyOccurrence ? "-every-occurrence" : "-lock-cycle");
+                        : waiting
+                                ? "-waiting"
+                                : everyOccurrence
+                                        ? "-every-occurrence"
+                                        : firestoreCycle ? "-firestore-cycle" : "-lock-cycle");
         report.write(out, name, "cloudlock benchmarks " + LocalDate.now(ZoneOffset.UTC) + (quick ? " (quick)" : ""));
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");

@@ -14,6 +14,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.FirestoreEmulatorOwner;
 import dev.cloudlock.firestore.FirestoreLockProvider;
+import dev.cloudlock.firestore.FirestorePaths;
 import io.grpc.ClientInterceptor;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -82,6 +83,11 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
                 .collection("shedlock")
                 .lockedBy(lockedBy)
                 .build();
+    }
+
+    /** A provider on the store's path before it acquired from its own release: every acquisition reads first. */
+    CloudLockProvider oldPathProvider(String lockedBy) {
+        return FirestorePaths.provider(client, "shedlock", lockedBy, false);
     }
 
     @Override

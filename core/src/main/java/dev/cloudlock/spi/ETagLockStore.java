@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,27 +19,23 @@ import org.jspecify.annotations.Nullable;
  * errors.
  *
  * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
- * itself. Acquire: when that state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that
- * fails because someone else has written since, a {@code GET} and then {@code PUT If-Match} (or
- * {@code If-None-Match: *} when the object does not exist yet). Release and extend: one {@code PUT If-Match <our
- * etag>} each (a {@code GET} first only when the holder's ETag is not the one this store wrote last). A lost race
- * found by the {@code GET} returns the record it read; a conditional {@code PUT} that loses returns no record, and
- * core reads the fresh one. An acquisition right after a read of the same name (core's first call of a process reads
- * once for the store's time) starts from what that read found when it was free: one {@code PUT} conditioned on it,
- * and the {@code GET} only when that fails, so a first-ever lock costs the read and one write.
+ * itself, and its last read ({@link KnownStates}, whose rule decides where an acquisition starts). Acquire: when that
+ * state is free at {@code now}, one {@code PUT If-Match <etag>}; otherwise, or when that fails because someone else has
+ * written since, a {@code GET} and then {@code PUT If-Match} (or {@code If-None-Match: *} when the object does not
+ * exist yet). Release and extend: one {@code PUT If-Match <our etag>} each (a {@code GET} first only when the holder's
+ * ETag is not the one this store wrote last). A lost race found by the {@code GET} returns the record it read; a
+ * conditional {@code PUT} that loses returns no record, and core reads the fresh one. An acquisition right after a read
+ * of the same name (core's first call of a process reads once for the store's time) starts from what that read found
+ * when it was free: one {@code PUT} conditioned on it, and the {@code GET} only when that fails, so a first-ever lock
+ * costs the read and one write.
  *
  * <p>Thread-safe when the subclass's two calls are.
  */
 public abstract class ETagLockStore implements LockStore {
 
     private final CallTimeouts timeouts;
-    /** Per lock name, the last state this store wrote, with its ETag as {@link LockRecord#storeState()}. */
-    private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
-    /** The last read, for the next acquisition of its name to start from; one slot, taken once. */
-    private final AtomicReference<LastRead> lastRead = new AtomicReference<>();
-
-    /** What a read of {@code name} found: its record (with its ETag), or none. */
-    private record LastRead(String name, Optional<LockRecord> record) {}
+    /** The last state this store wrote per name (with its ETag), and its last read: where acquisitions start. */
+    private final KnownStates known = new KnownStates();
 
     /** @param timeouts the deadline of every request; acquire and extend are capped at their lease */
     protected ETagLockStore(CallTimeouts timeouts) {
@@ -93,28 +86,17 @@ public abstract class ETagLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         CallTimeouts deadline = timeouts.forAcquire(request);
-        LockRecord mine = written.get(request.name());
-        if (mine != null && mine.canBeAcquired(request.now(), request.tick())) {
-            Optional<LockRecord> taken = put(acquisition(request, mine), mine, "acquire", deadline);
-            if (taken.isPresent()) {
-                return acquired(taken.get());
-            }
-        }
-        LastRead seen = lastRead.getAndSet(null);
-        if (mine == null
-                && seen != null
-                && seen.name().equals(request.name())
-                && seen.record()
-                        .map(r -> r.canBeAcquired(request.now(), request.tick()))
-                        .orElse(true)) {
-            // free when read: a write conditioned on that state wins unless someone wrote since (then read below)
-            LockRecord base = seen.record().orElse(null);
+        Optional<KnownStates.Start> start = known.startFor(request);
+        if (start.isPresent()) {
+            // free in the state last written or read: a write conditioned on it wins unless someone wrote since
+            LockRecord base = start.get().base();
             Optional<LockRecord> taken = put(acquisition(request, base), base, "acquire", deadline);
             if (taken.isPresent()) {
                 return acquired(taken.get());
             }
         }
         Optional<LockRecord> current = readObject(request.name(), deadline);
+        known.readForAcquire(request.name(), current);
         if (current.isPresent() && !current.get().canBeAcquired(request.now(), request.tick())) {
             return new AcquireResult.Lost(current);
         }
@@ -170,17 +152,12 @@ public abstract class ETagLockStore implements LockStore {
 
     @Override
     public Optional<LockRecord> read(String name) {
-        return remembered(name, readObject(name, timeouts.forRead()));
+        return known.read(name, readObject(name, timeouts.forRead()));
     }
 
     @Override
     public Optional<LockRecord> read(String name, Duration leaseLeft) {
-        return remembered(name, readObject(name, timeouts.forSettling(leaseLeft)));
-    }
-
-    private Optional<LockRecord> remembered(String name, Optional<LockRecord> record) {
-        lastRead.set(new LastRead(name, record));
-        return record;
+        return known.read(name, readObject(name, timeouts.forSettling(leaseLeft)));
     }
 
     /**
@@ -240,9 +217,11 @@ public abstract class ETagLockStore implements LockStore {
      * predecessor now releases) or when core resolved an ambiguous write by reading.
      */
     private Optional<LockRecord> ours(HeldLock lock, CallTimeouts deadline) {
-        LockRecord mine = written.get(lock.name());
-        if (mine != null && lock.storeState() != null && lock.storeState().equals(mine.storeState())) {
-            return Optional.of(mine);
+        Optional<LockRecord> mine = known.written(lock.name());
+        if (mine.isPresent()
+                && lock.storeState() != null
+                && lock.storeState().equals(mine.get().storeState())) {
+            return mine;
         }
         return readObject(lock.name(), deadline).filter(current -> lock.owner().equals(current.owner()));
     }
@@ -257,9 +236,7 @@ public abstract class ETagLockStore implements LockStore {
             LockRecord next, @Nullable LockRecord base, String operation, CallTimeouts deadline) {
         Optional<String> etag = writeObject(next, base == null ? null : etagOf(base), operation, deadline);
         if (etag.isEmpty()) {
-            if (base != null) {
-                written.remove(next.name(), base);
-            }
+            known.conditionFailed(next.name(), base);
             return Optional.empty();
         }
         LockRecord stored = new LockRecord(
@@ -271,7 +248,7 @@ public abstract class ETagLockStore implements LockStore {
                 next.fence(),
                 next.watermark(),
                 new StoreState.ETag(etag.get()));
-        written.put(next.name(), stored);
+        known.wrote(stored);
         return Optional.of(stored);
     }
 

@@ -22,6 +22,7 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.KnownStateRequests;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -117,6 +118,12 @@ class AzureBlobLockStoreTest {
                 .isEqualTo(3);
         assertThat(back.fencingToken()).isEqualTo(other.fencingToken() + 1);
         back.unlock();
+    }
+
+    @Test
+    void twoInstancesTakingTurnsPayOneFailedWritePerRunOfTurns() {
+        KnownStateRequests.twoInstancesTakingTurns(
+                AzureBlobLockStoreTest::provider, () -> REQUESTS.getAndSet(0), unique("turns"));
     }
 
     @Test

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * The ShedLock {@code LockProvider} on Cloud Firestore: {@link #builder()} builds a {@link CloudLockProvider}
  * (owner-checked release, fencing tokens, tick dedupe, errors never reported as "held") over a
  * {@link FirestoreLockStore}, with every lease compared against and computed from Firestore's own clock, so client
- * clock skew cannot let two instances hold a lock. Acquire costs two round trips (a read and a precondition write),
- * release and extend one.
+ * clock skew cannot let two instances hold a lock. Acquire costs one round trip (a precondition write) when this
+ * instance released the lock last, two (a read and a precondition write) otherwise; release and extend one.
  *
  * <p>Deadlines: the wait for Firestore's answer is bounded by the builder's {@code callTimeout} whatever the
  * client's own settings, and the call is cancelled when it runs out; {@code attemptTimeout} does not apply, since

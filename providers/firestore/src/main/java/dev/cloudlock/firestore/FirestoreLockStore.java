@@ -31,6 +31,7 @@ import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.KnownStates;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
@@ -59,13 +60,25 @@ import org.jspecify.annotations.Nullable;
  * one collection.
  *
  * <ul>
- *   <li><b>acquire</b> — a read, then one write: {@code create()} when the document is absent ({@code ALREADY_EXISTS}
- *       means another instance won), or, when the record is free at the read's {@link DocumentSnapshot#getReadTime()
- *       read time}, an {@code update} with {@link Precondition#updatedAt} of the version read
- *       ({@code FAILED_PRECONDITION} means another write came in between). That precondition is a compare-and-set on
- *       the whole document, so two instances can never both take the same free record. {@code lockedAt} and
- *       {@code lockUntil} are computed from the read time, the server's clock: a client clock that is off changes
- *       nothing.</li>
+ *   <li><b>acquire</b> — one write, conditioned on the state this store last wrote (its own release, in the steady
+ *       state of one instance) or read for the name ({@link KnownStates}), when that state is free at core's estimate
+ *       of Firestore's time ({@link AcquireRequest#now()}): an {@code update} with {@link Precondition#updatedAt} of
+ *       that state's update time, or {@code create()} when it was absent. When this store knows no free state, or that
+ *       write fails because someone wrote since (the name then reads first until a read finds this store's own last
+ *       write unchanged), a read and then one write: {@code create()} when the document is absent
+ *       ({@code ALREADY_EXISTS} means another instance won), or, when the record is free at the read's
+ *       {@link DocumentSnapshot#getReadTime() read time}, an {@code update} preconditioned on the version read
+ *       ({@code FAILED_PRECONDITION} means another write came in between). The precondition is a compare-and-set on the
+ *       whole document, so two instances can never both take the same free record. A precondition cannot compare
+ *       {@code lockUntil} with the server's clock; it pins the document to the state the condition was judged on (any
+ *       write since, by anyone, changes its update time; a deleted document fails it too), so the judgement of that
+ *       state is a judgement of the document. Without a read that judgement is made at core's estimate of Firestore's
+ *       clock, as S3's and Blob Storage's are: built from the read and commit times of this store's own responses
+ *       against the local monotonic clock, with the lease widened by its uncertainty. In the steady state the state is
+ *       this store's own release, whose {@code lockUntil} is no later than the server's time when it was written (free
+ *       from then on, whatever the time) unless {@code lockAtLeastFor} was still running. {@code lockedAt} and
+ *       {@code lockUntil} are computed from the read time, or, without a read, from that estimate: a client clock that
+ *       is off changes nothing.</li>
  *   <li><b>release, extend</b> — one {@code update} with {@code Precondition.updatedAt(<update time of our own last
  *       write>)}. Any write by someone else changes the update time, so the precondition is the owner check.</li>
  * </ul>
@@ -101,6 +114,8 @@ public final class FirestoreLockStore implements LockStore {
     private final CollectionReference collection;
     private final ClockSkewMonitor clockSkew = new ClockSkewMonitor(ClockSkewMonitor.DEFAULT_TOLERANCE);
     private final CallTimeouts timeouts;
+    /** The last state written per name and the last read: where an acquisition starts; null on the old path. */
+    private final @Nullable KnownStates known;
 
     /**
      * @param firestore the Firestore client (its project, database, credentials and retry settings are the caller's
@@ -112,6 +127,15 @@ public final class FirestoreLockStore implements LockStore {
      *     RPC attempt
      */
     FirestoreLockStore(Firestore firestore, String collection, CallTimeouts timeouts) {
+        this(firestore, collection, timeouts, true);
+    }
+
+    /**
+     * @param startFromKnownState {@code false} for the path before {@link KnownStates}: every acquisition reads first
+     *     (3 requests per steady-state cycle instead of 2); for measuring one against the other, nothing else
+     */
+    FirestoreLockStore(Firestore firestore, String collection, CallTimeouts timeouts, boolean startFromKnownState) {
+        this.known = startFromKnownState ? new KnownStates(Version::same) : null;
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.firestore = Objects.requireNonNull(firestore, "firestore");
         if (collection == null || collection.isBlank() || collection.contains("/")) {
@@ -125,17 +149,37 @@ public final class FirestoreLockStore implements LockStore {
     public AcquireResult tryAcquire(AcquireRequest request) {
         DocumentReference doc = document(request.name());
         Deadline deadline = new Deadline(timeouts.forAcquire(request));
-        DocumentSnapshot snapshot = readDocument(doc, "acquire (read)", request.name(), deadline);
-        long readAnswered = System.nanoTime();
-        Instant now = serverNow(snapshot);
-        long fence = 1;
-        if (snapshot.exists()) {
-            LockRecord current = toRecord(request.name(), snapshot, readAnswered);
-            if (!current.canBeAcquired(now, request.tick())) {
-                return new AcquireResult.Lost(Optional.of(current));
+        Optional<KnownStates.Start> start = known == null ? Optional.empty() : known.startFor(request);
+        if (start.isPresent()) {
+            // Free in the state this store wrote or read last, at core's estimate of Firestore's time: one write
+            // conditioned on that state's update time (or on absence); it fails if anyone has written since.
+            Optional<HeldLock> taken = write(request, doc, start.get().base(), request.now(), deadline);
+            if (taken.isPresent()) {
+                return new AcquireResult.Acquired(taken.get());
             }
-            fence = current.fence() + 1;
         }
+        DocumentSnapshot snapshot = readDocument(doc, "acquire (read)", request.name(), deadline);
+        Instant now = serverNow(snapshot);
+        LockRecord current = snapshot.exists() ? toRecord(request.name(), snapshot, System.nanoTime()) : null;
+        if (known != null) {
+            known.readForAcquire(request.name(), Optional.ofNullable(current));
+        }
+        if (current != null && !current.canBeAcquired(now, request.tick())) {
+            return new AcquireResult.Lost(Optional.of(current));
+        }
+        return write(request, doc, current, now, deadline)
+                .<AcquireResult>map(AcquireResult.Acquired::new)
+                .orElseGet(() -> new AcquireResult.Lost(Optional.empty()));
+    }
+
+    /**
+     * The acquisition's one write at {@code now}: {@code create()} when {@code base} is {@code null} (no document),
+     * else an {@code update} preconditioned on {@code base}'s update time. Empty when that failed: another write came
+     * first.
+     */
+    private Optional<HeldLock> write(
+            AcquireRequest request, DocumentReference doc, @Nullable LockRecord base, Instant now, Deadline deadline) {
+        long fence = base == null ? 1 : base.fence() + 1;
         Instant lockUntil = request.lockUntilAt(now);
         Map<String, Object> fields = Map.of(
                 LOCK_UNTIL,
@@ -148,16 +192,28 @@ public final class FirestoreLockStore implements LockStore {
                 request.owner(),
                 FENCE,
                 fence);
-        ApiFuture<WriteResult> write = snapshot.exists()
-                ? doc.update(fields, Precondition.updatedAt(snapshot.getUpdateTime()))
-                : doc.create(fields);
-        Optional<WriteResult> written = awaitConditional(write, "acquire", request.name(), deadline);
-        if (written.isEmpty()) {
-            return new AcquireResult.Lost(Optional.empty());
+        ApiFuture<WriteResult> write = base == null
+                ? doc.create(fields)
+                : doc.update(fields, Precondition.updatedAt(Version.of(base).updateTime()));
+        Optional<Version> version = awaitWrite(write, "acquire", request.name(), deadline);
+        if (version.isEmpty()) {
+            if (known != null) {
+                known.conditionFailed(request.name(), base);
+            }
+            return Optional.empty();
         }
-        Version version = Version.ofWrite(written.get().getUpdateTime(), System.nanoTime());
-        return new AcquireResult.Acquired(
-                new HeldLock(request.name(), request.owner(), fence, now, lockUntil, version));
+        if (known != null) {
+            known.wrote(new LockRecord(
+                    request.name(),
+                    lockUntil,
+                    now,
+                    request.lockedBy(),
+                    request.owner(),
+                    fence,
+                    base == null ? null : base.watermark(),
+                    version.get()));
+        }
+        return Optional.of(new HeldLock(request.name(), request.owner(), fence, now, lockUntil, version.get()));
     }
 
     @Override
@@ -165,11 +221,15 @@ public final class FirestoreLockStore implements LockStore {
         HeldLock lock = request.lock();
         Version version = Version.decode(lock);
         Instant now = version.estimateServerNow();
+        Instant lockUntil = request.lockUntilAt(now);
         Map<String, Object> fields = new HashMap<>();
-        fields.put(LOCK_UNTIL, timestamp(request.lockUntilAt(now)));
+        fields.put(LOCK_UNTIL, timestamp(lockUntil));
         request.completedTickIfAny().ifPresent(tick -> fields.put(WATERMARK, timestamp(tick)));
-        return conditionalUpdate(lock.name(), fields, version, "release", new Deadline(timeouts.forRelease(request)))
-                .isPresent();
+        Optional<Version> released =
+                conditionalUpdate(lock.name(), fields, version, "release", new Deadline(timeouts.forRelease(request)));
+        remember(
+                lock, version, released, lockUntil, request.completedTickIfAny().orElse(null));
+        return released.isPresent();
     }
 
     /**
@@ -187,13 +247,48 @@ public final class FirestoreLockStore implements LockStore {
             return Optional.empty();
         }
         Instant lockUntil = request.lockUntilAt(now);
-        return conditionalUpdate(
-                        lock.name(),
-                        Map.of(LOCK_UNTIL, timestamp(lockUntil)),
-                        version,
-                        "extend",
-                        new Deadline(timeouts.forExtend(request)))
-                .map(v -> new HeldLock(lock.name(), lock.owner(), lock.fence(), now, lockUntil, v));
+        Optional<Version> extended = conditionalUpdate(
+                lock.name(),
+                Map.of(LOCK_UNTIL, timestamp(lockUntil)),
+                version,
+                "extend",
+                new Deadline(timeouts.forExtend(request)));
+        remember(lock, version, extended, lockUntil, null);
+        return extended.map(v -> new HeldLock(lock.name(), lock.owner(), lock.fence(), now, lockUntil, v));
+    }
+
+    /**
+     * After a release or extension of {@code lock} at {@code base}: when the write succeeded and {@code base} is the
+     * state this store wrote last (so it knows the rest of the record), that state with {@code lockUntil} and, when
+     * not {@code null}, the watermark, for the next acquisition to start from; otherwise it forgets the state, and
+     * the next acquisition reads.
+     */
+    private void remember(
+            HeldLock lock, Version base, Optional<Version> written, Instant lockUntil, @Nullable Instant watermark) {
+        if (known == null) {
+            return;
+        }
+        Optional<LockRecord> mine = known.written(lock.name())
+                .filter(r -> lock.owner().equals(r.owner())
+                        && Version.of(r).updateTime().equals(base.updateTime()));
+        if (written.isEmpty()) {
+            mine.ifPresent(was -> known.conditionFailed(lock.name(), was)); // someone wrote since
+            return;
+        }
+        if (mine.isEmpty()) {
+            known.forget(lock.name()); // the document is at a state whose other fields this store does not know
+            return;
+        }
+        LockRecord was = mine.get();
+        known.wrote(new LockRecord(
+                was.name(),
+                lockUntil,
+                was.lockedAt(),
+                was.lockedBy(),
+                was.owner(),
+                was.fence(),
+                watermark == null ? was.watermark() : watermark,
+                written.get()));
     }
 
     @Override
@@ -208,7 +303,9 @@ public final class FirestoreLockStore implements LockStore {
 
     private Optional<LockRecord> read(String name, CallTimeouts deadline) {
         DocumentSnapshot snapshot = readDocument(document(name), "read", name, new Deadline(deadline));
-        return snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
+        Optional<LockRecord> record =
+                snapshot.exists() ? Optional.of(toRecord(name, snapshot, System.nanoTime())) : Optional.empty();
+        return known == null ? record : known.read(name, record);
     }
 
     /**
@@ -280,12 +377,24 @@ public final class FirestoreLockStore implements LockStore {
     /** One update preconditioned on {@code version}; the new version, or empty when someone else wrote since. */
     private Optional<Version> conditionalUpdate(
             String name, Map<String, Object> fields, Version version, String operation, Deadline deadline) {
-        return awaitConditional(
-                        document(name).update(fields, Precondition.updatedAt(version.updateTime())),
-                        operation,
-                        name,
-                        deadline)
-                .map(w -> Version.ofWrite(w.getUpdateTime(), System.nanoTime()));
+        return awaitWrite(
+                document(name).update(fields, Precondition.updatedAt(version.updateTime())), operation, name, deadline);
+    }
+
+    /**
+     * Waits for a write whose precondition may fail: its version, or empty when the precondition failed. Its update
+     * time is the server's commit time, stamped between sending and receiving: it feeds the estimate of Firestore's
+     * clock core judges leases by, as a read's read time does.
+     */
+    private Optional<Version> awaitWrite(
+            ApiFuture<WriteResult> write, String operation, String name, Deadline deadline) {
+        long sent = clockSkew.nanoTime();
+        Optional<WriteResult> written = awaitConditional(write, operation, name, deadline);
+        long received = clockSkew.nanoTime();
+        return written.map(w -> {
+            clockSkew.observe(exactly(w.getUpdateTime()), Duration.ofNanos(1_000), sent, received);
+            return Version.ofWrite(w.getUpdateTime(), System.nanoTime());
+        });
     }
 
     /**
@@ -474,6 +583,22 @@ public final class FirestoreLockStore implements LockStore {
             return serverTime
                     .plus(Duration.ofNanos(System.nanoTime() - answeredNanos))
                     .truncatedTo(ChronoUnit.MILLIS);
+        }
+
+        /** Whether two states name the same version of the document: the same update time. */
+        static boolean same(@Nullable StoreState a, @Nullable StoreState b) {
+            return a instanceof Version x
+                    && b instanceof Version y
+                    && x.updateTime().equals(y.updateTime());
+        }
+
+        /** The version of a record this store read or wrote. */
+        static Version of(LockRecord record) {
+            if (!(record.storeState() instanceof Version version)) {
+                throw new IllegalArgumentException("Record of lock '" + record.name() + "' carries no Firestore"
+                        + " version (" + record.storeState() + ")");
+            }
+            return version;
         }
 
         static Version decode(HeldLock lock) {

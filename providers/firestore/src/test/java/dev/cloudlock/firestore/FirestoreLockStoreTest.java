@@ -136,8 +136,9 @@ class FirestoreLockStoreTest {
         rpcs();
         FencedLock first = provider.tryLock(config("rt", Duration.ofMinutes(1))).orElseThrow();
         assertThat(rpcs())
-                .as("first-ever acquire, and the first call of a process: a read for Firestore's time, read + create")
-                .containsExactly("BatchGetDocuments", "BatchGetDocuments", "Commit");
+                .as("first-ever acquire, and the first call of a process: a read for Firestore's time, from which the"
+                        + " acquisition starts, and create")
+                .containsExactly("BatchGetDocuments", "Commit");
         FencedLock extended =
                 (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
         assertThat(rpcs()).as("extend").containsExactly("Commit");
@@ -147,8 +148,179 @@ class FirestoreLockStoreTest {
         assertThat(rpcs()).as("release").containsExactly("Commit");
         provider.tryLock(config("rt", Duration.ofMinutes(1))).orElseThrow().unlock();
         assertThat(rpcs())
-                .as("steady-state acquire (read + precondition update) and release")
+                .as("steady-state acquire (an update preconditioned on our own release) and release")
+                .containsExactly("Commit", "Commit");
+    }
+
+    @Test
+    void aSteadyStateCycleIsTwoRequestsAndTheOldPathThree() {
+        CloudLockProvider provider = provider("me");
+        CloudLockProvider oldPath = new CloudLockProvider(
+                new FirestoreLockStore(
+                        CLIENT, FirestoreBackends.COLLECTION, dev.cloudlock.spi.CallTimeouts.DEFAULT, false),
+                "old");
+        provider.tryLock(config("cycle", Duration.ofMinutes(1))).orElseThrow().unlock();
+        oldPath.tryLock(config("cycle-old", Duration.ofMinutes(1)))
+                .orElseThrow()
+                .unlock();
+        rpcs();
+        long fence = 0;
+        for (int i = 0; i < 20; i++) {
+            FencedLock lock =
+                    provider.tryLock(config("cycle", Duration.ofMinutes(1))).orElseThrow();
+            assertThat(lock.fencingToken()).as("every acquisition a new fence").isGreaterThan(fence);
+            fence = lock.fencingToken();
+            lock.unlock();
+        }
+        assertThat(rpcs())
+                .as("20 steady-state cycles: one Commit to acquire, one to release")
+                .hasSize(40)
+                .containsOnly("Commit");
+        assertThat(record("cycle").fence()).isEqualTo(fence);
+        rpcs();
+        for (int i = 0; i < 20; i++) {
+            oldPath.tryLock(config("cycle-old", Duration.ofMinutes(1)))
+                    .orElseThrow()
+                    .unlock();
+        }
+        assertThat(rpcs()).as("the old path: read, update, release").hasSize(60);
+    }
+
+    @Test
+    void anotherWriterInBetweenCostsTheFallbackReadAndTheAnswerStaysRight() {
+        CloudLockProvider a = provider("a");
+        CloudLockProvider b = provider("b");
+        a.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow().unlock();
+        FencedLock byB = b.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow();
+        rpcs();
+        assertThat(a.tryLock(config("between", Duration.ofMinutes(1))))
+                .as("b holds it: a's remembered free state is stale")
+                .isEmpty();
+        assertThat(rpcs())
+                .as("the update preconditioned on a's own release fails, then the read shows b's lease")
+                .containsExactly("Commit", "BatchGetDocuments");
+        byB.unlock();
+        rpcs();
+        FencedLock byA = a.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow();
+        assertThat(byA.fencingToken()).as("after b's fence").isEqualTo(3);
+        assertThat(rpcs())
+                .as("the failed update dropped a's stale state: read, then update")
+                .containsExactly("BatchGetDocuments", "Commit");
+        byA.unlock();
+        rpcs();
+        // a's failed update told it others write the name: it reads first until a read finds its own release
+        // unchanged, then starts from its release again; b remembers its own release, which a has written over
+        // since, so b's acquisition costs one failed write before the read.
+        a.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs())
+                .as("a again: the read finds a's own release unchanged, update, release")
                 .containsExactly("BatchGetDocuments", "Commit", "Commit");
+        a.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs()).as("a again: the steady state").containsExactly("Commit", "Commit");
+        FencedLock againB = b.tryLock(config("between", Duration.ofMinutes(1))).orElseThrow();
+        assertThat(rpcs())
+                .as("b's remembered release is stale: the failed update, the read, the update")
+                .containsExactly("Commit", "BatchGetDocuments", "Commit");
+        assertThat(againB.fencingToken()).isEqualTo(6);
+        againB.unlock();
+    }
+
+    @Test
+    void twoInstancesTakingTurnsPayOneFailedWritePerRunOfTurns() {
+        CloudLockProvider a = provider("a");
+        CloudLockProvider b = provider("b");
+        a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        b.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        rpcs();
+        for (CloudLockProvider turn : List.of(a, b)) {
+            turn.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+            assertThat(rpcs())
+                    .as(
+                            "%s's remembered release is stale: the failed update, the read, the update, the release",
+                            turn.lockedBy())
+                    .containsExactly("Commit", "BatchGetDocuments", "Commit", "Commit");
+        }
+        for (int i = 0; i < 3; i++) {
+            for (CloudLockProvider turn : List.of(a, b)) {
+                turn.tryLock(config("turns", Duration.ofMinutes(1)))
+                        .orElseThrow()
+                        .unlock();
+                assertThat(rpcs())
+                        .as(
+                                "%s knows others write the name: read, update, release, as before KnownStates",
+                                turn.lockedBy())
+                        .containsExactly("BatchGetDocuments", "Commit", "Commit");
+            }
+        }
+        FencedLock last = a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow();
+        assertThat(last.fencingToken()).as("one per acquisition").isEqualTo(11);
+        last.unlock();
+        rpcs();
+        a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs())
+                .as("a in a row: the read finds a's own release unchanged, update, release")
+                .containsExactly("BatchGetDocuments", "Commit", "Commit");
+        a.tryLock(config("turns", Duration.ofMinutes(1))).orElseThrow().unlock();
+        assertThat(rpcs()).as("the steady state again").containsExactly("Commit", "Commit");
+    }
+
+    @Test
+    void aDocumentDeletedSinceOurReleaseIsCreatedAgainAfterTheFailedUpdate() throws Exception {
+        CloudLockProvider a = provider("a");
+        a.tryLock(config("deleted", Duration.ofMinutes(1))).orElseThrow().unlock();
+        CLIENT.collection(FirestoreBackends.COLLECTION)
+                .document("deleted")
+                .delete()
+                .get();
+        rpcs();
+        FencedLock again = a.tryLock(config("deleted", Duration.ofMinutes(1))).orElseThrow();
+        assertThat(rpcs())
+                .as("the update on our release fails (NOT_FOUND), the read finds nothing, create")
+                .containsExactly("Commit", "BatchGetDocuments", "Commit");
+        assertThat(again.fencingToken()).as("a new document starts over").isEqualTo(1);
+        again.unlock();
+    }
+
+    @Test
+    void acquiringFromOurOwnReleaseJudgesItByFirestoresClockNotTheClients() throws InterruptedException {
+        CloudLockProvider a = provider("a");
+        LockConfiguration atLeast = new LockConfiguration(
+                ClockProvider.now(), "own-release-skew", Duration.ofSeconds(10), Duration.ofMillis(500));
+        a.tryLock(atLeast).orElseThrow().unlock();
+        rpcs();
+        ClockProvider.setClock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(30)));
+        assertThat(a.tryLock(config("own-release-skew", Duration.ofSeconds(10))))
+                .as("by the client's clock lockAtLeastFor ended 29.5 s ago; by Firestore's it runs 0.5 s more")
+                .isEmpty();
+        assertThat(rpcs())
+                .as("held by Firestore's clock: not written from memory, read")
+                .containsExactly("BatchGetDocuments");
+        ClockProvider.setClock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-30)));
+        Thread.sleep(700);
+        Instant before = Instant.now();
+        FencedLock taken = a.tryLock(config("own-release-skew", Duration.ofSeconds(10)))
+                .orElseThrow(() -> new AssertionError("lockAtLeastFor ended 200 ms ago by Firestore's clock"));
+        assertThat(rpcs())
+                .as("free by Firestore's clock, 30 s before by the client's: one update from memory")
+                .containsExactly("Commit");
+        assertThat(record("own-release-skew").lockedAt())
+                .as("lockedAt on Firestore's time, not the client's")
+                .isBetween(before.minusSeconds(1), Instant.now().plusSeconds(1));
+        taken.unlock();
+    }
+
+    @Test
+    void aReleaseThatKeepsLockAtLeastForIsNotTakenEarlyFromMemory() {
+        CloudLockProvider a = provider("a");
+        FencedLock held = a.tryLock(new LockConfiguration(
+                        ClockProvider.now(), "at-least", Duration.ofMinutes(1), Duration.ofSeconds(30)))
+                .orElseThrow();
+        held.unlock();
+        rpcs();
+        assertThat(a.tryLock(config("at-least", Duration.ofMinutes(1))))
+                .as("lockAtLeastFor runs 30 s more: our own release is held, not trusted without a read")
+                .isEmpty();
+        assertThat(rpcs()).as("one read, no write").containsExactly("BatchGetDocuments");
     }
 
     @Test
