@@ -36,6 +36,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class KnownStates {
 
+    /** How many names' last written states are remembered at most. */
+    static final int MAX_NAMES = 4096;
+
     /** Per lock name, the last state this store wrote, with its version as {@link LockRecord#storeState()}. */
     private final ConcurrentMap<String, LockRecord> written = new ConcurrentHashMap<>();
     /** The last read, for the next acquisition of its name to start from; one slot, taken once. */
@@ -96,9 +99,19 @@ public final class KnownStates {
         return Optional.ofNullable(written.get(name));
     }
 
-    /** Remembers {@code stored}, just written with its new version as {@link LockRecord#storeState()}. */
+    /**
+     * Remembers {@code stored}, just written with its new version as {@link LockRecord#storeState()}. At most
+     * {@value #MAX_NAMES} names are remembered (every occurrence writes a record per tick): past that, one other name
+     * is forgotten, which costs its next acquisition a read, never a wrong answer.
+     */
     public void wrote(LockRecord stored) {
         written.put(stored.name(), Objects.requireNonNull(stored, "stored"));
+        if (written.size() > MAX_NAMES) {
+            written.keySet().stream()
+                    .filter(name -> !name.equals(stored.name()))
+                    .findAny()
+                    .ifPresent(this::forget);
+        }
     }
 
     /**
