@@ -374,7 +374,12 @@ abstract class CliContract {
                 .as("the lock is taken once the dead holder's lease is over")
                 .isPresent();
         assertThat(takenAt).as("nobody takes it before its lockUntil").isAfterOrEqualTo(lockUntil);
-        assertThat(takenAt).as("someone takes it within lockUntil + 1 s").isBefore(lockUntil.plusSeconds(1));
+        // The survivor judges the lease by its estimate of the store's time, which second-resolution Date headers
+        // bound only to about 1 s plus a round trip, and polls on a machine that may be loaded; a lock kept past its
+        // lease would be kept a whole lease (3 s) longer.
+        assertThat(takenAt)
+                .as("someone takes it within lockUntil + 2.5 s, well before another lease's worth")
+                .isBefore(lockUntil.plusMillis(2_500));
         assertThat(taken.get().fencingToken()).isEqualTo(fence + 1);
         taken.get().unlock();
     }
