@@ -23,7 +23,7 @@ class HandlerFitsTriggerTest {
 
     private static final Path PACKAGE = Path.of(System.getProperty(
             "cloudlock.lambda.package", "../examples/aws-lambda-function/target/nightly-report-lambda-1.0.0.jar"));
-    private static final Path AWS_PAGE = Node.INFRA_DIR.resolve("../docs/functions/aws-lambda.md");
+    private static final Path AWS_PAGE = Node.INFRA_DIR.getParent().resolve("docs/functions/aws-lambda.md");
 
     private static TerraformModule module;
     private static URLClassLoader packageClassPath;
