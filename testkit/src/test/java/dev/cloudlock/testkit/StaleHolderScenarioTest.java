@@ -5,16 +5,13 @@ import dev.cloudlock.core.FencingTokens;
 import dev.cloudlock.core.InMemoryLockStore;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Test;
 
 /** The scenario itself, on the in-memory store and a resource in memory fenced by {@link FencingTokens}. */
-class StaleHolderScenarioTest {
+class StaleHolderScenarioTest extends StaleHolderCases {
 
     private record Stored(@Nullable Long fence, String value) {}
 
     private final InMemoryLockStore store = new InMemoryLockStore();
-    private final StaleHolderScenario scenario =
-            new StaleHolderScenario(new CloudLockProvider(store, "A"), new CloudLockProvider(store, "B"));
     private final AtomicReference<@Nullable Stored> record = new AtomicReference<>();
 
     private final StaleHolderScenario.Sink sink = new StaleHolderScenario.Sink() {
@@ -44,18 +41,13 @@ class StaleHolderScenarioTest {
         }
     };
 
-    @Test
-    void aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(sink);
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
+        return new CloudLockProvider(store, lockedBy);
     }
 
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(sink);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(sink);
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return sink;
     }
 }

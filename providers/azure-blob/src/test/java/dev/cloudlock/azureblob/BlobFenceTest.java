@@ -18,6 +18,7 @@ import com.azure.storage.blob.options.BlobParallelUploadOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,14 +28,13 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
 /** Fenced uploads to a job's own container on Azurite, the lock taken on the lock container by two real providers. */
-class BlobFenceTest {
+class BlobFenceTest extends StaleHolderCases {
 
     private static final String BLOB = "nightly/report.txt";
 
     private final AtomicInteger requests = new AtomicInteger();
     private final BlobContainerClient reports = reports(new Counting(requests, null));
     private final BlobFence fence = BlobFence.inMetadata();
-    private final StaleHolderScenario scenario = new StaleHolderScenario(provider("A"), provider("B"));
 
     /** Counts requests, and runs {@code beforeFirstPut} once before the first PUT goes out. */
     private static final class Counting implements HttpPipelinePolicy {
@@ -114,31 +114,12 @@ class BlobFenceTest {
         return new BlobParallelUploadOptions(BinaryData.fromString(value)).setMetadata(Map.of("job", "nightly"));
     }
 
-    private static CloudLockProvider provider(String lockedBy) {
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
         return AzureBlobLockProvider.builder()
                 .container(AzureBlobBackends.container())
                 .lockedBy(lockedBy)
                 .build();
-    }
-
-    @Test
-    void aStaleHoldersUploadIsRefusedAndTheNewerHoldersBlobStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(sink);
-    }
-
-    @Test
-    void aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused() throws Exception {
-        scenario.aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused(sink);
-    }
-
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(sink);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(sink);
     }
 
     @Test
@@ -165,5 +146,10 @@ class BlobFenceTest {
         assertThatThrownBy(() -> fence.upload(racing.getBlobClient(BLOB), options("A late"), 7))
                 .isInstanceOf(StaleFencingTokenException.class);
         assertThat(sink.read()).isEqualTo("B");
+    }
+
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return sink;
     }
 }

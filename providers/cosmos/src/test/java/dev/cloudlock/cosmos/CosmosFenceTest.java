@@ -13,20 +13,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Fenced writes to a job's own container on the Cosmos DB emulator, the lock taken by two real providers. */
-class CosmosFenceTest {
+class CosmosFenceTest extends StaleHolderCases {
 
     private static final CosmosContainer REPORTS = reports();
 
     private final String id = "nightly-" + UUID.randomUUID();
     private final PartitionKey key = new PartitionKey(id);
     private final CosmosFence fence = CosmosFence.inProperty();
-    private final StaleHolderScenario scenario = new StaleHolderScenario(provider("A"), provider("B"));
 
     private static CosmosContainer reports() {
         CosmosBackends.container(); // the database exists
@@ -35,7 +36,8 @@ class CosmosFenceTest {
         return database.getContainer("reports");
     }
 
-    private static CloudLockProvider provider(String lockedBy) {
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
         return CosmosLockProvider.builder()
                 .container(CosmosBackends.container())
                 .lockedBy(lockedBy)
@@ -98,32 +100,6 @@ class CosmosFenceTest {
     };
 
     @Test
-    void aStaleHoldersUpsertIsRefusedAndTheNewerHoldersItemStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(upsert);
-    }
-
-    @Test
-    void aStaleHoldersPatchIsRefusedAndTheNewerHoldersItemStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(patch);
-    }
-
-    @Test
-    void aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused() throws Exception {
-        scenario.aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused(upsert);
-    }
-
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(upsert);
-        scenario.theSameHoldingWritesTwiceWithItsToken(patch);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(upsert);
-    }
-
-    @Test
     void requestsPerFencedWrite() {
         fence.upsert(REPORTS, item("first"), key, 7);
         long before = CosmosBackends.requestsServed(Emulators.cosmos());
@@ -142,5 +118,24 @@ class CosmosFenceTest {
                 .as("a refused patch: the patch, the read that says why")
                 .isEqualTo(2);
         assertThat(body()).isEqualTo("third");
+    }
+
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return upsert;
+    }
+
+    /** The same scenario through {@code patchItem}. */
+    @Nested
+    class ThroughPatch extends StaleHolderCases {
+        @Override
+        protected CloudLockProvider provider(String lockedBy) {
+            return CosmosFenceTest.this.provider(lockedBy);
+        }
+
+        @Override
+        protected StaleHolderScenario.Sink sink() {
+            return patch;
+        }
     }
 }

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
+import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -26,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Fenced writes to a job's own table on moto, the lock taken on the lock table by two real providers. */
-class DynamoDbFenceTest {
+class DynamoDbFenceTest extends StaleHolderCases {
 
     private static final String REPORTS = "reports";
     private static final AtomicInteger REQUESTS = new AtomicInteger();
@@ -40,7 +42,6 @@ class DynamoDbFenceTest {
     private static final Map<String, AttributeValue> KEY = Map.of("id", AttributeValue.fromS("nightly"));
 
     private final DynamoDbFence fence = DynamoDbFence.inAttribute();
-    private final StaleHolderScenario scenario = new StaleHolderScenario(provider("A"), provider("B"));
 
     private final StaleHolderScenario.Sink putItem = new StaleHolderScenario.Sink() {
         @Override
@@ -91,7 +92,8 @@ class DynamoDbFenceTest {
                 .billingMode(BillingMode.PAY_PER_REQUEST));
     }
 
-    private static CloudLockProvider provider(String lockedBy) {
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
         return DynamoDbLockProvider.builder()
                 .client(CLIENT)
                 .tableName(DynamoDbBackends.TABLE)
@@ -121,32 +123,6 @@ class DynamoDbFenceTest {
                         b -> b.tableName(REPORTS).key(KEY).consistentRead(true))
                 .item();
         return item.isEmpty() ? null : item.get("body").s();
-    }
-
-    @Test
-    void aStaleHoldersPutItemIsRefusedAndTheNewerHoldersItemStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(putItem);
-    }
-
-    @Test
-    void aStaleHoldersUpdateItemIsRefusedAndTheNewerHoldersItemStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(updateItem);
-    }
-
-    @Test
-    void aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused() throws Exception {
-        scenario.aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused(updateItem);
-    }
-
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(putItem);
-        scenario.theSameHoldingWritesTwiceWithItsToken(updateItem);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(putItem);
     }
 
     @Test
@@ -231,5 +207,24 @@ class DynamoDbFenceTest {
         assertThatThrownBy(() -> fence.fence(clash, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("#cloudlockFence");
+    }
+
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return putItem;
+    }
+
+    /** The same scenario through {@code UpdateItem}. */
+    @Nested
+    class ThroughUpdateItem extends StaleHolderCases {
+        @Override
+        protected CloudLockProvider provider(String lockedBy) {
+            return DynamoDbFenceTest.this.provider(lockedBy);
+        }
+
+        @Override
+        protected StaleHolderScenario.Sink sink() {
+            return updateItem;
+        }
     }
 }

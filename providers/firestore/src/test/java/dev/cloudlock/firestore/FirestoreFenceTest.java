@@ -13,6 +13,7 @@ import com.google.cloud.firestore.Firestore;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Fenced writes in a job's own transaction on the Firestore emulator, the lock taken by two real providers. */
-class FirestoreFenceTest {
+class FirestoreFenceTest extends StaleHolderCases {
 
     private static final List<String> RPCS = new ArrayList<>();
     private static final ApiTracerFactory COUNTER =
@@ -38,7 +39,6 @@ class FirestoreFenceTest {
 
     private final FirestoreFence fence = FirestoreFence.inField();
     private final DocumentReference report = CLIENT.collection("reports").document("nightly");
-    private final StaleHolderScenario scenario = new StaleHolderScenario(provider("A"), provider("B"));
 
     private final StaleHolderScenario.Sink sink = new StaleHolderScenario.Sink() {
         @Override
@@ -66,32 +66,13 @@ class FirestoreFenceTest {
         Emulators.resetFirestore();
     }
 
-    private static CloudLockProvider provider(String lockedBy) {
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
         return FirestoreLockProvider.builder()
                 .firestore(CLIENT)
                 .collection(FirestoreBackends.COLLECTION)
                 .lockedBy(lockedBy)
                 .build();
-    }
-
-    @Test
-    void aStaleHoldersTransactionIsRefusedAndTheNewerHoldersDocumentStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(sink);
-    }
-
-    @Test
-    void aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused() throws Exception {
-        scenario.aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused(sink);
-    }
-
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(sink);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(sink);
     }
 
     @Test
@@ -133,5 +114,10 @@ class FirestoreFenceTest {
                     .as("the RPCs of one fenced write")
                     .containsExactly("BeginTransaction", "BatchGetDocuments", "Commit");
         }
+    }
+
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return sink;
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
+import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -21,7 +22,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /** Fenced writes to a job's own bucket on moto, the lock taken on the lock bucket by two real providers. */
-class S3FenceTest {
+class S3FenceTest extends StaleHolderCases {
 
     private static final String REPORTS = "reports";
     private static final String KEY = "nightly/report.txt";
@@ -35,7 +36,6 @@ class S3FenceTest {
     private static final S3Client CLIENT = S3Backends.client(S3Backends.moto(), COUNTER);
 
     private final S3Fence fence = S3Fence.inMetadata();
-    private final StaleHolderScenario scenario = new StaleHolderScenario(provider("A"), provider("B"));
 
     private final StaleHolderScenario.Sink sink = new StaleHolderScenario.Sink() {
         @Override
@@ -64,7 +64,8 @@ class S3FenceTest {
         S3Backends.createBucket(CLIENT, REPORTS);
     }
 
-    private static CloudLockProvider provider(String lockedBy) {
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
         return S3LockProvider.builder()
                 .client(CLIENT)
                 .bucket(S3Backends.BUCKET)
@@ -79,26 +80,6 @@ class S3FenceTest {
                 .contentType("text/plain")
                 .metadata(Map.of("job", "nightly"))
                 .build();
-    }
-
-    @Test
-    void aStaleHoldersPutObjectIsRefusedAndTheNewerHoldersObjectStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(sink);
-    }
-
-    @Test
-    void aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused() throws Exception {
-        scenario.aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused(sink);
-    }
-
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(sink);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(sink);
     }
 
     @Test
@@ -134,5 +115,10 @@ class S3FenceTest {
         assertThatThrownBy(() -> fence.putObject(racing, put(), RequestBody.fromString("A late"), 7))
                 .isInstanceOf(StaleFencingTokenException.class);
         assertThat(sink.read()).isEqualTo("B");
+    }
+
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return sink;
     }
 }

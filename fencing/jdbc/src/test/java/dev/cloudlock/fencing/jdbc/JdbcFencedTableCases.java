@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.StaleFencingTokenException;
+import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,13 +23,11 @@ import org.junit.jupiter.api.Test;
  * Fenced writes on a real database, the lock taken by two real providers (on the in-memory store: this module has no
  * lock store of its own; the token is the same whatever store handed it out).
  */
-abstract class JdbcFencedTableCases {
+abstract class JdbcFencedTableCases extends StaleHolderCases {
 
     private static final Map<String, String> KEY = Map.of("id", "nightly");
 
     private final InMemoryLockStore locks = new InMemoryLockStore();
-    private final StaleHolderScenario scenario =
-            new StaleHolderScenario(new CloudLockProvider(locks, "A"), new CloudLockProvider(locks, "B"));
     private final JdbcFencedTable reports = JdbcFencedTable.of("reports", JdbcFence.inColumn("fence"), "id");
 
     abstract DataSource dataSource();
@@ -84,26 +83,6 @@ abstract class JdbcFencedTableCases {
     }
 
     @Test
-    void aStaleHoldersUpsertIsRefusedAndTheNewerHoldersRowStays() throws Exception {
-        scenario.aStaleHoldersWriteIsRefusedAndTheNewerHoldersDataStays(upsert);
-    }
-
-    @Test
-    void aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused() throws Exception {
-        scenario.aStaleHoldersFirstWriteAfterTheNewerHoldersIsRefused(upsert);
-    }
-
-    @Test
-    void theSameHoldingWritesTwiceWithItsToken() throws Exception {
-        scenario.theSameHoldingWritesTwiceWithItsToken(upsert);
-    }
-
-    @Test
-    void withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders() throws Exception {
-        scenario.withoutTheFenceAStaleHoldersWriteLandsOverTheNewerHolders(upsert);
-    }
-
-    @Test
     void anUpdateOfAnAbsentRowWritesNothingAndSaysSo() throws SQLException {
         try (Connection c = dataSource().getConnection()) {
             assertThat(reports.update(c, KEY, Map.of("body", "x"), 1)).isFalse();
@@ -152,5 +131,15 @@ abstract class JdbcFencedTableCases {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> JdbcFencedTable.of("reports r", JdbcFence.inColumn("fence"), "id"))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
+        return new CloudLockProvider(locks, lockedBy);
+    }
+
+    @Override
+    protected StaleHolderScenario.Sink sink() {
+        return upsert;
     }
 }
