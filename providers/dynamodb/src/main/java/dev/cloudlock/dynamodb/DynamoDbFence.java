@@ -34,8 +34,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * ALL_OLD}): if its fence is newer than the token, the fence refused the write and {@link #putItem} / {@link
  * #updateItem} throw {@link StaleFencingTokenException}; otherwise the user's own condition failed, and the SDK's
  * {@link ConditionalCheckFailedException} is rethrown unchanged, the item it saw attached. (On a backend that does not
- * return the item, dynalite, a refused {@code UpdateItem} reads its key once to tell; a refused {@code PutItem} is
- * rethrown as the SDK's exception.)
+ * return the item, dynalite, a refused write reads the item's fence once to tell: an {@code UpdateItem} by its key, a
+ * {@code PutItem} by the key the table's {@code DescribeTable} names.)
  */
 public final class DynamoDbFence {
 
@@ -118,7 +118,11 @@ public final class DynamoDbFence {
         try {
             return client.putItem(fence(request, token));
         } catch (ConditionalCheckFailedException failed) {
-            throw refusal(failed, failed.hasItem() ? failed.item() : null, request.tableName(), token);
+            Map<String, AttributeValue> seen =
+                    failed.hasItem() && !failed.item().isEmpty()
+                            ? failed.item()
+                            : readFence(client, request.tableName(), keyOf(client, request));
+            throw refusal(failed, seen, request.tableName(), token);
         }
     }
 
@@ -135,14 +139,30 @@ public final class DynamoDbFence {
             Map<String, AttributeValue> seen =
                     failed.hasItem() && !failed.item().isEmpty()
                             ? failed.item()
-                            : client.getItem(b -> b.tableName(request.tableName())
-                                            .key(request.key())
-                                            .consistentRead(true)
-                                            .projectionExpression(NAME)
-                                            .expressionAttributeNames(Map.of(NAME, attribute)))
-                                    .item();
+                            : readFence(client, request.tableName(), request.key());
             throw refusal(failed, seen, request.tableName(), token);
         }
+    }
+
+    /** The item's fence, read when the failed condition did not return the item (dynalite). */
+    private Map<String, AttributeValue> readFence(
+            DynamoDbClient client, String tableName, Map<String, AttributeValue> key) {
+        return client.getItem(b -> b.tableName(tableName)
+                        .key(key)
+                        .consistentRead(true)
+                        .projectionExpression(NAME)
+                        .expressionAttributeNames(Map.of(NAME, attribute)))
+                .item();
+    }
+
+    /** The key of a put's item, from the table's key schema: one DescribeTable, only where the item is not returned. */
+    private static Map<String, AttributeValue> keyOf(DynamoDbClient client, PutItemRequest request) {
+        Map<String, AttributeValue> key = new HashMap<>();
+        client.describeTable(b -> b.tableName(request.tableName()))
+                .table()
+                .keySchema()
+                .forEach(k -> key.put(k.attributeName(), request.item().get(k.attributeName())));
+        return key;
     }
 
     /**

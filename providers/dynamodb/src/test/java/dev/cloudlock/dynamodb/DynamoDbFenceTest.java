@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /** Fenced writes to a job's own table on moto, the lock taken on the lock table by two real providers. */
 class DynamoDbFenceTest extends StaleHolderCases {
 
-    private static final String REPORTS = "reports";
+    static final String REPORTS = "reports";
     private static final AtomicInteger REQUESTS = new AtomicInteger();
     private static final ExecutionInterceptor COUNTER = new ExecutionInterceptor() {
         @Override
@@ -43,44 +43,54 @@ class DynamoDbFenceTest extends StaleHolderCases {
 
     private final DynamoDbFence fence = DynamoDbFence.inAttribute();
 
-    private final StaleHolderScenario.Sink putItem = new StaleHolderScenario.Sink() {
-        @Override
-        public void write(long token, String value) {
-            fence.putItem(CLIENT, put(value), token);
-        }
+    private final StaleHolderScenario.Sink putItem = putItemSink(CLIENT);
+    private final StaleHolderScenario.Sink updateItem = updateItemSink(CLIENT);
 
-        @Override
-        public void writeUnfenced(String value) {
-            CLIENT.putItem(put(value));
-        }
+    /** The report written with {@code PutItem} through {@code client}. */
+    static StaleHolderScenario.Sink putItemSink(DynamoDbClient client) {
+        DynamoDbFence fence = DynamoDbFence.inAttribute();
+        return new StaleHolderScenario.Sink() {
+            @Override
+            public void write(long token, String value) {
+                fence.putItem(client, put(value), token);
+            }
 
-        @Override
-        public @Nullable String read() {
-            return readReport();
-        }
-    };
+            @Override
+            public void writeUnfenced(String value) {
+                client.putItem(put(value));
+            }
 
-    private final StaleHolderScenario.Sink updateItem = new StaleHolderScenario.Sink() {
-        @Override
-        public void write(long token, String value) {
-            fence.updateItem(CLIENT, update(value), token);
-        }
+            @Override
+            public @Nullable String read() {
+                return readReport(client);
+            }
+        };
+    }
 
-        @Override
-        public void writeUnfenced(String value) {
-            CLIENT.updateItem(update(value));
-        }
+    /** The report written with {@code UpdateItem} through {@code client}. */
+    static StaleHolderScenario.Sink updateItemSink(DynamoDbClient client) {
+        DynamoDbFence fence = DynamoDbFence.inAttribute();
+        return new StaleHolderScenario.Sink() {
+            @Override
+            public void write(long token, String value) {
+                fence.updateItem(client, update(value), token);
+            }
 
-        @Override
-        public @Nullable String read() {
-            return readReport();
-        }
-    };
+            @Override
+            public void writeUnfenced(String value) {
+                client.updateItem(update(value));
+            }
 
-    @BeforeEach
-    void reset() {
-        DynamoDbBackends.resetMoto(CLIENT);
-        CLIENT.createTable(b -> b.tableName(REPORTS)
+            @Override
+            public @Nullable String read() {
+                return readReport(client);
+            }
+        };
+    }
+
+    /** The job's table, keyed by {@code id}. */
+    static void createReports(DynamoDbClient client) {
+        client.createTable(b -> b.tableName(REPORTS)
                 .keySchema(KeySchemaElement.builder()
                         .attributeName("id")
                         .keyType(KeyType.HASH)
@@ -92,6 +102,12 @@ class DynamoDbFenceTest extends StaleHolderCases {
                 .billingMode(BillingMode.PAY_PER_REQUEST));
     }
 
+    @BeforeEach
+    void reset() {
+        DynamoDbBackends.resetMoto(CLIENT);
+        createReports(CLIENT);
+    }
+
     @Override
     protected CloudLockProvider provider(String lockedBy) {
         return DynamoDbLockProvider.builder()
@@ -101,14 +117,14 @@ class DynamoDbFenceTest extends StaleHolderCases {
                 .build();
     }
 
-    private static PutItemRequest put(String value) {
+    static PutItemRequest put(String value) {
         return PutItemRequest.builder()
                 .tableName(REPORTS)
                 .item(Map.of("id", KEY.get("id"), "body", AttributeValue.fromS(value)))
                 .build();
     }
 
-    private static UpdateItemRequest update(String value) {
+    static UpdateItemRequest update(String value) {
         return UpdateItemRequest.builder()
                 .tableName(REPORTS)
                 .key(KEY)
@@ -119,7 +135,11 @@ class DynamoDbFenceTest extends StaleHolderCases {
     }
 
     private static @Nullable String readReport() {
-        Map<String, AttributeValue> item = CLIENT.getItem(
+        return readReport(CLIENT);
+    }
+
+    static @Nullable String readReport(DynamoDbClient client) {
+        Map<String, AttributeValue> item = client.getItem(
                         b -> b.tableName(REPORTS).key(KEY).consistentRead(true))
                 .item();
         return item.isEmpty() ? null : item.get("body").s();
