@@ -44,7 +44,12 @@ class ReleaseStagingTest {
 
         assertThat(bom.values()).containsOnly("${project.version}");
         assertThat(bom.keySet())
-                .contains("cloudlock-core", "cloudlock-testkit", "cloudlock-dynamodb", "cloudlock-function-core")
+                .contains(
+                        "cloudlock-core",
+                        "cloudlock-testkit",
+                        "cloudlock-dynamodb",
+                        "cloudlock-function-core",
+                        "cloudlock-fencing-jdbc")
                 .doesNotContain(
                         "cloudlock-emulators",
                         "cloudlock-examples",
