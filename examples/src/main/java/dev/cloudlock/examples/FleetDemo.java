@@ -2,6 +2,8 @@ package dev.cloudlock.examples;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.FencingTokens;
+import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.function.GuardSettings;
@@ -26,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The demo: a fleet of function instances behind an at-least-once scheduler, every delivery going through the
@@ -53,9 +56,16 @@ import java.util.function.Function;
  * records each occurrence on its own ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE}), and with
  * {@code --busy retry} every tick runs successfully exactly once.
  *
+ * <p>Each successful run writes the job's report with its fencing token. With {@code --pause} the first run of tick 4
+ * pauses past its lease before it writes (a long GC pause, a frozen container): another instance takes the lock
+ * meanwhile and writes the report with a newer token, and the report refuses the paused run's late write, as a fenced
+ * write to a store does ({@link FencingTokens}); that run counts as failed, and its tick is retried. With
+ * {@code --no-fence} as well, the late write lands over the newer run's report.
+ *
  * <p>Options: {@code --instances N} (5), {@code --seconds N} (20),
  * {@code --store NAME} (in-memory; or any store on the class path that has an emulator here), {@code --busy retry|skip}
- * (retry), {@code --every-occurrence}, {@code --no-guard}, {@code --timeline FILE} (fleet-timeline.svg).
+ * (retry), {@code --every-occurrence}, {@code --pause}, {@code --no-fence}, {@code --no-guard},
+ * {@code --timeline FILE} (fleet-timeline.svg).
  */
 public final class FleetDemo {
 
@@ -71,7 +81,17 @@ public final class FleetDemo {
             long fencingToken,
             long startNanos,
             long endNanos,
-            boolean failed) {}
+            boolean failed,
+            @Nullable Long refusedBy) {
+
+        /**
+         * When this run's holding of the lock ended: its end, or its lease's end for a run paused past its lease
+         * (another holder could take the lock from then on).
+         */
+        long holdingEndNanos() {
+            return Math.min(endNanos, startNanos + LEASE.toNanos());
+        }
+    }
 
     /** A delivery the guard skipped: which instance, the number of which tick, when, and why. */
     public record Skip(String instance, int tickNumber, DeliveryOutcome outcome, long atNanos) {}
@@ -107,7 +127,13 @@ public final class FleetDemo {
             boolean guarded,
             WhenBusy whenBusy,
             boolean everyOccurrence,
-            long originNanos) {
+            long originNanos,
+            int staleWritesLanded) {
+
+        /** Runs whose late write of the report was refused: their lease had run out and a newer run had written. */
+        public List<Execution> refusedLateWrites() {
+            return executions.stream().filter(e -> e.refusedBy() != null).toList();
+        }
 
         /** True when every scheduled tick ran successfully exactly once. */
         public boolean eachTickRanOnce() {
@@ -144,6 +170,42 @@ public final class FleetDemo {
     }
 
     private static final int MAX_ATTEMPTS = 20;
+    /** The tick whose first run {@code --pause} pauses past its lease. */
+    private static final int PAUSED_TICK = 4;
+    /** The time a delivery tells the guard it has left, and the lease that gives (plus the margin). */
+    private static final Duration REMAINING = Duration.ofSeconds(5);
+
+    private static final Duration LEASE = REMAINING.plusSeconds(1);
+
+    /**
+     * The job's one output, a report each successful run writes with its fencing token. Fenced, it refuses a token
+     * older than the newest it was written with ({@link FencingTokens#check}), as a fenced write to a real store
+     * does; unfenced, the last writer wins, whatever its token.
+     */
+    static final class Report {
+        private final boolean fenced;
+        private @Nullable Long token;
+
+        Report(boolean fenced) {
+            this.fenced = fenced;
+        }
+
+        private int staleWritesLanded;
+
+        synchronized void write(long fencingToken) {
+            if (fenced) {
+                FencingTokens.check("the nightly report", token, fencingToken);
+            } else if (!FencingTokens.admits(token, fencingToken)) {
+                staleWritesLanded++;
+            }
+            token = token == null ? fencingToken : Math.max(token, fencingToken);
+        }
+
+        /** Writes that landed although a newer token had written already (only unfenced). */
+        synchronized int staleWritesLanded() {
+            return staleWritesLanded;
+        }
+    }
 
     private FleetDemo() {}
 
@@ -156,6 +218,8 @@ public final class FleetDemo {
         String store = "in-memory";
         WhenBusy whenBusy = WhenBusy.RETRY;
         boolean everyOccurrence = false;
+        int pausedTick = -1;
+        boolean fenced = true;
         Path timeline = Path.of("fleet-timeline.svg");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -166,10 +230,13 @@ public final class FleetDemo {
                 case "--store" -> store = value(args, ++i);
                 case "--busy" -> whenBusy = WhenBusy.parse(value(args, ++i), "--busy");
                 case "--every-occurrence" -> everyOccurrence = true;
+                case "--pause" -> pausedTick = PAUSED_TICK;
+                case "--no-fence" -> fenced = false;
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i] + "'. Options:"
                             + " --instances N, --seconds N, --store " + String.join("|", DemoStore.NAMES)
-                            + ", --busy retry|skip, --every-occurrence, --no-guard, --timeline FILE");
+                            + ", --busy retry|skip, --every-occurrence, --pause, --no-fence, --no-guard,"
+                            + " --timeline FILE");
             }
         }
         DemoStore demoStore = DemoStore.start(store);
@@ -177,7 +244,15 @@ public final class FleetDemo {
         int exit;
         try {
             Summary summary = run(
-                    demoStore::provider, instances, seconds, Duration.ofSeconds(1), guard, whenBusy, everyOccurrence);
+                    demoStore::provider,
+                    instances,
+                    seconds,
+                    Duration.ofSeconds(1),
+                    guard,
+                    whenBusy,
+                    everyOccurrence,
+                    pausedTick,
+                    fenced);
             System.out.println(
                     (guard
                             ? "With the cloudlock guard (" + demoStore.description() + ", --busy "
@@ -192,7 +267,7 @@ public final class FleetDemo {
             boolean expected = whenBusy == WhenBusy.RETRY && everyOccurrence
                     ? summary.eachTickRanOnce() && summary.violations().isEmpty()
                     : summary.ticksRunTwice() == 0 && summary.violations().isEmpty();
-            exit = guard && !expected ? 1 : 0;
+            exit = guard && fenced && !(expected && summary.staleWritesLanded() == 0) ? 1 : 0;
         } finally {
             demoStore.emulator().ifPresent(EmulatorProcess::close);
         }
@@ -207,14 +282,10 @@ public final class FleetDemo {
             Duration interval,
             boolean guarded)
             throws InterruptedException {
-        return run(providers, instances, seconds, interval, guarded, WhenBusy.RETRY, false);
+        return run(providers, instances, seconds, interval, guarded, WhenBusy.RETRY, false, -1, true);
     }
 
-    /**
-     * Runs the fleet for about {@code seconds}, instance {@code i} guarded through
-     * {@code providers.apply("instance-" + i)}, busy deliveries answered as {@code whenBusy} says, completed ticks
-     * recorded per occurrence when {@code everyOccurrence} (else as the job's watermark).
-     */
+    /** {@link #run(Function, int, int, Duration, boolean, WhenBusy, boolean, int, boolean)}: no run paused. */
     public static Summary run(
             Function<String, CloudLockProvider> providers,
             int instances,
@@ -224,6 +295,30 @@ public final class FleetDemo {
             WhenBusy whenBusy,
             boolean everyOccurrence)
             throws InterruptedException {
+        return run(providers, instances, seconds, interval, guarded, whenBusy, everyOccurrence, -1, true);
+    }
+
+    /**
+     * Runs the fleet for about {@code seconds}, instance {@code i} guarded through
+     * {@code providers.apply("instance-" + i)}, busy deliveries answered as {@code whenBusy} says, completed ticks
+     * recorded per occurrence when {@code everyOccurrence} (else as the job's watermark). The first run of tick
+     * {@code pausedTick} (none when negative) pauses past its lease before it writes the report (a long GC pause, a
+     * frozen container); the report refuses its late write unless {@code fenced} is false.
+     */
+    public static Summary run(
+            Function<String, CloudLockProvider> providers,
+            int instances,
+            int seconds,
+            Duration interval,
+            boolean guarded,
+            WhenBusy whenBusy,
+            boolean everyOccurrence,
+            int pausedTick,
+            boolean fenced)
+            throws InterruptedException {
+        Report report = new Report(fenced);
+        AtomicInteger paused = new AtomicInteger();
+        AtomicInteger pausedInstance = new AtomicInteger(-1);
         List<TickGuard> guards = new ArrayList<>();
         List<ExecutorService> fleet = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
@@ -261,7 +356,9 @@ public final class FleetDemo {
             @Override
             public void run() {
                 deliveries.incrementAndGet();
-                int instance = Math.floorMod((tick * 7 + attempt * 3 + deliveries.get()), instances);
+                int chosen = Math.floorMod((tick * 7 + attempt * 3 + deliveries.get()), instances);
+                // a paused instance (a frozen container) takes no invocations: the platform sends them elsewhere
+                int instance = chosen == pausedInstance.get() && instances > 1 ? (chosen + 1) % instances : chosen;
                 fleet.get(instance).execute(() -> invoke(instance));
             }
 
@@ -272,7 +369,7 @@ public final class FleetDemo {
                     Tick occurrence = new Tick(job, firstTick.plus(interval.multipliedBy(tick)));
                     if (guarded) {
                         outcome = DeliveryOutcome.of(guards.get(instance)
-                                .run(occurrence, Duration.ofSeconds(5), context -> body(name, context.fencingToken())));
+                                .run(occurrence, REMAINING, context -> body(name, context.fencingToken())));
                     } else {
                         body(name, 0);
                         outcome = DeliveryOutcome.ACQUIRED;
@@ -309,14 +406,43 @@ public final class FleetDemo {
                                         .computeIfAbsent(tick, t -> new AtomicInteger())
                                         .getAndIncrement()
                                 == 0;
+                boolean pause = tick == pausedTick && !fail && paused.getAndIncrement() == 0;
                 long work = fail
                         ? interval.toMillis() / 10
-                        : tick % 7 == 3 ? interval.toMillis() * 3 / 2 : interval.toMillis() / 4;
+                        : pause
+                                ? LEASE.toMillis() + interval.toMillis() / 2
+                                : tick % 7 == 3 ? interval.toMillis() * 3 / 2 : interval.toMillis() / 4;
+                if (pause) {
+                    pausedInstance.set(Integer.parseInt(instance.substring(instance.lastIndexOf('-') + 1)));
+                }
                 Thread.sleep(work);
+                if (pause) {
+                    pausedInstance.set(-1);
+                }
+                Long refusedBy = null;
+                if (!fail) {
+                    try {
+                        report.write(token);
+                    } catch (StaleFencingTokenException late) {
+                        refusedBy = late.storedToken();
+                    }
+                }
                 executions.add(new Execution(
-                        instance, tick, attempt, token, start - origin, System.nanoTime() - origin, fail));
+                        instance,
+                        tick,
+                        attempt,
+                        token,
+                        start - origin,
+                        System.nanoTime() - origin,
+                        fail || refusedBy != null,
+                        refusedBy));
                 if (fail) {
                     throw new IllegalStateException("tick " + tick + ": downstream unavailable");
+                }
+                if (refusedBy != null) {
+                    throw new IllegalStateException(
+                            "tick " + tick + ": the report refused this run's late write (fencing token " + token
+                                    + " < " + refusedBy + ")");
                 }
             }
         }
@@ -349,7 +475,8 @@ public final class FleetDemo {
         LockHistory history = new LockHistory();
         Map<Integer, Integer> successes = new TreeMap<>();
         for (Execution e : executions) {
-            history.record(e.instance() + " tick " + e.tickNumber(), e.fencingToken(), e.startNanos(), e.endNanos());
+            history.record(
+                    e.instance() + " tick " + e.tickNumber(), e.fencingToken(), e.startNanos(), e.holdingEndNanos());
             if (!e.failed()) {
                 successes.merge(e.tickNumber(), 1, Integer::sum);
             }
@@ -371,7 +498,8 @@ public final class FleetDemo {
                 guarded,
                 whenBusy,
                 everyOccurrence,
-                origin);
+                origin,
+                report.staleWritesLanded());
     }
 
     private static void print(Summary s) {
@@ -404,6 +532,18 @@ public final class FleetDemo {
                 "  ticks lost                %d%s%n",
                 s.ticksLost(), why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
         System.out.printf("  ticks run twice           %d%n", s.ticksRunTwice());
+        for (Execution late : s.refusedLateWrites()) {
+            System.out.printf(
+                    "  late write refused        %s, tick %d, fencing token %d: paused past its lease; the report"
+                            + " holds token %d%n",
+                    late.instance(), late.tickNumber(), late.fencingToken(), late.refusedBy());
+        }
+        System.out.printf(
+                "  stale writes landed       %d%s%n",
+                s.staleWritesLanded(),
+                s.staleWritesLanded() == 0
+                        ? ""
+                        : " (a run paused past its lease overwrote a newer run's report: --no-fence)");
         System.out.printf(
                 "  overlaps detected         %s%n",
                 s.violations().stream().filter(v -> v.startsWith("overlap")).count());

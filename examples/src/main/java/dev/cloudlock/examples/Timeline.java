@@ -42,7 +42,7 @@ final class Timeline {
         svg.append(String.format(
                 Locale.ROOT,
                 "<text x=\"10\" y=\"20\" font-size=\"14\">%s: %d ticks, %d executions,"
-                        + " %d skipped deliveries, every tick once: %s, overlaps: %d</text>%n",
+                        + " %d skipped deliveries, every tick once: %s, overlaps: %d%s</text>%n",
                 summary.guarded() ? "With the cloudlock guard" : "Without a guard",
                 summary.ticks(),
                 summary.executions().size(),
@@ -50,7 +50,11 @@ final class Timeline {
                 summary.eachTickRanOnce() ? "yes" : "no",
                 summary.violations().stream()
                         .filter(v -> v.startsWith("overlap"))
-                        .count()));
+                        .count(),
+                summary.refusedLateWrites().isEmpty()
+                        ? ""
+                        : ", late writes refused: "
+                                + summary.refusedLateWrites().size()));
         for (int i = 0; i < summary.instances(); i++) {
             int y = TOP + i * ROW;
             svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\">instance-%d</text>%n", y + 20, i));
@@ -102,6 +106,27 @@ final class Timeline {
                     x + 3,
                     y + 16,
                     e.tickNumber()));
+        }
+        for (FleetDemo.Execution late : summary.refusedLateWrites()) {
+            double x = LEFT + late.endNanos() / 1e9 * PX_PER_SECOND;
+            double leaseEnd = LEFT + late.holdingEndNanos() / 1e9 * PX_PER_SECOND;
+            int y = TOP + row(late.instance()) * ROW + 4;
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/>"
+                            + "<text x=\"%.1f\" y=\"%d\" font-weight=\"bold\">&#x2717;"
+                            + "<title>%s tick %d: late write refused (fencing token %d, the report holds %d); its"
+                            + " lease ended at the black line</title></text>%n",
+                    leaseEnd,
+                    y - 2,
+                    leaseEnd,
+                    y + ROW - 8,
+                    x - 4,
+                    y + 16,
+                    late.instance(),
+                    late.tickNumber(),
+                    late.fencingToken(),
+                    late.refusedBy()));
         }
         for (FleetDemo.Skip skip : summary.skips()) {
             double x = LEFT + skip.atNanos() / 1e9 * PX_PER_SECOND;

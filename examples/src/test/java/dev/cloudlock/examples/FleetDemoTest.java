@@ -45,6 +45,56 @@ class FleetDemoTest {
         assertThat(Timeline.svg(summary)).startsWith("<svg").contains("every tick once: yes", "overlaps: 0");
     }
 
+    @Test
+    void aRunPausedPastItsLeaseHasItsLateWriteRefusedAndItsTickRunsOnceAfterAll() throws InterruptedException {
+        FleetDemo.Summary summary = FleetDemo.run(
+                DemoStore.start("in-memory")::provider,
+                3,
+                6,
+                Duration.ofSeconds(1),
+                true,
+                WhenBusy.RETRY,
+                true,
+                1,
+                true);
+
+        assertThat(summary.refusedLateWrites())
+                .as(
+                        "the paused run's write, after another run took the lock and wrote: %s %s %s",
+                        summary.executions(), summary.skips(), summary.outcomes())
+                .singleElement()
+                .satisfies(late -> {
+                    assertThat(late.tickNumber()).isEqualTo(1);
+                    assertThat(late.refusedBy()).isGreaterThan(late.fencingToken());
+                    assertThat(late.failed()).isTrue();
+                });
+        assertThat(summary.staleWritesLanded()).isZero();
+        assertThat(summary.violations())
+                .as("the paused run held the lock until its lease ended")
+                .isEmpty();
+        assertThat(summary.eachTickRanOnce()).isTrue();
+        assertThat(Timeline.svg(summary)).contains("late writes refused: 1", "late write refused (fencing token");
+    }
+
+    @Test
+    void withoutTheFenceThePausedRunsLateWriteLandsOverTheNewerRunsReport() throws InterruptedException {
+        FleetDemo.Summary summary = FleetDemo.run(
+                DemoStore.start("in-memory")::provider,
+                3,
+                6,
+                Duration.ofSeconds(1),
+                true,
+                WhenBusy.RETRY,
+                true,
+                1,
+                false);
+
+        assertThat(summary.refusedLateWrites()).isEmpty();
+        assertThat(summary.staleWritesLanded())
+                .as("negative control: the paused run wrote over a newer run's report")
+                .isEqualTo(1);
+    }
+
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore", "cosmos", "azure-blob"})
     void theOtherStoresGuardTheFleetToo(String name) throws InterruptedException {
