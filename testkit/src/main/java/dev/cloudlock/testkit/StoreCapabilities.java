@@ -20,7 +20,7 @@ public final class StoreCapabilities {
     public static final int DEFAULT_CONTENTION_THREADS = 8;
 
     /** Holdings per thread in the contended run unless {@link Builder#contention} says otherwise. */
-    public static final int DEFAULT_CONTENTION_ACQUISITIONS_PER_THREAD = 100;
+    public static final int DEFAULT_CONTENTION_ACQUISITIONS_PER_THREAD = 40;
 
     /** The never-answering case's deadline unless {@link Builder#silentDeadline} says otherwise. */
     public static final Duration DEFAULT_SILENT_DEADLINE = Duration.ofSeconds(2);

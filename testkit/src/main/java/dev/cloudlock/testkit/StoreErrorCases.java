@@ -63,9 +63,9 @@ abstract class StoreErrorCases extends ContractCases {
                 "silent-control");
         call.setDaemon(true);
         call.start();
-        call.join(deadline.multipliedBy(3).toMillis());
+        call.join(deadline.multipliedBy(2).toMillis());
         assertThat(returned)
-                .as("negative control: with the SDK's own settings the call is still waiting after 3x the deadline")
+                .as("negative control: with the SDK's own settings the call is still waiting after 2x the deadline")
                 .isFalse();
         // abandoned: the daemon thread ends when the store's test closes the endpoint
     }

@@ -24,7 +24,7 @@ class StoreCapabilitiesTest {
         assertThat(none.wireCarriesStoreTime()).isTrue();
         assertThat(none.silentDeadline()).isEqualTo(Duration.ofSeconds(2));
         assertThat(none.contentionThreads()).isEqualTo(8);
-        assertThat(none.contentionAcquisitionsPerThread()).isEqualTo(100);
+        assertThat(none.contentionAcquisitionsPerThread()).isEqualTo(40);
     }
 
     @Test

@@ -12,7 +12,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The provider contract on Azurite (Blob Storage), including the contended run: 8 threads x 100 holdings of one
+ * The provider contract on Azurite (Blob Storage), including the contended run: 8 threads x 40 holdings of one
  * name, racing steady-state and read-then-If-Match takeovers.
  */
 class AzureBlobContractTest extends LockProviderContract {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 
 /**
  * The provider contract on {@code @vercel/cosmosdb-server} behind our launcher, over TLS with certificate
- * validation on. The contended run is 8 threads x 100 holdings on one name.
+ * validation on. The contended run is 8 threads x 40 holdings on one name.
  */
 class CosmosContractTest extends LockProviderContract {
 

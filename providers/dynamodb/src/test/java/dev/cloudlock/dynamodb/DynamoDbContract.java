@@ -46,7 +46,7 @@ abstract class DynamoDbContract extends LockProviderContract {
 
     /**
      * A missing table, a never-answering endpoint and stray items on every class. The partition-key class of a
-     * backend runs the wire cases and the contract's contended run (8 x 100); a sort-key class has no wire, since the
+     * backend runs the wire cases and the contract's contended run (8 x 40); a sort-key class has no wire, since the
      * key layout changes nothing that crosses it, and runs 4 x 50 holdings: the conditional writes race under both
      * layouts, and the full run on one layout per backend is enough.
      */

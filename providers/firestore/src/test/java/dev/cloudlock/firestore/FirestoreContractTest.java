@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 /**
  * The provider contract on the Cloud Firestore emulator. The store runs on the server's clock, so the contract's
  * client-clock tests do not apply (FirestoreLockStoreTest shows a skewed client clock changes nothing). The
- * contended run is 8 threads x 100 holdings: each holding is a read, a precondition write and a release.
+ * contended run is 8 threads x 40 holdings: each holding is a read, a precondition write and a release.
  */
 class FirestoreContractTest extends LockProviderContract {
 

@@ -11,7 +11,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The provider contract on moto server, requests serialised (as S3 applies conditional writes atomically per key),
- * including the contended run: 8 threads x 100 holdings of one name, racing steady-state and read-then-If-Match
+ * including the contended run: 8 threads x 40 holdings of one name, racing steady-state and read-then-If-Match
  * takeovers. On LocalStack instead with {@code -Dcloudlock.backend=localstack} (needs a Docker engine; see
  * docs/testing.md).
  */
