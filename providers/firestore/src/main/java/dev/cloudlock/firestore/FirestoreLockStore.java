@@ -31,6 +31,7 @@ import dev.cloudlock.spi.CallTimeouts;
 import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
@@ -137,17 +138,19 @@ public final class FirestoreLockStore implements LockStore {
             fence = current.fence() + 1;
         }
         Instant lockUntil = request.lockUntilAt(now);
-        Map<String, Object> fields = Map.of(
-                LOCK_UNTIL,
-                timestamp(lockUntil),
-                LOCKED_AT,
-                timestamp(now),
-                LOCKED_BY,
-                request.lockedBy(),
-                OWNER,
-                request.owner(),
-                FENCE,
-                fence);
+        Map<String, Object> fields = withExpiry(
+                request,
+                Map.of(
+                        LOCK_UNTIL,
+                        timestamp(lockUntil),
+                        LOCKED_AT,
+                        timestamp(now),
+                        LOCKED_BY,
+                        request.lockedBy(),
+                        OWNER,
+                        request.owner(),
+                        FENCE,
+                        fence));
         ApiFuture<WriteResult> write = snapshot.exists()
                 ? doc.update(fields, Precondition.updatedAt(snapshot.getUpdateTime()))
                 : doc.create(fields);
@@ -158,6 +161,19 @@ public final class FirestoreLockStore implements LockStore {
         Version version = Version.ofWrite(written.get().getUpdateTime(), System.nanoTime());
         return new AcquireResult.Acquired(
                 new HeldLock(request.name(), request.owner(), fence, now, lockUntil, version));
+    }
+
+    /**
+     * {@code fields} with, for an occurrence record, {@value LockFields#EXPIRES_AT}: the timestamp a Firestore TTL
+     * policy on that field deletes the document after (within a day or so; never before). No other record carries it.
+     */
+    private static Map<String, Object> withExpiry(AcquireRequest request, Map<String, Object> fields) {
+        if (request.expiresAt() == null) {
+            return fields;
+        }
+        Map<String, Object> expiring = new HashMap<>(fields);
+        expiring.put(LockFields.EXPIRES_AT, timestamp(request.expiresAt()));
+        return expiring;
     }
 
     @Override
@@ -251,7 +267,8 @@ public final class FirestoreLockStore implements LockStore {
 
     /**
      * Checks that the database answers a query on the collection. Nothing is created: Firestore creates a collection
-     * with its first document.
+     * with its first document. The result names the TTL policy to set for occurrence records, which no client library
+     * call sets.
      */
     @Override
     public StoreSetup init() {
@@ -261,7 +278,12 @@ public final class FirestoreLockStore implements LockStore {
                 "Collection '" + collection() + "' of project '"
                         + firestore.getOptions().getProjectId()
                         + "', database '" + firestore.getOptions().getDatabaseId() + "' answers; Firestore"
-                        + " creates it with its first lock");
+                        + " creates it with its first lock. Occurrence records expire only under a TTL policy on"
+                        + " their field '" + LockFields.EXPIRES_AT + "', which the client libraries cannot set: run"
+                        + " `gcloud firestore fields ttls update " + LockFields.EXPIRES_AT + " --collection-group="
+                        + collection() + " --enable-ttl --database="
+                        + firestore.getOptions().getDatabaseId()
+                        + "` (or the gcp-firestore-lock Terraform module's google_firestore_field)");
     }
 
     /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */
