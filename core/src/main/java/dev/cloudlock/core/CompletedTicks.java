@@ -58,6 +58,25 @@ public enum CompletedTicks {
     public static final Duration DEFAULT_OCCURRENCE_RETENTION = Duration.ofDays(7);
 
     /**
+     * Whether {@code name} has the form of an occurrence record's name, {@code <job>@<tick>} with the tick in the
+     * fixed-width form {@link #recordName} writes: for stores that keep occurrence records apart (S3 and Blob Storage
+     * put them under a prefix of their own, for a lifecycle rule). A lock of another name of this form would be kept
+     * there too, which is why no lock of one's own should have one.
+     */
+    public static boolean isOccurrenceRecordName(String name) {
+        int at = name.length() - OCCURRENCE_RECORD_SUFFIX_LENGTH;
+        if (at < 1 || name.charAt(at) != '@') {
+            return false;
+        }
+        String tick = name.substring(at + 1);
+        try {
+            return IsoTimestamps.format(java.time.Instant.parse(tick)).equals(tick);
+        } catch (java.time.format.DateTimeParseException | IllegalArgumentException notATick) {
+            return false;
+        }
+    }
+
+    /**
      * When the occurrence record of {@code tick} may be deleted: {@code tick + retention}, checked to be a time a
      * record can hold.
      *
