@@ -1,4 +1,5 @@
-# The lock table. Records are never expired by a TTL: a deleted record would restart its fencing token at 1.
+# The lock table. TTL only on expiresAt, which only occurrence records (<job>@<tick>) carry: a job's record never
+# expires, since a deleted record would restart its fencing token at 1.
 # Keyed by the partition key only (ShedLock's layout), or by partition key and sort key (an application's single
 # table, with lock items under one sort key value: DynamoDbLockProvider.builder().sortKey(var.sort_key, "LOCK#")).
 resource "aws_dynamodb_table" "locks" {
@@ -20,6 +21,11 @@ resource "aws_dynamodb_table" "locks" {
       name = attribute.value
       type = "S"
     }
+  }
+
+  ttl {
+    attribute_name = "expiresAt"
+    enabled        = true
   }
 
   point_in_time_recovery {

@@ -1,8 +1,29 @@
-# The lock bucket. No lifecycle expiration: a deleted lock object would restart its fencing token.
+# The lock bucket. Job records never expire: a deleted lock object would restart its fencing token.
 resource "aws_s3_bucket" "locks" {
   bucket        = var.bucket_name
   force_destroy = var.force_destroy
   tags          = var.tags
+}
+
+# Occurrence records (<job>@<tick>, with every occurrence recorded) are kept apart, under <prefix>occurrences/, which
+# no job's key can start with: this rule expires them and nothing else, a day more than the guard's retention
+# (CLOUDLOCK_OCCURRENCE_RETENTION) since S3 counts from the object's last write. This is the bucket's only
+# lifecycle configuration: another one for the same bucket would replace it.
+resource "aws_s3_bucket_lifecycle_configuration" "locks" {
+  bucket = aws_s3_bucket.locks.id
+
+  rule {
+    id     = "cloudlock-occurrence-records"
+    status = "Enabled"
+
+    filter {
+      prefix = "${var.key_prefix}occurrences/"
+    }
+
+    expiration {
+      days = var.occurrence_expiration_days
+    }
+  }
 }
 
 # Versioning stays off: every conditional PUT of a lock would otherwise keep a noncurrent version forever.

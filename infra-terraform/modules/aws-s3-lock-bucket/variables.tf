@@ -30,6 +30,17 @@ variable "kms_key_arn" {
   }
 }
 
+variable "occurrence_expiration_days" {
+  description = "Days after its last write an occurrence record (under <key_prefix>occurrences/) is expired: at least one more than the guard's CLOUDLOCK_OCCURRENCE_RETENTION in days (7 by default), which refuses older ticks. Job records never expire."
+  type        = number
+  default     = 8
+
+  validation {
+    condition     = var.occurrence_expiration_days >= 2 && floor(var.occurrence_expiration_days) == var.occurrence_expiration_days
+    error_message = "occurrence_expiration_days is a whole number of days, at least 2 (the retention, at least a day, plus one)."
+  }
+}
+
 variable "force_destroy" {
   description = "Let `terraform destroy` delete a bucket that still holds lock objects (and with them the fencing tokens)."
   type        = bool

@@ -36,6 +36,9 @@ resource "azurerm_cosmosdb_sql_container" "locks" {
   account_name        = azurerm_cosmosdb_account.locks.name
   database_name       = azurerm_cosmosdb_sql_database.locks.name
   partition_key_paths = ["/id"]
+  # -1: TTL on without a default, so only items with their own ttl expire: occurrence records. A job's item has none
+  # and never expires (a deleted item would restart its fencing token at 1).
+  default_ttl = -1
 }
 
 # Data-plane RBAC: the built-in Data Contributor role (00000000-0000-0000-0000-000000000002), scoped to the lock

@@ -23,6 +23,31 @@ resource "azurerm_storage_container" "locks" {
   container_access_type = "private"
 }
 
+# Occurrence records (<job>@<tick>, with every occurrence recorded) are kept under the guard's prefix plus
+# occurrences/, which no job's blob can start with: this rule deletes them and nothing else, a day more than the
+# guard's retention (CLOUDLOCK_OCCURRENCE_RETENTION). The module owns the host account, so this is its one management
+# policy (an account has one; add rules here rather than in another policy).
+resource "azurerm_storage_management_policy" "occurrence_records" {
+  count              = var.blob_lock_container == null ? 0 : 1
+  storage_account_id = azurerm_storage_account.host.id
+
+  rule {
+    name    = "cloudlock-occurrence-records"
+    enabled = true
+
+    filters {
+      blob_types   = ["blockBlob"]
+      prefix_match = ["${var.blob_lock_container}/shedlock/occurrences/"]
+    }
+
+    actions {
+      base_blob {
+        delete_after_days_since_modification_greater_than = var.occurrence_expiration_days
+      }
+    }
+  }
+}
+
 # Least privilege for the locks: read and write blobs in the lock container only, with the app's identity. (The
 # host's own storage key stays the host's: the guard reaches the locks through CLOUDLOCK_BLOB_ENDPOINT and Entra ID.)
 resource "azurerm_role_assignment" "locks" {

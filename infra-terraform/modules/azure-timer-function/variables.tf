@@ -143,8 +143,19 @@ variable "when_busy" {
   }
 }
 
+variable "occurrence_expiration_days" {
+  description = "With blob_lock_container: days after its last write an occurrence record (under shedlock/occurrences/) is deleted by the host account's lifecycle management policy, at least one more than the guard's CLOUDLOCK_OCCURRENCE_RETENTION in days (7 by default). Job records are never deleted. (With Cosmos DB the records' own ttl expires them, given the container's default_ttl = -1.)"
+  type        = number
+  default     = 8
+
+  validation {
+    condition     = var.occurrence_expiration_days >= 2 && floor(var.occurrence_expiration_days) == var.occurrence_expiration_days
+    error_message = "occurrence_expiration_days is a whole number of days, at least 2 (the retention, at least a day, plus one)."
+  }
+}
+
 variable "every_occurrence" {
-  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same container, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, never deleted; the job name may then have at most 230 characters."
+  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same container, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, which expires after the guard's retention (CLOUDLOCK_OCCURRENCE_RETENTION, 7 days; set it in the environment to change it) where the lock module enables the store's expiry; a later delivery of its tick is refused. The job name may then have at most 230 characters."
   type        = bool
   default     = false
 }

@@ -9,6 +9,22 @@ resource "google_firestore_database" "locks" {
   deletion_policy         = "ABANDON"
 }
 
+# The TTL policy on expiresAt, the timestamp only occurrence records (<job>@<tick>) carry: Firestore deletes them
+# after it. Job documents have no such field and never expire (a deleted one would restart its fencing token).
+resource "google_firestore_field" "occurrence_expiry" {
+  project    = var.project_id
+  database   = var.database
+  collection = var.collection
+  field      = "expiresAt"
+
+  ttl_config {}
+
+  # no single-field indexes on it: nothing queries it, and an index on an ever-growing timestamp is a write hotspot
+  index_config {}
+
+  depends_on = [google_firestore_database.locks]
+}
+
 locals {
   database_resource_name = "projects/${var.project_id}/databases/${var.database}"
 }

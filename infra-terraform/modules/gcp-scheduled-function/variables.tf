@@ -137,7 +137,7 @@ variable "when_busy" {
 }
 
 variable "every_occurrence" {
-  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same collection, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, never deleted; the job name may then have at most 230 characters."
+  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same collection, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, which expires after the guard's retention (CLOUDLOCK_OCCURRENCE_RETENTION, 7 days; set it in the environment to change it) where the lock module enables the store's expiry; a later delivery of its tick is refused. The job name may then have at most 230 characters."
   type        = bool
   default     = false
 }

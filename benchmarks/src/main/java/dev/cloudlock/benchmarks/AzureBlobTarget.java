@@ -127,7 +127,8 @@ final class AzureBlobTarget implements LockCycleBenchmark.Target {
     /** The blob's content plus its name. */
     @Override
     public LockCycleBenchmark.StoredSize storedSize(String lockName) {
-        String blob = "shedlock/" + dev.cloudlock.spi.ObjectKeys.encode(lockName);
+        String blob =
+                "shedlock/" + dev.cloudlock.spi.ObjectKeys.relativeKey(lockName, dev.cloudlock.spi.ObjectKeys::encode);
         long body = container.getBlobClient(blob).getProperties().getBlobSize();
         return new LockCycleBenchmark.StoredSize(
                 body + blob.length(), "JSON body " + body + " B + name " + blob.length() + " B");

@@ -27,7 +27,12 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  */
 final class EveryOccurrenceBenchmark {
 
-    private static final Instant FIRST_TICK = Instant.parse("2026-11-30T00:00:00Z");
+    /**
+     * Three days ago, on the hour: one tick a minute from there stays in the past for 4,320 ticks, and within the
+     * occurrence records' retention (7 days), which refuses older ticks.
+     */
+    private static final Instant FIRST_TICK =
+            Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).minus(Duration.ofDays(3));
 
     private EveryOccurrenceBenchmark() {}
 

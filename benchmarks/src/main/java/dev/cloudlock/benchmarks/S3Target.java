@@ -117,7 +117,8 @@ final class S3Target implements LockCycleBenchmark.Target {
     /** The object's body plus its key (S3 Standard stores both; no per-object overhead on that class). */
     @Override
     public LockCycleBenchmark.StoredSize storedSize(String lockName) {
-        String key = "shedlock/" + dev.cloudlock.spi.ObjectKeys.encode(lockName);
+        String key =
+                "shedlock/" + dev.cloudlock.spi.ObjectKeys.relativeKey(lockName, dev.cloudlock.spi.ObjectKeys::encode);
         long body = client.headObject(b -> b.bucket(BUCKET).key(key)).contentLength();
         return new LockCycleBenchmark.StoredSize(
                 body + key.length(), "JSON body " + body + " B + key " + key.length() + " B");

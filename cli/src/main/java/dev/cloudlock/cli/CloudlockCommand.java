@@ -400,8 +400,10 @@ public final class CloudlockCommand {
     @Command(
             name = "init",
             mixinStandardHelpOptions = true,
-            description = "Create the DynamoDB table or Cosmos DB container if absent; check the S3 bucket or Firestore"
-                    + " database. Safe to run again.")
+            description = "Create the DynamoDB table (and turn its TTL on for the occurrence records' expiresAt) or"
+                    + " the Cosmos DB container (default TTL -1) if absent; check the S3 bucket, Blob container or"
+                    + " Firestore database, and print the lifecycle rule or TTL policy to set that expires occurrence"
+                    + " records. Safe to run again.")
     static final class Init implements Callable<Integer> {
         @ParentCommand
         CloudlockCommand root;

@@ -139,12 +139,12 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     /** Like {@link #lock}, typed: empty when another holder has the lock. */
     public Optional<FencedLock> tryLock(LockConfiguration lockConfiguration) {
-        return acquire(lockConfiguration, null, Duration.ZERO).lock();
+        return acquire(lockConfiguration, null, Duration.ZERO, null).lock();
     }
 
     /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s watermark reset. */
     Optional<StoreLock> tryLockForAdmin(LockConfiguration lockConfiguration) {
-        return acquire(lockConfiguration, null, Duration.ZERO).lock().map(StoreLock.class::cast);
+        return acquire(lockConfiguration, null, Duration.ZERO, null).lock().map(StoreLock.class::cast);
     }
 
     /**
@@ -221,16 +221,40 @@ public class CloudLockProvider implements ExtensibleLockProvider {
      */
     public TickAttempt lockTick(
             LockConfiguration lockConfiguration, Instant tick, Duration maxLead, CompletedTicks completedTicks) {
+        return lockTick(lockConfiguration, tick, maxLead, completedTicks, CompletedTicks.DEFAULT_OCCURRENCE_RETENTION);
+    }
+
+    /**
+     * {@link #lockTick(LockConfiguration, Instant, Duration, CompletedTicks)}, keeping occurrence records for
+     * {@code occurrenceRetention} after their tick. Under {@link CompletedTicks#EVERY_OCCURRENCE} the occurrence
+     * record carries its expiry, {@code tick + occurrenceRetention}, for the store's own mechanism to delete it (a TTL
+     * attribute, a lifecycle rule); the job's record never expires. A tick whose record may have expired by the
+     * store's time (the latest it can read) is refused with an {@link IllegalArgumentException} naming the tick, the
+     * store's time and the retention, and nothing is written: its record's absence no longer proves the tick never
+     * completed. Under {@link CompletedTicks#WATERMARK} the retention plays no part.
+     *
+     * @param occurrenceRetention how long after its tick an occurrence record is kept; positive
+     *     ({@link CompletedTicks#DEFAULT_OCCURRENCE_RETENTION} by default)
+     */
+    public TickAttempt lockTick(
+            LockConfiguration lockConfiguration,
+            Instant tick,
+            Duration maxLead,
+            CompletedTicks completedTicks,
+            Duration occurrenceRetention) {
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(maxLead, "maxLead");
         Objects.requireNonNull(completedTicks, "completedTicks");
+        Objects.requireNonNull(occurrenceRetention, "occurrenceRetention");
         if (maxLead.isNegative()) {
             throw new IllegalArgumentException("maxLead must not be negative, was " + maxLead);
         }
         Instant at = tick.truncatedTo(ChronoUnit.MILLIS);
-        return completedTicks == CompletedTicks.WATERMARK
-                ? acquire(lockConfiguration, at, maxLead)
-                : acquireOccurrence(lockConfiguration, at, maxLead);
+        if (completedTicks == CompletedTicks.WATERMARK) {
+            return acquire(lockConfiguration, at, maxLead, null);
+        }
+        return acquireOccurrence(
+                lockConfiguration, at, maxLead, CompletedTicks.occurrenceExpiry(at, occurrenceRetention));
     }
 
     /**
@@ -242,21 +266,21 @@ public class CloudLockProvider implements ExtensibleLockProvider {
      * before one completed while the job ran under {@link CompletedTicks#WATERMARK}, and a job switched over does not
      * run those ticks again.
      */
-    private TickAttempt acquireOccurrence(LockConfiguration config, Instant tick, Duration maxLead) {
+    private TickAttempt acquireOccurrence(LockConfiguration config, Instant tick, Duration maxLead, Instant expiresAt) {
         String job = checkName(config.getName());
         String record = checkName(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick));
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
         // lockAtLeastFor is the job's: its lock keeps it; the occurrence record only needs to live as long as the run.
         LockConfiguration recordConfig =
                 new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
-        TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead);
+        TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead, expiresAt);
         if (recordAttempt.status() != TickStatus.ACQUIRED) {
             return recordAttempt; // DONE: this tick completed; BUSY: an attempt of this tick holds its record
         }
         StoreLock recordLock = (StoreLock) recordAttempt.lock().orElseThrow();
         TickAttempt jobAttempt;
         try {
-            jobAttempt = acquire(config, tick, maxLead);
+            jobAttempt = acquire(config, tick, maxLead, null);
         } catch (RuntimeException e) {
             try {
                 recordLock.release(null);
@@ -276,13 +300,21 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 Optional.of(new OccurrenceLock((StoreLock) jobAttempt.lock().orElseThrow(), recordLock, tick)));
     }
 
-    private TickAttempt acquire(LockConfiguration config, @Nullable Instant tick, Duration maxTickLead) {
+    /**
+     * One tick (or plain) acquisition of {@code config}'s name; {@code expiresAt} is set only for an occurrence
+     * record, whose tick is refused, before any write, once the store's time may have reached it.
+     */
+    private TickAttempt acquire(
+            LockConfiguration config, @Nullable Instant tick, Duration maxTickLead, @Nullable Instant expiresAt) {
         String name = checkName(config.getName());
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
         checkLeaseEnd(clientNow(), config.getLockAtMostFor());
         StoreTime time = storeTime(name);
         if (tick != null) {
             checkTickLead(name, tick, time, maxTickLead, "check the scheduler's event time");
+            if (expiresAt != null) {
+                checkOccurrenceExpiry(name, tick, time, expiresAt);
+            }
         }
         // Conditions compare with the earliest the store's clock can read, so a held lease is never judged over
         // early; the lease is widened by the uncertainty, so it never ends (nor lockAtLeastFor) before its time.
@@ -294,7 +326,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 lockedBy,
                 config.getLockAtMostFor().plus(uncertainty),
                 time.earliest(),
-                tick);
+                tick,
+                expiresAt);
         long sent = System.nanoTime();
         AcquireResult result;
         try {
@@ -334,6 +367,22 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                     + Duration.between(time.latest(), tick) + " ahead of the store's time (" + time.latest()
                     + "), more than the allowed " + maxLead + ": refused, nothing written. Completing it would"
                     + " mark every earlier tick as done; " + fix);
+        }
+    }
+
+    /**
+     * Refuses, before any write, a tick whose occurrence record {@code name} may have expired by the store's time (the
+     * latest it can read): the store may have deleted that record, so its absence would let a completed tick run
+     * again.
+     */
+    static void checkOccurrenceExpiry(String name, Instant tick, StoreTime time, Instant expiresAt) {
+        if (!expiresAt.isAfter(time.latest())) {
+            throw new IllegalArgumentException("Tick " + tick + " of occurrence record '" + name + "' is "
+                    + Duration.between(tick, time.latest()) + " behind the store's time (" + time.latest()
+                    + "), at or past the occurrence records' retention (" + Duration.between(tick, expiresAt)
+                    + "; the record expires at " + expiresAt + "): refused, nothing written. The store may have"
+                    + " deleted its record, so a run now could repeat one that completed; a delivery this late is"
+                    + " not run (raise the retention to accept later redeliveries)");
         }
     }
 

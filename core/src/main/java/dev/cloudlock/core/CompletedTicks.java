@@ -1,6 +1,7 @@
 package dev.cloudlock.core;
 
 import dev.cloudlock.spi.IsoTimestamps;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -26,7 +27,10 @@ public enum CompletedTicks {
      * completes: a tick is done exactly when it completed itself, so a late retry of an older tick still runs after
      * newer ones completed. The job's lock still lets one run at a time. A run costs two more writes (the occurrence
      * record's acquire and release), a duplicate of a completed tick one request as under the watermark, and every
-     * occurrence leaves its record (about 200 to 450 bytes, by store; nothing deletes it, so its fence never resets).
+     * occurrence leaves its record (about 200 to 450 bytes, by store), which carries its expiry, the tick plus the
+     * retention ({@link #DEFAULT_OCCURRENCE_RETENTION} unless the call says), for the store's own mechanism to delete
+     * it; a tick older than the retention is refused before any write, so an expired record never lets its tick run
+     * again.
      * The job's own watermark is no longer advanced; a tick at or before it, completed before the job was switched to
      * this mode, stays done.
      */
@@ -42,6 +46,56 @@ public enum CompletedTicks {
      * The longest job name {@link #EVERY_OCCURRENCE} accepts: its occurrence records' names must fit 255 characters.
      */
     public static final int MAX_EVERY_OCCURRENCE_JOB_NAME = LockNames.MAX_LENGTH - OCCURRENCE_RECORD_SUFFIX_LENGTH;
+
+    /**
+     * How long after its tick an occurrence record is kept by default, on every platform: 7 days. The longest window
+     * in which a platform retries a tick on its own is 24 hours (EventBridge Scheduler's maximum event age; Lambda's
+     * asynchronous queue keeps an event 6 hours at most; Eventarc and Cloud Functions 2nd gen retry for 24 hours; an
+     * Azure timer runs a missed occurrence once, past due, when the app starts), so one default serves them all, with
+     * a week for an operator to redrive a dead-lettered tick (Pub/Sub's default message retention is 7 days too). A
+     * tick older than the retention is refused before any write (see docs/design.md, "Every occurrence").
+     */
+    public static final Duration DEFAULT_OCCURRENCE_RETENTION = Duration.ofDays(7);
+
+    /**
+     * Whether {@code name} has the form of an occurrence record's name, {@code <job>@<tick>} with the tick in the
+     * fixed-width form {@link #recordName} writes: for stores that keep occurrence records apart (S3 and Blob Storage
+     * put them under a prefix of their own, for a lifecycle rule). A lock of another name of this form would be kept
+     * there too, which is why no lock of one's own should have one.
+     */
+    public static boolean isOccurrenceRecordName(String name) {
+        int at = name.length() - OCCURRENCE_RECORD_SUFFIX_LENGTH;
+        if (at < 1 || name.charAt(at) != '@') {
+            return false;
+        }
+        String tick = name.substring(at + 1);
+        try {
+            return IsoTimestamps.format(java.time.Instant.parse(tick)).equals(tick);
+        } catch (java.time.format.DateTimeParseException | IllegalArgumentException notATick) {
+            return false;
+        }
+    }
+
+    /**
+     * When the occurrence record of {@code tick} may be deleted: {@code tick + retention}, checked to be a time a
+     * record can hold.
+     *
+     * @throws IllegalArgumentException when {@code retention} is not positive or the expiry lies after
+     *     {@link IsoTimestamps#MAX}
+     */
+    public static Instant occurrenceExpiry(Instant tick, Duration retention) {
+        Objects.requireNonNull(tick, "tick");
+        Objects.requireNonNull(retention, "retention");
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
+        }
+        if (retention.compareTo(Duration.between(tick, IsoTimestamps.MAX)) > 0) {
+            throw new IllegalArgumentException("The occurrence records' retention (" + retention + ") would make the"
+                    + " record of tick " + tick + " expire after " + IsoTimestamps.MAX
+                    + ", the latest time a record can hold");
+        }
+        return tick.plus(retention);
+    }
 
     /**
      * The name of the record that says whether {@code tick} of {@code job} completed: the job's own under

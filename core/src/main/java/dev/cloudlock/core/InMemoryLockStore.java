@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
 public final class InMemoryLockStore implements LockStore {
 
     private final ConcurrentMap<String, LockRecord> records = new ConcurrentHashMap<>();
+    /** The expiry of each occurrence record ({@link AcquireRequest#expiresAt()}); nothing here deletes one. */
+    private final ConcurrentMap<String, Instant> expiries = new ConcurrentHashMap<>();
 
     /** An empty store. */
     public InMemoryLockStore() {}
@@ -44,6 +46,9 @@ public final class InMemoryLockStore implements LockStore {
                 return current;
             }
             long fence = (current == null ? 0 : current.fence()) + 1;
+            if (request.expiresAt() != null) {
+                expiries.put(name, request.expiresAt());
+            }
             Instant lockUntil = request.lockUntilAt(request.now());
             result.set(new AcquireResult.Acquired(
                     new HeldLock(name, request.owner(), fence, request.now(), lockUntil, null)));
@@ -96,6 +101,14 @@ public final class InMemoryLockStore implements LockStore {
                         : null);
         return Optional.ofNullable(extended)
                 .map(r -> new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, null));
+    }
+
+    /**
+     * The expiry the record {@code name} carries: its tick plus the retention for an occurrence record, empty for any
+     * other. This store keeps records however old (it lives as long as the JVM): the expiry is only shown.
+     */
+    public Optional<Instant> expiresAt(String name) {
+        return Optional.ofNullable(expiries.get(name));
     }
 
     @Override

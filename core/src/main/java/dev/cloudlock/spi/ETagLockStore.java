@@ -59,7 +59,11 @@ public abstract class ETagLockStore implements LockStore {
         }
     }
 
-    /** Lists one page of at most {@code pageSize} object keys under the prefix, from {@code pageToken}. */
+    /**
+     * Lists one page of at most {@code pageSize} object keys under the prefix, from {@code pageToken}: the keys of
+     * job records, then those under {@link ObjectKeys#OCCURRENCE_PREFIX} (occurrence records, kept apart for a
+     * lifecycle rule), each relative to the prefix.
+     */
     protected abstract KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline);
 
     /** The key of lock {@code name} without the prefix: the encoding {@link StoredNames#decode} inverts. */
@@ -174,7 +178,7 @@ public abstract class ETagLockStore implements LockStore {
         List<LockRecord> records = new ArrayList<>();
         List<LockRecordPage.Skipped> skipped = new ArrayList<>();
         for (String key : page.keys()) {
-            Optional<String> name = StoredNames.decode(key, this::encodeName);
+            Optional<String> name = ObjectKeys.nameOfKey(key, this::encodeName);
             if (name.isEmpty()) {
                 skipped.add(new LockRecordPage.Skipped(key, "its key is no encoded lock name"));
                 continue;

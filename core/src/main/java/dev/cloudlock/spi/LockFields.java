@@ -21,6 +21,14 @@ public final class LockFields {
      */
     public static final String WATERMARK = "lastTick";
 
+    /**
+     * When the store's own mechanism may delete the record, written on occurrence records only
+     * ({@link AcquireRequest#expiresAt()}): a DynamoDB TTL attribute (epoch seconds), a Firestore timestamp for a TTL
+     * policy, object metadata on S3 and Blob Storage. Never on a job's record, whose fence must not reset; not among
+     * {@link #ALL}, the fields every record has.
+     */
+    public static final String EXPIRES_AT = "expiresAt";
+
     /** All of them. */
     public static final Set<String> ALL = Set.of(LOCK_UNTIL, LOCKED_AT, LOCKED_BY, OWNER, FENCE, WATERMARK);
 

@@ -1,6 +1,9 @@
 package dev.cloudlock.spi;
 
+import dev.cloudlock.core.CompletedTicks;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Lock names as object keys in a store that keeps one object per lock (S3, Azure Blob Storage):
@@ -21,6 +24,32 @@ public final class ObjectKeys {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private ObjectKeys() {}
+
+    /**
+     * Where occurrence records ({@link CompletedTicks#isOccurrenceRecordName}) are kept under the store's prefix, so
+     * that a lifecycle rule on {@code <prefix>occurrences/} expires them and nothing else: no encoded name holds a
+     * {@code /}, so no job's key starts with it.
+     */
+    public static final String OCCURRENCE_PREFIX = "occurrences/";
+
+    /**
+     * The key of {@code name} under the store's prefix: {@code encode(name)}, after {@link #OCCURRENCE_PREFIX} for an
+     * occurrence record.
+     */
+    public static String relativeKey(String name, UnaryOperator<String> encode) {
+        String encoded = encode.apply(name);
+        return CompletedTicks.isOccurrenceRecordName(name) ? OCCURRENCE_PREFIX + encoded : encoded;
+    }
+
+    /**
+     * The lock name whose {@link #relativeKey} is {@code key}, empty when {@code key} is none ({@link StoredNames}'
+     * rule: decoding, then encoding again, must give the key back).
+     */
+    public static Optional<String> nameOfKey(String key, UnaryOperator<String> encode) {
+        return StoredNames.decode(
+                        key.startsWith(OCCURRENCE_PREFIX) ? key.substring(OCCURRENCE_PREFIX.length()) : key, encode)
+                .filter(name -> relativeKey(name, encode).equals(key));
+    }
 
     /** The injective, slash-free encoding of {@code name}. */
     public static String encode(String name) {

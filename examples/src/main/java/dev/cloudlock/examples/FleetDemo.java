@@ -333,7 +333,10 @@ public final class FleetDemo {
         }
         String job = "nightly-report-" + System.nanoTime();
         int ticks = Math.max(1, (int) (Duration.ofSeconds(seconds).toMillis() / interval.toMillis()));
-        Instant firstTick = Instant.parse("2026-11-30T00:00:00Z");
+        // a day ago, on the hour: the ticks lie in the past and within the occurrence records' retention (7 days),
+        // which refuses older ones
+        Instant firstTick =
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).minus(Duration.ofDays(1));
         Map<DeliveryOutcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<Execution> executions = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Skip> skips = new ConcurrentLinkedQueue<>();

@@ -5,6 +5,8 @@ import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.s3.S3LockProvider;
+import dev.cloudlock.spi.LockFields;
+import dev.cloudlock.spi.ObjectKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -62,8 +64,22 @@ final class ProviderAgreement {
                     "S",
                     module.resolve(attributes.get(0).get("type")));
         }
-        if (table.has("ttl") || table.path("dynamic").has("ttl")) {
-            problems.add(module.name() + ": a TTL on lock records would reset fencing tokens");
+        if (table.path("dynamic").has("ttl")) {
+            problems.add(module.name() + ": the TTL must be a plain ttl block on " + LockFields.EXPIRES_AT);
+        }
+        JsonNode ttl = table.path("ttl").path(0);
+        if (ttl.isMissingNode()) {
+            problems.add(module.name() + ": no TTL on " + LockFields.EXPIRES_AT + ", so occurrence records are never"
+                    + " expired");
+        } else {
+            String attribute = module.resolve(ttl.get("attribute_name"));
+            if (!LockFields.EXPIRES_AT.equals(attribute)) {
+                problems.add(module.name() + ": a TTL on " + attribute + " would expire job records and reset"
+                        + " fencing tokens; only " + LockFields.EXPIRES_AT + ", which occurrence records alone carry,"
+                        + " may have one");
+            } else if (!"true".equals(module.resolve(ttl.get("enabled")))) {
+                problems.add(module.name() + ": the TTL on " + LockFields.EXPIRES_AT + " is not enabled");
+            }
         }
         expectActions(
                 problems, module, Set.of("dynamodb:GetItem", "dynamodb:UpdateItem"), Set.of("dynamodb:DescribeTable"));
@@ -88,8 +104,28 @@ final class ProviderAgreement {
                 }
             }
         }
-        if (!module.resources("aws_s3_bucket_lifecycle_configuration").isEmpty()) {
-            problems.add(module.name() + ": a lifecycle rule could expire lock objects and reset fencing tokens");
+        List<JsonNode> lifecycles = module.resources("aws_s3_bucket_lifecycle_configuration");
+        if (lifecycles.size() != 1) {
+            problems.add(module.name() + ": expected one lifecycle configuration, expiring occurrence records, found "
+                    + lifecycles.size());
+            return problems;
+        }
+        JsonNode rules = lifecycles.get(0).path("rule");
+        String occurrences = "${var.key_prefix}" + ObjectKeys.OCCURRENCE_PREFIX;
+        for (JsonNode rule : rules) {
+            String prefix = rule.path("filter").path(0).path("prefix").asText(null);
+            if (!occurrences.equals(prefix)) {
+                problems.add(
+                        module.name() + ": lifecycle rule " + rule.path("id").asText() + " filters on " + prefix
+                                + ", not " + occurrences + ": it could expire job records and reset fencing tokens");
+            }
+        }
+        long expiring = 0;
+        for (JsonNode rule : rules) {
+            if (rule.has("expiration") && "Enabled".equals(rule.path("status").asText())) expiring++;
+        }
+        if (expiring == 0) {
+            problems.add(module.name() + ": no enabled rule expires the occurrence records under " + occurrences);
         }
         return problems;
     }
@@ -101,6 +137,21 @@ final class ProviderAgreement {
                 module.name() + ": default collection",
                 FIRESTORE_DEFAULT_COLLECTION,
                 module.variableDefault("collection").map(JsonNode::asText).orElse(null));
+        List<JsonNode> ttlFields = module.resources("google_firestore_field").stream()
+                .filter(field -> field.has("ttl_config"))
+                .toList();
+        if (ttlFields.size() != 1) {
+            problems.add(module.name() + ": expected one TTL policy (a google_firestore_field with ttl_config), on "
+                    + LockFields.EXPIRES_AT + ", found " + ttlFields.size());
+        } else {
+            JsonNode field = ttlFields.get(0);
+            expect(problems, module.name() + ": TTL field", LockFields.EXPIRES_AT, module.resolve(field.get("field")));
+            expect(
+                    problems,
+                    module.name() + ": TTL collection",
+                    "${var.collection}",
+                    field.path("collection").asText());
+        }
         for (JsonNode member : module.resources("google_project_iam_member")) {
             expect(
                     problems,
@@ -121,8 +172,13 @@ final class ProviderAgreement {
             problems.add(module.name() + ": partition_key_paths must be [\"" + COSMOS_PARTITION_KEY_PATH + "\"], found "
                     + paths);
         }
-        if (containers.get(0).has("default_ttl"))
-            problems.add(module.name() + ": a default TTL would reset fencing tokens");
+        JsonNode defaultTtl = containers.get(0).path("default_ttl");
+        if (defaultTtl.isMissingNode()) {
+            problems.add(module.name() + ": no default_ttl, so Cosmos DB ignores the occurrence records' ttl");
+        } else if (defaultTtl.asInt() != -1) {
+            problems.add(module.name() + ": default_ttl " + defaultTtl.asText() + " would expire job records and reset"
+                    + " fencing tokens; -1 expires only the items that carry a ttl, the occurrence records");
+        }
         if (module.resources("azurerm_cosmosdb_sql_role_assignment").isEmpty()) {
             problems.add(module.name() + ": no data-plane role assignment");
         }

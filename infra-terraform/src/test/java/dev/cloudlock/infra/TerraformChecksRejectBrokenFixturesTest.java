@@ -29,6 +29,8 @@ class TerraformChecksRejectBrokenFixturesTest {
         validHclFixtures = TerraformModule.parseAll(
                 FIXTURES.resolve("key-mismatch"),
                 FIXTURES.resolve("with-ttl"),
+                FIXTURES.resolve("lifecycle-on-the-whole-prefix"),
+                FIXTURES.resolve("cosmos-default-ttl"),
                 FIXTURES.resolve("sort-key-on-by-default"));
     }
 
@@ -105,10 +107,12 @@ class TerraformChecksRejectBrokenFixturesTest {
     }
 
     @Test
-    void aTtlOnTheLockTableFailsTheAgreement() {
+    void aTtlOnAnotherAttributeThanTheOccurrenceRecordsExpiryFailsTheAgreement() {
+        // The negative control is the other fixtures: each has the TTL on expiresAt, and no TTL problem.
         assertThat(problemsOf("with-ttl")).isEmpty();
         assertThat(ProviderAgreement.dynamoDbLockTable(validHclFixtures.get("with-ttl")))
-                .containsExactly("with-ttl: a TTL on lock records would reset fencing tokens");
+                .containsExactly("with-ttl: a TTL on lockUntilEpoch would expire job records and reset fencing tokens;"
+                        + " only expiresAt, which occurrence records alone carry, may have one");
     }
 
     @Test
@@ -119,5 +123,23 @@ class TerraformChecksRejectBrokenFixturesTest {
                         "sort-key-on-by-default: the sort key must be off by default (var.sort_key = null): the"
                                 + " provider's default table has a partition key only",
                         "sort-key-on-by-default: expected only the key attribute, found 2 attribute blocks");
+    }
+
+    @Test
+    void aLifecycleRuleOnTheWholeLockPrefixFailsTheAgreement() {
+        // The negative control is the aws-s3-lock-bucket module itself, whose one rule filters on occurrences/.
+        assertThat(problemsOf("lifecycle-on-the-whole-prefix")).isEmpty();
+        assertThat(ProviderAgreement.s3LockBucket(validHclFixtures.get("lifecycle-on-the-whole-prefix")))
+                .containsExactly("lifecycle-on-the-whole-prefix: lifecycle rule expire-everything filters on"
+                        + " ${var.key_prefix}, not ${var.key_prefix}occurrences/: it could expire job records and reset"
+                        + " fencing tokens");
+    }
+
+    @Test
+    void aPositiveDefaultTtlOnTheCosmosContainerFailsTheAgreement() {
+        assertThat(problemsOf("cosmos-default-ttl")).isEmpty();
+        assertThat(ProviderAgreement.cosmosLock(validHclFixtures.get("cosmos-default-ttl")))
+                .containsExactly("cosmos-default-ttl: default_ttl 3600 would expire job records and reset fencing"
+                        + " tokens; -1 expires only the items that carry a ttl, the occurrence records");
     }
 }

@@ -34,24 +34,25 @@ class TerraformModulesAgreeWithProvidersTest {
     }
 
     @Test
-    void dynamoDbTableIsKeyedLikeTheProviderWithoutTtlAndItsPolicyGrantsWhatTheProviderCalls() {
+    void
+            dynamoDbTableIsKeyedLikeTheProviderWithTtlOnTheOccurrenceAttributeOnlyAndItsPolicyGrantsWhatTheProviderCalls() {
         assertThat(ProviderAgreement.dynamoDbLockTable(module("aws-dynamodb-lock-table")))
                 .isEmpty();
     }
 
     @Test
-    void s3BucketDefaultsToTheProvidersPrefixAndItsPolicyStaysUnderIt() {
+    void s3BucketDefaultsToTheProvidersPrefixItsPolicyStaysUnderItAndItsLifecycleExpiresOnlyOccurrenceRecords() {
         assertThat(ProviderAgreement.s3LockBucket(module("aws-s3-lock-bucket"))).isEmpty();
     }
 
     @Test
-    void firestoreDefaultsToTheProvidersCollectionAndGrantsDatastoreUser() {
+    void firestoreDefaultsToTheProvidersCollectionGrantsDatastoreUserAndHasATtlPolicyOnTheOccurrenceField() {
         assertThat(ProviderAgreement.firestoreLock(module("gcp-firestore-lock")))
                 .isEmpty();
     }
 
     @Test
-    void cosmosContainerIsPartitionedByIdWithoutTtlAndUsesDataPlaneRbac() {
+    void cosmosContainerIsPartitionedByIdExpiresOnlyItemsWithTheirOwnTtlAndUsesDataPlaneRbac() {
         assertThat(ProviderAgreement.cosmosLock(module("azure-cosmos-lock"))).isEmpty();
     }
 

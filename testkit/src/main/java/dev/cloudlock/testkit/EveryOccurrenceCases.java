@@ -4,24 +4,54 @@ import static dev.cloudlock.testkit.LockProviderContract.config;
 import static dev.cloudlock.testkit.LockProviderContract.uniqueName;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.spi.AcquireRequest;
+import dev.cloudlock.spi.AcquireResult;
+import dev.cloudlock.spi.ClockSkewMonitor;
+import dev.cloudlock.spi.ExtendRequest;
+import dev.cloudlock.spi.HeldLock;
+import dev.cloudlock.spi.LockRecord;
+import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.LockStore;
+import dev.cloudlock.spi.ReleaseRequest;
+import dev.cloudlock.spi.StoreSetup;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
  * Ticks with every occurrence recorded: a late retry of an older tick still runs once, duplicates are busy or done,
- * concurrent deliveries run a tick once, and a job name too long for its occurrence records is refused.
+ * concurrent deliveries run a tick once, a job name too long for its occurrence records is refused, an occurrence
+ * record carries its expiry (and the job's record none), and a tick older than the retention is refused before any
+ * write.
  */
 abstract class EveryOccurrenceCases extends ContractCases {
+
+    /**
+     * The hour the cases' ticks count from: twelve hours ago, on the hour. Ticks are recent, well inside the default
+     * retention, since a tick older than the retention is refused.
+     */
+    private static final Instant BASE =
+            Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(12));
+
+    /** A tick {@code hours} after {@link #BASE}: at most eight, so every tick lies in the past. */
+    private static Instant hour(int hours) {
+        return BASE.plus(Duration.ofHours(hours));
+    }
 
     EveryOccurrenceCases(LockProviderContract contract) {
         super(contract);
@@ -36,7 +66,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
      * arrives: what that retry gets.
      */
     private TickAttempt lateRetryAfterANewerTickCompleted(String job, CompletedTicks completedTicks) {
-        Instant older = Instant.parse("2026-11-30T05:00:00Z");
+        Instant older = hour(5);
         Instant newer = older.plusSeconds(60);
         TickAttempt failing = lockTick("a", job, older, completedTicks);
         assertThat(failing.status()).isEqualTo(TickStatus.ACQUIRED);
@@ -58,7 +88,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
     @Test
     void withEveryOccurrenceALateRetryOfAnOlderTickRunsOnceAfterANewerTickCompleted() {
         String job = uniqueName("late-every");
-        Instant older = Instant.parse("2026-11-30T05:00:00Z");
+        Instant older = hour(5);
         TickAttempt retry = lateRetryAfterANewerTickCompleted(job, CompletedTicks.EVERY_OCCURRENCE);
         assertThat(retry.status()).as("the late retry").isEqualTo(TickStatus.ACQUIRED);
         FencedLock lock = retry.lock().orElseThrow();
@@ -91,7 +121,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
     @Test
     void withEveryOccurrenceADeliveryWhileTheTickRunsIsBusyAndOneAfterItCompletedIsDone() {
         String job = uniqueName("every-duplicate");
-        Instant tick = Instant.parse("2026-11-30T06:00:00Z");
+        Instant tick = hour(6);
         TickAttempt first = lockTick("a", job, tick, CompletedTicks.EVERY_OCCURRENCE);
         assertThat(first.status()).isEqualTo(TickStatus.ACQUIRED);
         assertThat(lockTick("b", job, tick, CompletedTicks.EVERY_OCCURRENCE).status())
@@ -122,7 +152,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
     private static List<TickStatus> raceOneTick(
             java.util.function.IntFunction<CloudLockProvider> providers, String job, int threads)
             throws InterruptedException {
-        Instant tick = Instant.parse("2026-11-30T07:00:00Z");
+        Instant tick = hour(7);
         java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(threads);
         List<TickStatus> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -167,7 +197,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
         assertThat(statuses)
                 .as("outcomes of four concurrent deliveries")
                 .containsExactlyInAnyOrder(TickStatus.ACQUIRED, TickStatus.BUSY, TickStatus.BUSY, TickStatus.BUSY);
-        assertThat(lockTick("late", job, Instant.parse("2026-11-30T07:00:00Z"), CompletedTicks.EVERY_OCCURRENCE)
+        assertThat(lockTick("late", job, hour(7), CompletedTicks.EVERY_OCCURRENCE)
                         .status())
                 .isEqualTo(TickStatus.DONE);
     }
@@ -188,7 +218,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
 
     @Test
     void withEveryOccurrenceAJobNameTooLongForItsOccurrenceRecordsIsRefusedBeforeAnyRequest() {
-        Instant tick = Instant.parse("2026-11-30T08:00:00Z");
+        Instant tick = hour(8);
         String tooLong = "j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME + 1);
         CloudLockProvider down = unreachableProvider(); // an IllegalArgumentException from it proves no request
         assertThatThrownBy(() -> down.lockTick(
@@ -207,5 +237,170 @@ abstract class EveryOccurrenceCases extends ContractCases {
         assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(longest, tick))
                         .name())
                 .hasSize(255);
+    }
+
+    /** A recent tick: ten minutes ago, to the second, so a retention of days is far from it. */
+    private static Instant recentTick() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(10));
+    }
+
+    private static final Duration RETENTION = Duration.ofDays(2);
+
+    /** The expiry the store itself keeps on the record {@code name}; the case is skipped when it offers no reader. */
+    private Optional<Instant> storedExpiry(String name) {
+        Function<String, Optional<Instant>> reader =
+                capabilities().expiryReader().orElse(null);
+        assumeTrue(reader != null, "the store's test offers no reader of the expiry its store keeps");
+        return reader.apply(name);
+    }
+
+    @Test
+    void anOccurrenceRecordCarriesItsExpiryAndTheJobsRecordNone() {
+        String job = uniqueName("every-expiry");
+        Instant tick = recentTick();
+        TickAttempt attempt = provider("a")
+                .lockTick(
+                        config(job),
+                        tick,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE,
+                        RETENTION);
+        assertThat(attempt.status()).isEqualTo(TickStatus.ACQUIRED);
+        String occurrence = CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick);
+        Instant expiresAt = tick.plus(RETENTION);
+        assertThat(storedExpiry(occurrence))
+                .as("the occurrence record while its tick runs")
+                .hasValueSatisfying(at -> assertThat(at).isBetween(expiresAt, expiresAt.plusSeconds(5)));
+        attempt.lock().orElseThrow().completeTick();
+        assertThat(storedExpiry(occurrence))
+                .as("the occurrence record once its tick completed: never earlier than tick + retention, at most"
+                        + " a few seconds later (a store's grain, a store counting from its last write)")
+                .hasValueSatisfying(at -> assertThat(at).isBetween(expiresAt, expiresAt.plusSeconds(5)));
+        assertThat(storedExpiry(job))
+                .as("the job's record, whose fence must never reset")
+                .isEmpty();
+        String plain = uniqueName("plain-expiry");
+        provider("b").tryLock(config(plain)).orElseThrow().unlock();
+        TickAttempt watermark = provider("b").lockTick(config(plain), tick);
+        watermark.lock().orElseThrow().completeTick();
+        assertThat(storedExpiry(plain))
+                .as("a plain lock's and a watermark job's record")
+                .isEmpty();
+    }
+
+    @Test
+    void aTickOlderThanTheRetentionIsRefusedBeforeAnyWrite() {
+        String job = uniqueName("every-expired");
+        Instant tick = recentTick();
+        WriteCountingStore counting = new WriteCountingStore(provider("old").store());
+        CloudLockProvider provider = new CloudLockProvider(counting, "old");
+        assertThatThrownBy(() -> provider.lockTick(
+                        config(job),
+                        tick,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE,
+                        Duration.ofMinutes(5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Tick " + tick)
+                .hasMessageContaining("retention (PT5M")
+                .hasMessageContaining("nothing written");
+        assertThat(counting.writes).as("writes").hasValue(0);
+        assertThat(provider.store().read(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick)))
+                .as("its occurrence record")
+                .isEmpty();
+        assertThat(provider.store().read(job)).as("the job's record").isEmpty();
+    }
+
+    @Test
+    void theSameTickInsideTheRetentionRuns() {
+        // The negative control of the previous case: the same tick, a retention that covers it, runs.
+        String job = uniqueName("every-retained");
+        Instant tick = recentTick();
+        WriteCountingStore counting = new WriteCountingStore(provider("old").store());
+        CloudLockProvider provider = new CloudLockProvider(counting, "old");
+        TickAttempt attempt = provider.lockTick(
+                config(job),
+                tick,
+                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                CompletedTicks.EVERY_OCCURRENCE,
+                Duration.ofMinutes(15));
+        assertThat(attempt.status()).isEqualTo(TickStatus.ACQUIRED);
+        attempt.lock().orElseThrow().completeTick();
+        assertThat(counting.writes)
+                .as("writes: both acquisitions and both releases")
+                .hasValue(4);
+        assertThat(record(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick)).watermark())
+                .isEqualTo(tick);
+    }
+
+    @Test
+    void aRetentionThatIsNotPositiveIsRefusedBeforeAnyRequest() {
+        CloudLockProvider down = unreachableProvider();
+        assertThatThrownBy(() -> down.lockTick(
+                        config(uniqueName("every-zero")),
+                        recentTick(),
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE,
+                        Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retention must be positive");
+    }
+
+    /** The store under test, counting the writes made through it (acquire, release, extend). */
+    private static final class WriteCountingStore implements LockStore {
+        private final LockStore real;
+        final AtomicInteger writes = new AtomicInteger();
+
+        WriteCountingStore(LockStore real) {
+            this.real = real;
+        }
+
+        @Override
+        public AcquireResult tryAcquire(AcquireRequest request) {
+            writes.incrementAndGet();
+            return real.tryAcquire(request);
+        }
+
+        @Override
+        public boolean release(ReleaseRequest request) {
+            writes.incrementAndGet();
+            return real.release(request);
+        }
+
+        @Override
+        public Optional<HeldLock> extend(ExtendRequest request) {
+            writes.incrementAndGet();
+            return real.extend(request);
+        }
+
+        @Override
+        public Optional<LockRecord> read(String name) {
+            return real.read(name);
+        }
+
+        @Override
+        public Optional<LockRecord> read(String name, Duration leaseLeft) {
+            return real.read(name, leaseLeft);
+        }
+
+        @Override
+        public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+            return real.list(pageToken, pageSize);
+        }
+
+        @Override
+        public StoreSetup init() {
+            return real.init();
+        }
+
+        @Override
+        public Optional<ClockSkewMonitor> clockSkewMonitor() {
+            return real.clockSkewMonitor();
+        }
+
+        @Override
+        public void checkName(String name) {
+            real.checkName(name);
+        }
     }
 }

@@ -2,9 +2,11 @@ package dev.cloudlock.testkit;
 
 import dev.cloudlock.core.CloudLockProvider;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -49,6 +51,7 @@ public final class StoreCapabilities {
     private final @Nullable ProvidersOnWire providersOnWire;
     private final boolean wireCarriesStoreTime;
     private final @Nullable Consumer<String> strayRecordWriter;
+    private final @Nullable Function<String, Optional<Instant>> expiryReader;
     private final Duration silentDeadline;
     private final int contentionThreads;
     private final int contentionAcquisitionsPerThread;
@@ -61,6 +64,7 @@ public final class StoreCapabilities {
         providersOnWire = builder.providersOnWire;
         wireCarriesStoreTime = builder.wireCarriesStoreTime;
         strayRecordWriter = builder.strayRecordWriter;
+        expiryReader = builder.expiryReader;
         silentDeadline = builder.silentDeadline;
         contentionThreads = builder.contentionThreads;
         contentionAcquisitionsPerThread = builder.contentionAcquisitionsPerThread;
@@ -118,6 +122,15 @@ public final class StoreCapabilities {
         return Optional.ofNullable(strayRecordWriter);
     }
 
+    /**
+     * Reads, with the store's own SDK, the expiry the store keeps on the record of the given lock name (the instant its
+     * own mechanism may delete it from: a TTL attribute, a per-item {@code ttl} after the item's last write, a
+     * timestamp field, an object's lifecycle prefix and metadata); empty when the record carries none.
+     */
+    public Optional<Function<String, Optional<Instant>>> expiryReader() {
+        return Optional.ofNullable(expiryReader);
+    }
+
     /** The deadline the never-answering case sets; the call must fail within 3 times it. */
     public Duration silentDeadline() {
         return silentDeadline;
@@ -143,6 +156,7 @@ public final class StoreCapabilities {
         private @Nullable ProvidersOnWire providersOnWire;
         private boolean wireCarriesStoreTime = true;
         private @Nullable Consumer<String> strayRecordWriter;
+        private @Nullable Function<String, Optional<Instant>> expiryReader;
         private Duration silentDeadline = DEFAULT_SILENT_DEADLINE;
         private int contentionThreads = DEFAULT_CONTENTION_THREADS;
         private int contentionAcquisitionsPerThread = DEFAULT_CONTENTION_ACQUISITIONS_PER_THREAD;
@@ -197,6 +211,15 @@ public final class StoreCapabilities {
          */
         public Builder strayRecordWriter(Consumer<String> writer) {
             this.strayRecordWriter = Objects.requireNonNull(writer, "writer");
+            return this;
+        }
+
+        /**
+         * Reads, with the store's own SDK, the expiry kept on the record of a lock name, empty when it carries none:
+         * for the cases that check an occurrence record expires and a job's record never does.
+         */
+        public Builder expiryReader(Function<String, Optional<Instant>> reader) {
+            this.expiryReader = Objects.requireNonNull(reader, "reader");
             return this;
         }
 

@@ -297,6 +297,44 @@ class CloudLockProviderTest {
     }
 
     @Test
+    void aTickIsRefusedFromTheMomentItsOccurrenceRecordMayHaveExpiredAndRunsAMillisecondBefore() {
+        Duration retention = Duration.ofDays(7);
+        clock.advance(retention.minusMillis(1)); // one millisecond inside the retention: the negative control
+        TickAttempt inside = a.lockTick(
+                config(MINUTE, Duration.ZERO),
+                START,
+                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                CompletedTicks.EVERY_OCCURRENCE,
+                retention);
+        assertThat(inside.status()).isEqualTo(TickStatus.ACQUIRED);
+        inside.lock().orElseThrow().completeTick();
+        assertThat(store.expiresAt(OCCURRENCE_RECORD)).contains(START.plus(retention));
+        assertThat(store.expiresAt("job"))
+                .as("the job's record carries no expiry")
+                .isEmpty();
+
+        clock.advance(Duration.ofMillis(1)); // the store's time is now exactly tick + retention
+        LockConfiguration other = new LockConfiguration(ClockProvider.now(), "other", MINUTE, Duration.ZERO);
+        assertThatThrownBy(() -> a.lockTick(
+                        other,
+                        START,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE,
+                        retention))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Tick 2026-11-30T02:00:00Z of occurrence record 'other@2026-11-30T02:00:00.000Z'")
+                .hasMessageContaining("PT168H behind the store's time (2026-12-07T02:00:00Z)")
+                .hasMessageContaining("nothing written");
+        assertThat(store.read("other@2026-11-30T02:00:00.000Z")).isEmpty();
+        assertThat(store.read("other")).isEmpty();
+        // under the watermark the retention plays no part: the job's record never expires
+        TickAttempt watermark = a.lockTick(other, START);
+        assertThat(watermark.status()).isEqualTo(TickStatus.ACQUIRED);
+        watermark.lock().orElseThrow().completeTick();
+        assertThat(store.expiresAt("other")).isEmpty();
+    }
+
+    @Test
     void anOccurrenceHoldsTheJobsLockAndItsOwnOccurrenceRecordWhichRecordsItWhenItCompletes() {
         assertThat(CompletedTicks.EVERY_OCCURRENCE.recordName("job", START)).isEqualTo(OCCURRENCE_RECORD);
         assertThat(CompletedTicks.WATERMARK.recordName("job", START)).isEqualTo("job");

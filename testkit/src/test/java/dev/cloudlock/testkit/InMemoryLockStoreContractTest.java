@@ -21,4 +21,9 @@ class InMemoryLockStoreContractTest extends LockProviderContract {
     protected CloudLockProvider unreachableProvider() {
         return new CloudLockProvider(new FaultInjectingStore(store, FaultInjectingStore.Fault.UNAVAILABLE), "down");
     }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.builder().expiryReader(store::expiresAt).build();
+    }
 }

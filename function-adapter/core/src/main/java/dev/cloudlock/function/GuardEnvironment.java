@@ -29,6 +29,11 @@ public final class GuardEnvironment {
      * watermark.
      */
     public static final String EVERY_OCCURRENCE = "CLOUDLOCK_EVERY_OCCURRENCE";
+    /**
+     * With every occurrence recorded, how long after its tick an occurrence record is kept (ISO-8601 duration); a
+     * delivery of an older tick is refused ({@link dev.cloudlock.core.CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}).
+     */
+    public static final String OCCURRENCE_RETENTION = "CLOUDLOCK_OCCURRENCE_RETENTION";
 
     private GuardEnvironment() {}
 

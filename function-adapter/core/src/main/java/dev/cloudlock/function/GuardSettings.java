@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code CLOUDLOCK_EVERY_OCCURRENCE}</td><td>{@code true}: record each completed occurrence, so a late
  *       retry of an older tick still runs after newer ticks completed ({@link CompletedTicks#EVERY_OCCURRENCE});
  *       {@code false}: the job's watermark, a tick older than one completed is done</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_OCCURRENCE_RETENTION}</td><td>with every occurrence recorded, how long after its tick
+ *       an occurrence record is kept (ISO-8601); the store's TTL or lifecycle rule deletes it after that, and a
+ *       delivery of an older tick is refused, nothing written</td><td>{@code P7D}</td></tr>
  * </table>
  *
  * @param jobName the job's lock name, or {@code null} to take it from the event or the function
@@ -46,6 +49,8 @@ import org.jspecify.annotations.Nullable;
  * @param whenBusy how a delivery that finds the lock held is answered
  * @param completedTicks how the job remembers which ticks completed: the job's watermark
  *     ({@link CompletedTicks#WATERMARK}) or a record of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE})
+ * @param occurrenceRetention under {@link CompletedTicks#EVERY_OCCURRENCE}, how long after its tick an occurrence
+ *     record is kept before the store's own mechanism may delete it; a delivery of an older tick is refused. Positive
  */
 public record GuardSettings(
         @Nullable String jobName,
@@ -54,7 +59,8 @@ public record GuardSettings(
         Duration lockAtLeastFor,
         @Nullable Duration functionTimeout,
         WhenBusy whenBusy,
-        CompletedTicks completedTicks) {
+        CompletedTicks completedTicks,
+        Duration occurrenceRetention) {
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
@@ -70,6 +76,28 @@ public record GuardSettings(
      * occurrence costs two more requests and a record per occurrence.
      */
     public static final CompletedTicks DEFAULT_COMPLETED_TICKS = CompletedTicks.WATERMARK;
+    /** The default retention of occurrence records: {@link CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}, 7 days. */
+    public static final Duration DEFAULT_OCCURRENCE_RETENTION = CompletedTicks.DEFAULT_OCCURRENCE_RETENTION;
+
+    /** Settings with the {@link #DEFAULT_OCCURRENCE_RETENTION default retention} of occurrence records. */
+    public GuardSettings(
+            @Nullable String jobName,
+            Duration tickResolution,
+            Duration leaseMargin,
+            Duration lockAtLeastFor,
+            @Nullable Duration functionTimeout,
+            WhenBusy whenBusy,
+            CompletedTicks completedTicks) {
+        this(
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                DEFAULT_OCCURRENCE_RETENTION);
+    }
 
     public GuardSettings {
         if (jobName != null && jobName.isBlank()) {
@@ -106,6 +134,12 @@ public record GuardSettings(
                 GuardEnvironment.EVERY_OCCURRENCE,
                 "be WATERMARK or EVERY_OCCURRENCE",
                 completedTicks);
+        check(
+                occurrenceRetention != null && occurrenceRetention.toMillis() > 0,
+                "occurrenceRetention",
+                GuardEnvironment.OCCURRENCE_RETENTION,
+                "be positive",
+                occurrenceRetention);
     }
 
     private static void check(boolean valid, String field, String variable, String rule, @Nullable Object value) {
@@ -116,7 +150,7 @@ public record GuardSettings(
 
     /**
      * No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout, skip when busy, a
-     * watermark of completed ticks.
+     * watermark of completed ticks (and, with every occurrence recorded, occurrence records kept 7 days).
      */
     public static GuardSettings defaults() {
         return new GuardSettings(
@@ -126,7 +160,8 @@ public record GuardSettings(
                 Duration.ZERO,
                 null,
                 DEFAULT_WHEN_BUSY,
-                DEFAULT_COMPLETED_TICKS);
+                DEFAULT_COMPLETED_TICKS,
+                DEFAULT_OCCURRENCE_RETENTION);
     }
 
     /** Settings from this process's environment variables. */
@@ -148,7 +183,8 @@ public record GuardSettings(
                 GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),
                 GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT),
                 whenBusy(env, defaults.whenBusy()),
-                completedTicks(env, defaults.completedTicks()));
+                completedTicks(env, defaults.completedTicks()),
+                GuardEnvironment.duration(env, GuardEnvironment.OCCURRENCE_RETENTION, defaults.occurrenceRetention()));
     }
 
     /** {@code CLOUDLOCK_EVERY_OCCURRENCE}, the user's true or false, as core's {@link CompletedTicks}. */
@@ -165,27 +201,62 @@ public record GuardSettings(
 
     public GuardSettings withJobName(@Nullable String jobName) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     public GuardSettings withTickResolution(Duration tickResolution) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     public GuardSettings withLeaseMargin(Duration leaseMargin) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     /**
@@ -194,12 +265,42 @@ public record GuardSettings(
      */
     public GuardSettings withCompletedTicks(CompletedTicks completedTicks) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
+    }
+
+    /**
+     * These settings with occurrence records kept for {@code occurrenceRetention} after their tick (under
+     * {@link CompletedTicks#EVERY_OCCURRENCE}).
+     */
+    public GuardSettings withOccurrenceRetention(Duration occurrenceRetention) {
+        return new GuardSettings(
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     public GuardSettings withWhenBusy(WhenBusy whenBusy) {
         return new GuardSettings(
-                jobName, tickResolution, leaseMargin, lockAtLeastFor, functionTimeout, whenBusy, completedTicks);
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention);
     }
 
     /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */

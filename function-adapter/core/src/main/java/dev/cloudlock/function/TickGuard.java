@@ -118,7 +118,8 @@ public final class TickGuard {
                 new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast),
                 tick.scheduledTime(),
                 maxLead,
-                settings.completedTicks());
+                settings.completedTicks(),
+                settings.occurrenceRetention());
         if (attempt.status() != TickStatus.ACQUIRED) {
             if (attempt.status() == TickStatus.BUSY && settings.whenBusy() == WhenBusy.RETRY) {
                 LOG.info(

@@ -34,7 +34,8 @@ class GuardSettingsTest {
                 GuardEnvironment.LOCK_AT_LEAST_FOR, "PT30S",
                 GuardEnvironment.FUNCTION_TIMEOUT, " PT10M ",
                 GuardEnvironment.WHEN_BUSY, "Retry",
-                GuardEnvironment.EVERY_OCCURRENCE, "TRUE"));
+                GuardEnvironment.EVERY_OCCURRENCE, "TRUE",
+                GuardEnvironment.OCCURRENCE_RETENTION, "P2D"));
         assertThat(settings)
                 .isEqualTo(new GuardSettings(
                         "nightly-report",
@@ -43,7 +44,8 @@ class GuardSettingsTest {
                         Duration.ofSeconds(30),
                         Duration.ofMinutes(10),
                         WhenBusy.RETRY,
-                        CompletedTicks.EVERY_OCCURRENCE));
+                        CompletedTicks.EVERY_OCCURRENCE,
+                        Duration.ofDays(2)));
         assertThat(settings.completedTicks()).isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
     }
 
@@ -65,7 +67,8 @@ class GuardSettingsTest {
                 "CLOUDLOCK_TICK_RESOLUTION",
                 "CLOUDLOCK_LEASE_MARGIN",
                 "CLOUDLOCK_LOCK_AT_LEAST_FOR",
-                "CLOUDLOCK_FUNCTION_TIMEOUT"
+                "CLOUDLOCK_FUNCTION_TIMEOUT",
+                "CLOUDLOCK_OCCURRENCE_RETENTION"
             })
     void aMalformedDurationNamesItsVariable(String variable) {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(variable, "10 minutes")))
@@ -91,6 +94,10 @@ class GuardSettingsTest {
                 .isEqualTo(CompletedTicks.WATERMARK);
         GuardSettings defaults = GuardSettings.fromEnvironment(Map.of());
         assertThat(defaults.completedTicks()).isEqualTo(CompletedTicks.WATERMARK);
+        assertThat(defaults.occurrenceRetention())
+                .as("occurrence records are kept 7 days by default")
+                .isEqualTo(Duration.ofDays(7))
+                .isEqualTo(CompletedTicks.DEFAULT_OCCURRENCE_RETENTION);
     }
 
     @Test
@@ -107,6 +114,9 @@ class GuardSettingsTest {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.FUNCTION_TIMEOUT, "PT0S")))
                 .hasMessageContaining("functionTimeout")
                 .hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.OCCURRENCE_RETENTION, "PT0S")))
+                .hasMessageContaining("occurrenceRetention")
+                .hasMessageContaining("CLOUDLOCK_OCCURRENCE_RETENTION");
         assertThatThrownBy(() -> GuardSettings.defaults().withTickResolution(null))
                 .hasMessageContaining("tickResolution");
     }
@@ -134,6 +144,8 @@ class GuardSettingsTest {
                         CompletedTicks.WATERMARK));
         assertThat(defaults.withCompletedTicks(CompletedTicks.EVERY_OCCURRENCE).completedTicks())
                 .isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(defaults.withOccurrenceRetention(Duration.ofHours(30)).occurrenceRetention())
+                .isEqualTo(Duration.ofHours(30));
     }
 
     @Test

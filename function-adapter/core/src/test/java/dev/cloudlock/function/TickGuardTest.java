@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.testkit.FaultInjectingStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -189,8 +191,10 @@ class TickGuardTest {
      */
     private static List<Object> aRetryAfterTheNextTickRan(Map<String, String> env) throws Exception {
         String job = "late-retry-" + UUID.randomUUID();
-        Tick first = tick(job, "2026-11-30T05:00:00Z");
-        Tick next = tick(job, "2026-11-30T05:01:00Z");
+        // recent ticks: a tick older than the occurrence records' retention (7 days) would be refused
+        Instant firstTime = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10));
+        Tick first = new Tick(job, firstTime);
+        Tick next = new Tick(job, firstTime.plus(Duration.ofMinutes(1)));
         TickGuard guard = TickGuard.builder(provider("instance"))
                 .settings(GuardSettings.fromEnvironment(env))
                 .build();
@@ -217,6 +221,33 @@ class TickGuardTest {
         List<Object> result = aRetryAfterTheNextTickRan(Map.of(GuardEnvironment.EVERY_OCCURRENCE, "true"));
         assertThat(result.get(0)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(result.get(1)).as("successful runs of the first tick").isEqualTo(1);
+    }
+
+    @Test
+    void withEveryOccurrenceATickOlderThanTheRetentionIsRefusedBeforeTheJobRunsAndNothingIsRecorded() throws Exception {
+        String job = "expired-" + UUID.randomUUID();
+        Instant late = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofHours(2));
+        TickGuard guard = TickGuard.builder(provider("a"))
+                .settings(GuardSettings.fromEnvironment(Map.of(
+                        GuardEnvironment.EVERY_OCCURRENCE, "true", GuardEnvironment.OCCURRENCE_RETENTION, "PT1H")))
+                .build();
+        boolean[] ran = new boolean[1];
+        assertThatThrownBy(() -> guard.run(new Tick(job, late), REMAINING, context -> ran[0] = true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Tick " + late)
+                .hasMessageContaining("retention (PT1H");
+        assertThat(ran[0]).isFalse();
+        assertThat(STORE.read(job)).isEmpty();
+        assertThat(STORE.read(CompletedTicks.EVERY_OCCURRENCE.recordName(job, late)))
+                .isEmpty();
+        // the negative control: the same tick under a retention that covers it runs
+        TickGuard keepsThreeHours = TickGuard.builder(provider("a"))
+                .settings(GuardSettings.fromEnvironment(Map.of(
+                        GuardEnvironment.EVERY_OCCURRENCE, "true", GuardEnvironment.OCCURRENCE_RETENTION, "PT3H")))
+                .build();
+        assertThat(keepsThreeHours.run(new Tick(job, late), REMAINING, context -> ran[0] = true))
+                .isEqualTo(TickStatus.ACQUIRED);
+        assertThat(ran[0]).isTrue();
     }
 
     @Test

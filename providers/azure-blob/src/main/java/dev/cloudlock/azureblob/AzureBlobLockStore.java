@@ -27,6 +27,7 @@ import dev.cloudlock.spi.ETagLockStore;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordJson;
 import dev.cloudlock.spi.NotALockRecordException;
+import dev.cloudlock.spi.ObjectKeys;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
@@ -155,19 +156,46 @@ public final class AzureBlobLockStore extends ETagLockStore {
 
     /**
      * List Blobs under the prefix, with {@code /} as delimiter (lock blob names never contain one, so "folders" under
-     * the prefix are left out); the page token is Blob Storage's continuation marker. {@link ETagLockStore#list}
-     * then reads each lock blob, since its state is in its body: 1 + n requests for a page of n. (The listing's own
-     * properties hold no lock state; reading the bodies is the only way to the records.)
+     * the prefix are left out), then under {@code <prefix>occurrences/}, where occurrence records are kept; the page
+     * token is Blob Storage's continuation marker, with {@link #OCCURRENCES_TOKEN} before it once the listing is among
+     * the occurrence records. A page that ends the job records goes on into the occurrence records with the room it
+     * has left. {@link ETagLockStore#list} then reads each lock blob, since its state is in its body: 1 + n requests
+     * for a page of n (and one more listing where the two meet). (The listing's own properties hold no lock state;
+     * reading the bodies is the only way to the records.)
      */
     @Override
     protected KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
-        ListBlobsOptions options = new ListBlobsOptions().setPrefix(prefix).setMaxResultsPerPage(pageSize);
+        boolean occurrences = pageToken != null && pageToken.startsWith(OCCURRENCES_TOKEN);
+        String token = occurrences ? pageToken.substring(OCCURRENCES_TOKEN.length()) : pageToken;
+        KeyPage page = listUnder(occurrences, token == null || token.isEmpty() ? null : token, pageSize, deadline);
+        if (occurrences) {
+            return page.nextPageToken() == null
+                    ? page
+                    : new KeyPage(page.keys(), OCCURRENCES_TOKEN + page.nextPageToken());
+        }
+        if (page.nextPageToken() != null) {
+            return page;
+        }
+        if (page.keys().size() >= pageSize) {
+            return new KeyPage(page.keys(), OCCURRENCES_TOKEN);
+        }
+        KeyPage more = listUnder(true, null, pageSize - page.keys().size(), deadline);
+        List<String> keys = new java.util.ArrayList<>(page.keys());
+        keys.addAll(more.keys());
+        return new KeyPage(keys, more.nextPageToken() == null ? null : OCCURRENCES_TOKEN + more.nextPageToken());
+    }
+
+    /** Marks a page token among the occurrence records (Blob Storage's markers never contain a space). */
+    private static final String OCCURRENCES_TOKEN = "occurrences ";
+
+    /** One List Blobs page of names, relative to the prefix: the job records' or the occurrence records'. */
+    private KeyPage listUnder(boolean occurrences, @Nullable String marker, int pageSize, CallTimeouts deadline) {
+        String under = occurrences ? prefix + ObjectKeys.OCCURRENCE_PREFIX : prefix;
+        ListBlobsOptions options = new ListBlobsOptions().setPrefix(under).setMaxResultsPerPage(pageSize);
         PagedResponse<BlobItem> page = call(
                 () -> {
                     PagedIterable<BlobItem> blobs = container.listBlobsByHierarchy("/", options, deadline.total());
-                    return (pageToken == null
-                                    ? blobs.iterableByPage(pageSize)
-                                    : blobs.iterableByPage(pageToken, pageSize))
+                    return (marker == null ? blobs.iterableByPage(pageSize) : blobs.iterableByPage(marker, pageSize))
                             .iterator()
                             .next();
                 },
@@ -175,7 +203,7 @@ public final class AzureBlobLockStore extends ETagLockStore {
                 e -> false,
                 "list",
                 "",
-                prefix + "*",
+                under + "*",
                 deadline);
         List<String> keys = page.getValue().stream()
                 .filter(blob -> !Boolean.TRUE.equals(blob.isPrefix()))
@@ -212,7 +240,8 @@ public final class AzureBlobLockStore extends ETagLockStore {
                         deadline)
                 .getValue();
         if (exists) {
-            return new StoreSetup(false, "The " + where + " exists; lock blobs go under the prefix '" + prefix + "'");
+            return new StoreSetup(
+                    false, "The " + where + " exists; lock blobs go under the prefix '" + prefix + "'. " + lifecycle());
         }
         boolean created;
         try {
@@ -237,7 +266,20 @@ public final class AzureBlobLockStore extends ETagLockStore {
         return new StoreSetup(
                 created,
                 (created ? "Created the " : "The ") + where + (created ? "" : " exists") + "; lock blobs go under the"
-                        + " prefix '" + prefix + "'");
+                        + " prefix '" + prefix + "'. " + lifecycle());
+    }
+
+    /**
+     * What init cannot do: lifecycle management is the storage account's one policy, beyond a container's data
+     * role, so the rule that deletes occurrence records is printed, not set.
+     */
+    private String lifecycle() {
+        return "Occurrence records go under '" + prefix + ObjectKeys.OCCURRENCE_PREFIX + "' and are deleted only by"
+                + " a lifecycle management rule, which init cannot set (it is the storage account's policy): add a"
+                + " rule with prefixMatch '" + container.getBlobContainerName() + "/" + prefix
+                + ObjectKeys.OCCURRENCE_PREFIX + "' and baseBlob.delete.daysAfterModificationGreaterThan = the"
+                + " retention in days + 1 (8 for the default 7 days); the azure-timer-function Terraform module sets"
+                + " one with blob_lock_container";
     }
 
     @Override

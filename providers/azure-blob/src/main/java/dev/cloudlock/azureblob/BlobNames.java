@@ -6,7 +6,8 @@ import dev.cloudlock.spi.ObjectKeys;
  * Lock names as blob names: {@code prefix + encode(name)} with {@link ObjectKeys}' encoding (no {@code /}, so no
  * name escapes the prefix; injective, so no two names share a blob), plus one rule of Blob Storage's: a final
  * {@code .} is written {@code %2E}, as Azure advises against blob names that end in a dot (some URL stacks drop it).
- * A blob name holds at most 1,024 characters.
+ * A blob name holds at most 1,024 characters. An occurrence record's blob has {@link ObjectKeys#OCCURRENCE_PREFIX}
+ * between the prefix and its encoded name, for a lifecycle management rule that deletes occurrence records only.
  */
 final class BlobNames {
 
@@ -19,8 +20,7 @@ final class BlobNames {
      * The blob name of {@code name} under {@code prefix}, or an {@link IllegalArgumentException} naming the problem.
      */
     static String blobName(String prefix, String name) {
-        String encoded = encode(name);
-        String blob = prefix + encoded;
+        String blob = prefix + ObjectKeys.relativeKey(name, BlobNames::encode);
         if (blob.length() > MAX_NAME_CHARS) {
             throw new IllegalArgumentException("Lock name '" + ObjectKeys.abbreviate(name) + "' makes a blob name of "
                     + blob.length() + " characters under the prefix '" + prefix + "'; Blob Storage allows "

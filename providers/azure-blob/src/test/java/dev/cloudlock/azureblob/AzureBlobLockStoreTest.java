@@ -142,6 +142,44 @@ class AzureBlobLockStoreTest {
     }
 
     @Test
+    void occurrenceRecordsAreKeptUnderTheirOwnPrefixForALifecycleRuleAndStillListed() {
+        String prefix = "retention-" + UUID.randomUUID().toString().substring(0, 8) + "/";
+        CloudLockProvider provider = AzureBlobLockProvider.builder()
+                .container(container)
+                .prefix(prefix)
+                .lockedBy("a")
+                .build();
+        java.time.Instant tick = java.time.Instant.now()
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .minusSeconds(60);
+        provider.lockTick(
+                        config("nightly"),
+                        tick,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+        String occurrence = dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE.recordName("nightly", tick);
+        List<String> blobs = container.listBlobs(new ListBlobsOptions().setPrefix(prefix), null).stream()
+                .map(BlobItem::getName)
+                .toList();
+        assertThat(blobs)
+                .as("the job's record at the prefix, the occurrence record under occurrences/, where a lifecycle rule"
+                        + " deletes it and nothing else")
+                .containsExactlyInAnyOrder(prefix + "nightly", prefix + "occurrences/" + BlobNames.encode(occurrence));
+        assertThat(provider.admin().list(null, 1000).locks())
+                .extracting(dev.cloudlock.core.LockView::name)
+                .containsExactlyInAnyOrder("nightly", occurrence);
+        dev.cloudlock.core.LockAdmin.Page first = provider.admin().list(null, 1);
+        assertThat(first.locks()).extracting(dev.cloudlock.core.LockView::name).containsExactly("nightly");
+        dev.cloudlock.core.LockAdmin.Page second =
+                provider.admin().list(first.nextPageToken().orElseThrow(), 1);
+        assertThat(second.locks()).extracting(dev.cloudlock.core.LockView::name).containsExactly(occurrence);
+        assertThat(second.nextPageToken()).isEmpty();
+    }
+
+    @Test
     void namesStayInsideThePrefixAndNeverShareABlob() {
         String tag = UUID.randomUUID().toString().substring(0, 8);
         List<String> names = List.of(

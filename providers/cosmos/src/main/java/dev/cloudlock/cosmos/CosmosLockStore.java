@@ -11,6 +11,7 @@ import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosEndToEndOperationLatencyPolicyConfigBuilder;
 import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.CosmosPatchItemRequestOptions;
@@ -152,6 +153,9 @@ public final class CosmosLockStore implements LockStore {
                 .set("/" + LOCKED_BY, request.lockedBy())
                 .set("/" + OWNER, request.owner())
                 .increment("/" + FENCE, 1L);
+        if (request.expiresAt() != null) {
+            take.set("/" + TTL, ttlSeconds(request.expiresAt(), now));
+        }
         CallTimeouts deadline = timeouts.forAcquire(request);
         CosmosPatchItemRequestOptions options = new CosmosPatchItemRequestOptions().setFilterPredicate(filter);
         options.setContentResponseOnWriteEnabled(true);
@@ -184,6 +188,9 @@ public final class CosmosLockStore implements LockStore {
                 .put(OWNER, request.owner())
                 .put(FENCE, 1L);
         item.put(partitionKeyField, id);
+        if (request.expiresAt() != null) {
+            item.put(TTL, ttlSeconds(request.expiresAt(), request.now()));
+        }
         CosmosItemRequestOptions options =
                 bound(new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(true), deadline);
         try {
@@ -196,6 +203,24 @@ public final class CosmosLockStore implements LockStore {
             }
             throw translate(e, "create", request.name(), deadline);
         }
+    }
+
+    /**
+     * The item property Cosmos DB expires an item by: seconds after the item's last write ({@code _ts}), honoured when
+     * the container's default TTL is set (-1: on, items without {@code ttl} never expire). Only occurrence records
+     * carry it.
+     */
+    static final String TTL = "ttl";
+
+    /**
+     * An occurrence record's {@code ttl} for a write at {@code now}: the seconds from {@code now}'s whole second to
+     * {@code expiresAt} rounded up, at least 1, so that the item, whose {@code _ts} is at or after that second, never
+     * expires before {@code expiresAt}. A later write (the release) counts it again from its own {@code _ts}: later,
+     * never earlier.
+     */
+    static int ttlSeconds(Instant expiresAt, Instant now) {
+        long up = expiresAt.getEpochSecond() + (expiresAt.getNano() > 0 ? 1 : 0);
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, up - now.getEpochSecond()));
     }
 
     private static AcquireResult acquired(AcquireRequest request, CosmosItemResponse<ObjectNode> response) {
@@ -340,22 +365,51 @@ public final class CosmosLockStore implements LockStore {
         CallTimeouts deadline = timeouts.forRead();
         try {
             if (database != null) {
-                int status = database.createContainerIfNotExists(container.getId(), "/" + partitionKeyField)
-                        .getStatusCode();
+                CosmosContainerProperties layout =
+                        new CosmosContainerProperties(container.getId(), "/" + partitionKeyField);
+                layout.setDefaultTimeToLiveInSeconds(-1); // on, for the items that carry a ttl: occurrence records
+                int status = database.createContainerIfNotExists(layout).getStatusCode();
                 checkPartitionKeyPath();
                 boolean created = status == 201;
                 return new StoreSetup(
                         created,
                         (created ? "Created container '" : "Container '") + container.getId() + "' of database '"
                                 + database.getId() + "'" + (created ? "" : " exists") + ", partitioned by /"
-                                + partitionKeyField);
+                                + partitionKeyField + "; " + timeToLive());
             }
             checkPartitionKeyPath();
             return new StoreSetup(
-                    false, "Container '" + container.getId() + "' exists, partitioned by /" + partitionKeyField);
+                    false,
+                    "Container '" + container.getId() + "' exists, partitioned by /" + partitionKeyField + "; "
+                            + timeToLive());
         } catch (CosmosException e) {
             throw translate(e, "setup", "", deadline);
         }
+    }
+
+    /**
+     * What the container's default TTL means for occurrence records: -1 (set when this store creates the container)
+     * makes Cosmos DB honour their {@value #TTL} while every other item (a job's record) never expires. An existing
+     * container is left as it is (replacing its properties is an operator's decision, and a role on its data cannot):
+     * the result says what to run. Locking works either way; without a default TTL only the occurrence records are
+     * kept.
+     */
+    private String timeToLive() {
+        Integer defaultTtl;
+        try {
+            defaultTtl = container.read().getProperties().getDefaultTimeToLiveInSeconds();
+        } catch (CosmosException cannot) {
+            return "its default TTL could not be read (" + cannot.getStatusCode() + ")";
+        }
+        if (defaultTtl == null) {
+            return "its default TTL is unset, so occurrence records are kept: run `az cosmosdb sql container update"
+                    + " --name " + container.getId() + " --ttl -1 --database-name <database> --account-name <account>"
+                    + " --resource-group <group>` (or the azure-cosmos-lock module's default_ttl = -1)";
+        }
+        return defaultTtl == -1
+                ? "its default TTL is -1: occurrence records expire by their ttl, no other item does"
+                : "its default TTL is " + defaultTtl + " s, so every item expires, job records included, and a job's"
+                        + " fencing token resets with its record: set it to -1";
     }
 
     private void checkPartitionKeyPath() {

@@ -59,6 +59,7 @@ class CosmosContractTest extends LockProviderContract {
                 .silentProvider(this::silentProvider)
                 .wire(OnWire.PROXY.faults(), this::providerOnWire)
                 .strayRecordWriter(this::writeStrayRecord)
+                .expiryReader(CosmosContractTest::readExpiry)
                 .build();
     }
 
@@ -75,6 +76,30 @@ class CosmosContractTest extends LockProviderContract {
                 com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         item.put("id", name).put("lockUntil", "next Tuesday");
         CosmosBackends.container().createItem(item);
+    }
+
+    /** When Cosmos DB expires the item: its {@code ttl} seconds after its last write ({@code _ts}). */
+    private static java.util.Optional<java.time.Instant> readExpiry(String name) {
+        String id = CosmosItemIds.encode(name);
+        com.fasterxml.jackson.databind.node.ObjectNode item;
+        try {
+            item = CosmosBackends.container()
+                    .readItem(
+                            id,
+                            new com.azure.cosmos.models.PartitionKey(id),
+                            com.fasterxml.jackson.databind.node.ObjectNode.class)
+                    .getItem();
+        } catch (com.azure.cosmos.CosmosException e) {
+            if (e.getStatusCode() == 404) {
+                return java.util.Optional.empty();
+            }
+            throw e;
+        }
+        if (!item.has(CosmosLockStore.TTL)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.time.Instant.ofEpochSecond(
+                item.get("_ts").asLong() + item.get(CosmosLockStore.TTL).asLong()));
     }
 
     @Override

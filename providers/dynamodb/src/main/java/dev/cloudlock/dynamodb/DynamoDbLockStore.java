@@ -60,6 +60,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
@@ -112,7 +114,9 @@ public final class DynamoDbLockStore implements LockStore {
             "#fence",
             FENCE,
             "#lastTick",
-            WATERMARK);
+            WATERMARK,
+            "#expiresAt",
+            LockFields.EXPIRES_AT);
     private static final String ACQUIRE = "SET #lockUntil = :lockUntil, #lockedAt = :now, #lockedBy = :lockedBy,"
             + " #owner = :owner ADD #fence :one";
     private static final String FREE = "(attribute_not_exists(#lockUntil) OR #lockUntil <= :now)";
@@ -184,12 +188,18 @@ public final class DynamoDbLockStore implements LockStore {
             values.put(":tick", time(request.tick()));
             condition += TICK_OPEN;
         }
+        String acquire = ACQUIRE;
+        if (request.expiresAt() != null) {
+            // An occurrence record's TTL attribute: epoch seconds, rounded up so it never expires early.
+            values.put(":expiresAt", AttributeValue.fromN(Long.toString(ttlSeconds(request.expiresAt()))));
+            acquire = ACQUIRE.replace(" ADD ", ", #expiresAt = :expiresAt ADD ");
+        }
         UpdateItemRequest update = UpdateItemRequest.builder()
                 .tableName(tableName)
                 .key(key(request.name()))
-                .updateExpression(ACQUIRE)
+                .updateExpression(acquire)
                 .conditionExpression(condition)
-                .expressionAttributeNames(names(ACQUIRE + condition))
+                .expressionAttributeNames(names(acquire + condition))
                 .expressionAttributeValues(values)
                 .returnValues(ReturnValue.UPDATED_NEW)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
@@ -348,8 +358,10 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     /**
-     * Creates the table (on-demand billing, a string partition key, and the string sort key when one is configured,
-     * no TTL) unless it exists, and waits until it is active; an existing table must have that key schema.
+     * Creates the table (on-demand billing, a string partition key, and the string sort key when one is configured)
+     * unless it exists, and waits until it is active; an existing table must have that key schema. Then turns the
+     * table's TTL on for {@value LockFields#EXPIRES_AT}, which only occurrence records carry, or says in the result
+     * what to run when it cannot.
      */
     @Override
     public StoreSetup init() {
@@ -402,7 +414,45 @@ public final class DynamoDbLockStore implements LockStore {
                         + (sortKey == null
                                 ? ""
                                 : " and the string sort key '" + sortKey.name() + "' (lock items: '" + sortKey.value()
-                                        + "')"));
+                                        + "')")
+                        + "; " + enableTimeToLive(deadline));
+    }
+
+    /**
+     * Turns on the table's TTL on {@value LockFields#EXPIRES_AT}, the attribute only occurrence records carry, unless
+     * it is on; what it found or did, or what to run when it could not (a missing permission, a backend without the
+     * call): locking works either way, only the occurrence records are then kept.
+     */
+    private String enableTimeToLive(CallTimeouts deadline) {
+        String command = "aws dynamodb update-time-to-live --table-name " + tableName
+                + " --time-to-live-specification Enabled=true,AttributeName=" + LockFields.EXPIRES_AT;
+        try {
+            TimeToLiveDescription ttl = call(
+                            () -> client.describeTimeToLive(
+                                    b -> b.tableName(tableName).overrideConfiguration(override(deadline))),
+                            "setup",
+                            "",
+                            deadline)
+                    .timeToLiveDescription();
+            TimeToLiveStatus status = ttl == null ? null : ttl.timeToLiveStatus();
+            if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
+                return LockFields.EXPIRES_AT.equals(ttl.attributeName())
+                        ? "TTL is on for the occurrence records' attribute '" + LockFields.EXPIRES_AT + "'"
+                        : "TTL is on for the attribute '" + ttl.attributeName() + "', not '" + LockFields.EXPIRES_AT
+                                + "': occurrence records are kept (a table has one TTL attribute)";
+            }
+            call(
+                    () -> client.updateTimeToLive(b -> b.tableName(tableName)
+                            .timeToLiveSpecification(t -> t.enabled(true).attributeName(LockFields.EXPIRES_AT))
+                            .overrideConfiguration(override(deadline))),
+                    "setup",
+                    "",
+                    deadline);
+            return "turned TTL on for the occurrence records' attribute '" + LockFields.EXPIRES_AT + "'";
+        } catch (LockStoreException cannot) {
+            return "could not turn TTL on (" + cannot.getMessage() + "), so occurrence records are kept: run `"
+                    + command + "` (needs dynamodb:DescribeTimeToLive and dynamodb:UpdateTimeToLive)";
+        }
     }
 
     /** Waits until the table is active, polling every 250 ms for up to a minute (the SDK's default waits 20 s). */
@@ -689,6 +739,11 @@ public final class DynamoDbLockStore implements LockStore {
             }
         });
         return used;
+    }
+
+    /** {@code expiresAt} as DynamoDB's TTL wants it, epoch seconds, rounded up. */
+    static long ttlSeconds(Instant expiresAt) {
+        return expiresAt.getEpochSecond() + (expiresAt.getNano() > 0 ? 1 : 0);
     }
 
     private static AttributeValue time(Instant instant) {

@@ -2,14 +2,17 @@ package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.SilentEndpoint;
+import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.testkit.LockProviderContract;
 import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -57,7 +60,8 @@ abstract class DynamoDbContract extends LockProviderContract {
                         .tableName(DynamoDbBackends.MISSING_TABLE)
                         .build())
                 .silentProvider(this::silentProvider)
-                .strayRecordWriter(this::writeStrayRecord);
+                .strayRecordWriter(this::writeStrayRecord)
+                .expiryReader(this::readExpiry);
         if (sortKey() == null) {
             capabilities.wire(onWire().proxy().faults(), this::providerOnWire);
         } else {
@@ -84,6 +88,23 @@ abstract class DynamoDbContract extends LockProviderContract {
         }
         item.put("fence", AttributeValue.fromS("another tool's counter"));
         client().putItem(b -> b.tableName(table()).item(item));
+    }
+
+    /** The item's TTL attribute, read with the SDK: epoch seconds. */
+    private Optional<Instant> readExpiry(String name) {
+        Map<String, AttributeValue> key = new HashMap<>();
+        DynamoDbLockStore.SortKey sortKey = sortKey();
+        key.put(
+                sortKey == null ? DynamoDbLockProvider.DEFAULT_PARTITION_KEY : DynamoDbBackends.SORT_KEY_TABLE_PK,
+                AttributeValue.fromS(name));
+        if (sortKey != null) {
+            key.put(sortKey.name(), AttributeValue.fromS(sortKey.value()));
+        }
+        Map<String, AttributeValue> item = client().getItem(
+                        b -> b.tableName(table()).key(key).consistentRead(true))
+                .item();
+        return Optional.ofNullable(item.get(LockFields.EXPIRES_AT))
+                .map(ttl -> Instant.ofEpochSecond(Long.parseLong(ttl.n())));
     }
 
     /** The sort key of the lock table under test; {@code null} for ShedLock's layout (partition key only). */

@@ -226,6 +226,32 @@ class DynamoDbLockStoreTest {
     }
 
     @Test
+    void setupTurnsTheTableTtlOnForTheOccurrenceRecordsAttributeOnceOrSaysWhatToRun() {
+        CloudLockProvider provider = DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName("ttl-by-setup")
+                .build();
+        assertThat(provider.admin().init().description())
+                .contains("turned TTL on for the occurrence records' attribute 'expiresAt'");
+        assertThat(CLIENT.describeTimeToLive(b -> b.tableName("ttl-by-setup")).timeToLiveDescription())
+                .satisfies(ttl -> assertThat(ttl.attributeName()).isEqualTo("expiresAt"))
+                .satisfies(ttl -> assertThat(ttl.timeToLiveStatusAsString()).isIn("ENABLED", "ENABLING"));
+        assertThat(provider.admin().init().description())
+                .as("again: found on")
+                .contains("TTL is on for the occurrence records' attribute 'expiresAt'");
+        // dynalite has no UpdateTimeToLive: setup still succeeds and prints the command to run
+        DynamoDbClient dynalite = DynamoDbBackends.client(DynamoDbBackends.dynalite());
+        CloudLockProvider onDynalite = DynamoDbLockProvider.builder()
+                .client(dynalite)
+                .tableName("ttl-by-setup-" + System.nanoTime())
+                .build();
+        assertThat(onDynalite.admin().init().description())
+                .contains("could not turn TTL on")
+                .contains("aws dynamodb update-time-to-live --table-name")
+                .contains("AttributeName=expiresAt");
+    }
+
+    @Test
     void aSortKeyMustNotBeALockField() {
         assertThatThrownBy(() -> DynamoDbLockProvider.builder().sortKey("lockUntil", "LOCK#"))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -32,6 +32,7 @@ import dev.cloudlock.spi.ClockSkewMonitor;
 import dev.cloudlock.spi.ExtendRequest;
 import dev.cloudlock.spi.HeldLock;
 import dev.cloudlock.spi.KnownStates;
+import dev.cloudlock.spi.LockFields;
 import dev.cloudlock.spi.LockRecord;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
@@ -181,17 +182,19 @@ public final class FirestoreLockStore implements LockStore {
             AcquireRequest request, DocumentReference doc, @Nullable LockRecord base, Instant now, Deadline deadline) {
         long fence = base == null ? 1 : base.fence() + 1;
         Instant lockUntil = request.lockUntilAt(now);
-        Map<String, Object> fields = Map.of(
-                LOCK_UNTIL,
-                timestamp(lockUntil),
-                LOCKED_AT,
-                timestamp(now),
-                LOCKED_BY,
-                request.lockedBy(),
-                OWNER,
-                request.owner(),
-                FENCE,
-                fence);
+        Map<String, Object> fields = withExpiry(
+                request,
+                Map.of(
+                        LOCK_UNTIL,
+                        timestamp(lockUntil),
+                        LOCKED_AT,
+                        timestamp(now),
+                        LOCKED_BY,
+                        request.lockedBy(),
+                        OWNER,
+                        request.owner(),
+                        FENCE,
+                        fence));
         ApiFuture<WriteResult> write = base == null
                 ? doc.create(fields)
                 : doc.update(fields, Precondition.updatedAt(Version.of(base).updateTime()));
@@ -214,6 +217,19 @@ public final class FirestoreLockStore implements LockStore {
                     version.get()));
         }
         return Optional.of(new HeldLock(request.name(), request.owner(), fence, now, lockUntil, version.get()));
+    }
+
+    /**
+     * {@code fields} with, for an occurrence record, {@value LockFields#EXPIRES_AT}: the timestamp a Firestore TTL
+     * policy on that field deletes the document after (within a day or so; never before). No other record carries it.
+     */
+    private static Map<String, Object> withExpiry(AcquireRequest request, Map<String, Object> fields) {
+        if (request.expiresAt() == null) {
+            return fields;
+        }
+        Map<String, Object> expiring = new HashMap<>(fields);
+        expiring.put(LockFields.EXPIRES_AT, timestamp(request.expiresAt()));
+        return expiring;
     }
 
     @Override
@@ -348,7 +364,8 @@ public final class FirestoreLockStore implements LockStore {
 
     /**
      * Checks that the database answers a query on the collection. Nothing is created: Firestore creates a collection
-     * with its first document.
+     * with its first document. The result names the TTL policy to set for occurrence records, which no client library
+     * call sets.
      */
     @Override
     public StoreSetup init() {
@@ -358,7 +375,12 @@ public final class FirestoreLockStore implements LockStore {
                 "Collection '" + collection() + "' of project '"
                         + firestore.getOptions().getProjectId()
                         + "', database '" + firestore.getOptions().getDatabaseId() + "' answers; Firestore"
-                        + " creates it with its first lock");
+                        + " creates it with its first lock. Occurrence records expire only under a TTL policy on"
+                        + " their field '" + LockFields.EXPIRES_AT + "', which the client libraries cannot set: run"
+                        + " `gcloud firestore fields ttls update " + LockFields.EXPIRES_AT + " --collection-group="
+                        + collection() + " --enable-ttl --database="
+                        + firestore.getOptions().getDatabaseId()
+                        + "` (or the gcp-firestore-lock Terraform module's google_firestore_field)");
     }
 
     /** One read; its read time (Firestore's clock) feeds the estimate core uses to check ticks against. */

@@ -57,6 +57,7 @@ class FirestoreContractTest extends LockProviderContract {
                 .wire(WIRE, this::providerOnWire)
                 .wireCarriesStoreTime(false)
                 .strayRecordWriter(this::writeStrayRecord)
+                .expiryReader(FirestoreContractTest::readExpiry)
                 .build();
     }
 
@@ -75,6 +76,21 @@ class FirestoreContractTest extends LockProviderContract {
                     .document(name)
                     .set(java.util.Map.of("lockUntil", "not a timestamp", "fence", "not a number"))
                     .get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The document's expiry field, the one a TTL policy deletes it after. */
+    private static java.util.Optional<java.time.Instant> readExpiry(String name) {
+        try {
+            com.google.cloud.Timestamp expiresAt = CLIENT.collection(FirestoreBackends.COLLECTION)
+                    .document(FirestoreDocumentIds.encode(name))
+                    .get()
+                    .get()
+                    .getTimestamp(dev.cloudlock.spi.LockFields.EXPIRES_AT);
+            return java.util.Optional.ofNullable(expiresAt)
+                    .map(at -> java.time.Instant.ofEpochSecond(at.getSeconds(), at.getNanos()));
         } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e);
         }

@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Lock names as S3 keys: {@code prefix + encode(name)} with {@link ObjectKeys}' encoding (no name escapes the
- * prefix, no two names share a key), within S3's limit of 1,024 bytes per key.
+ * prefix, no two names share a key), within S3's limit of 1,024 bytes per key; an occurrence record's key has
+ * {@link ObjectKeys#OCCURRENCE_PREFIX} between them, for a lifecycle rule that expires occurrence records only.
  */
 final class S3Keys {
 
@@ -16,7 +17,7 @@ final class S3Keys {
 
     /** The key of {@code name} under {@code prefix}, or an {@link IllegalArgumentException} naming the problem. */
     static String key(String prefix, String name) {
-        String key = prefix + ObjectKeys.encode(name);
+        String key = prefix + ObjectKeys.relativeKey(name, ObjectKeys::encode);
         int bytes = key.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_KEY_BYTES) {
             throw new IllegalArgumentException("Lock name '" + ObjectKeys.abbreviate(name) + "' makes an S3 key of "

@@ -182,6 +182,40 @@ class S3LockStoreTest {
     }
 
     @Test
+    void occurrenceRecordsAreKeptUnderTheirOwnPrefixForALifecycleRuleAndStillListed() {
+        java.time.Instant tick = java.time.Instant.now()
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .minusSeconds(60);
+        CloudLockProvider provider = provider("a");
+        dev.cloudlock.core.TickAttempt attempt = provider.lockTick(
+                config("nightly"),
+                tick,
+                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE);
+        attempt.lock().orElseThrow().completeTick();
+        String occurrence = dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE.recordName("nightly", tick);
+        List<String> keys = CLIENT.listObjectsV2Paginator(b -> b.bucket(S3Backends.BUCKET)).contents().stream()
+                .map(S3Object::key)
+                .toList();
+        assertThat(keys)
+                .as("the job's record at the prefix, the occurrence record under occurrences/, where a lifecycle rule"
+                        + " expires it and nothing else")
+                .containsExactlyInAnyOrder(
+                        "shedlock/nightly", "shedlock/occurrences/" + dev.cloudlock.spi.ObjectKeys.encode(occurrence));
+        assertThat(provider.store().read(occurrence).orElseThrow().watermark()).isEqualTo(tick);
+        assertThat(provider.admin().list(null, 1000).locks())
+                .extracting(dev.cloudlock.core.LockView::name)
+                .containsExactlyInAnyOrder("nightly", occurrence);
+        // one at a time: the job's record, then (across the two listings) the occurrence record
+        dev.cloudlock.core.LockAdmin.Page first = provider.admin().list(null, 1);
+        assertThat(first.locks()).extracting(dev.cloudlock.core.LockView::name).containsExactly("nightly");
+        dev.cloudlock.core.LockAdmin.Page second =
+                provider.admin().list(first.nextPageToken().orElseThrow(), 1);
+        assertThat(second.locks()).extracting(dev.cloudlock.core.LockView::name).containsExactly(occurrence);
+        assertThat(second.nextPageToken()).isEmpty();
+    }
+
+    @Test
     void encodingIsInjectiveAndSlashFree() {
         List<String> names = List.of(
                 "a", "A", "a/b", "a%2Fb", "a%2fb", "a_b", "a.b", "a b", "a+b", ".", "..", "...", "%2E", "%2E%2E", "./a",

@@ -28,6 +28,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *   <tr><td>{@code every-occurrence}</td><td>{@code true}: record each completed occurrence, so a late retry of an
  *       older tick still runs after newer ticks completed ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE});
  *       {@code false}: the job's watermark</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code occurrence-retention}</td><td>with every occurrence recorded, how long after its tick an
+ *       occurrence record is kept; the store's TTL or lifecycle rule deletes it after that, and a delivery of an older
+ *       tick is refused</td><td>7 days</td></tr>
  * </table>
  *
  * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
@@ -51,6 +54,7 @@ public class CloudLockFunctionProperties {
         private Duration lockAtLeastFor = Duration.ZERO;
         private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
         private boolean everyOccurrence = GuardSettings.DEFAULT_COMPLETED_TICKS == CompletedTicks.EVERY_OCCURRENCE;
+        private Duration occurrenceRetention = GuardSettings.DEFAULT_OCCURRENCE_RETENTION;
 
         public @Nullable String getJobName() {
             return jobName;
@@ -106,6 +110,18 @@ public class CloudLockFunctionProperties {
 
         public void setEveryOccurrence(boolean everyOccurrence) {
             this.everyOccurrence = everyOccurrence;
+        }
+
+        /**
+         * With every occurrence recorded, how long after its tick an occurrence record is kept; a delivery of an older
+         * tick is refused.
+         */
+        public Duration getOccurrenceRetention() {
+            return occurrenceRetention;
+        }
+
+        public void setOccurrenceRetention(Duration occurrenceRetention) {
+            this.occurrenceRetention = occurrenceRetention;
         }
     }
 }

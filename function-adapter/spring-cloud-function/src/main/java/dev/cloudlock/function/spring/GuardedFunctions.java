@@ -201,7 +201,9 @@ public final class GuardedFunctions {
                 .withFunctionTimeout(properties.getLease())
                 .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"))
                 .withCompletedTicks(
-                        properties.isEveryOccurrence() ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK);
+                        properties.isEveryOccurrence() ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK)
+                .withOccurrenceRetention(
+                        Objects.requireNonNull(properties.getOccurrenceRetention(), prefix + "occurrence-retention"));
         return new Settings(
                 jobName,
                 source,
