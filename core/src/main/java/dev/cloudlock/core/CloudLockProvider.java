@@ -40,12 +40,12 @@ import org.slf4j.LoggerFactory;
  *   <li>an acquisition whose outcome was ambiguous (the write may have landed but the response was lost) is
  *       resolved by reading the record: if its owner token is ours, we hold the lock.</li>
  * </ul>
- * Leases are judged by the store's clock, so a client whose clock is off cannot take a held lock: every store
- * estimates it ({@link ClockSkewMonitor}) from the server times its responses carry (Firestore's read and commit
- * times, the others' {@code Date} headers). Where ShedLock's {@link ClockProvider} agrees with that estimate (within its uncertainty,
- * about 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take the bound that
- * is safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory store) uses
- * ShedLock's {@link ClockProvider}.
+ * Leases are judged by the store's clock, so a client whose clock is off cannot take a held lock: every store estimates
+ * it ({@link ClockSkewMonitor}) from the server times its responses carry (Firestore's read and commit times, the
+ * others' {@code Date} headers). Where ShedLock's {@link ClockProvider} agrees with that estimate (within its
+ * uncertainty, about 1 s plus a round trip), its time is used, to the millisecond; where it does not, conditions take
+ * the bound that is safe and leases are widened by the uncertainty. A store without a clock of its own (the in-memory
+ * store) uses ShedLock's {@link ClockProvider}.
  *
  * <p>Build one with a store's provider builder ({@link CloudLockProviderBuilder}) or on any {@link LockStore} with a
  * constructor. The class is open for decoration only (cloudlock-micrometer's {@code ObservedLockProvider} observes each

@@ -20,10 +20,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Fenced writes to a job's own blobs: the blob keeps the fencing token of the newest holding that wrote it in its
  * metadata ({@value #DEFAULT_METADATA_KEY} unless named otherwise), and a fenced upload reads it first (Get Blob
- * Properties), refuses a token older than it ({@link FencingTokens#admits}), and uploads conditioned on the ETag it read
- * ({@code If-Match}; {@code If-None-Match: *} when the blob is absent). A write that lost a race (412 ConditionNotMet,
- * 409 BlobAlreadyExists) reads again. Two requests per write; a refusal costs one and writes nothing. Blob Storage
- * gives every write a new ETag, whatever its content, so an unchanged ETag means nobody wrote since the read.
+ * Properties), refuses a token older than it ({@link FencingTokens#admits}), and uploads conditioned on the ETag it
+ * read ({@code If-Match}; {@code If-None-Match: *} when the blob is absent). A write that lost a race (412
+ * ConditionNotMet, 409 BlobAlreadyExists) reads again. Two requests per write; a refusal costs one and writes nothing.
+ * Blob Storage gives every write a new ETag, whatever its content, so an unchanged ETag means nobody wrote since the
+ * read.
  *
  * <p>The upload's own metadata is kept; its own request conditions are refused (the fence needs them). The data is
  * sent again after a lost race, so it must be replayable ({@code BinaryData.fromBytes}, {@code fromString}).

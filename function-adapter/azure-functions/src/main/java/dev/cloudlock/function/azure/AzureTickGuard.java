@@ -37,8 +37,9 @@ import org.jspecify.annotations.Nullable;
  * private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
  *
  * @FunctionName("nightlyReport")
- * public void run(@TimerTrigger(name = "timer", schedule = "%CLOUDLOCK_TIMER_SCHEDULE%") String timer, ExecutionContext context)
- *         throws Exception {
+ * public void run(
+ *         @TimerTrigger(name = "timer", schedule = "%CLOUDLOCK_TIMER_SCHEDULE%") String timer,
+ *         ExecutionContext context) throws Exception {
  *     GUARD.run(timer, context, run -> buildReport(run.scheduledTime(), run.fencingToken()));
  * }
  * }</pre>
