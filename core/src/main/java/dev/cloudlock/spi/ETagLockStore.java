@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * The lock's state is the object's body ({@link LockRecordJson}); the conditions core needs (free at {@code now},
  * tick not yet completed, still ours) are evaluated here on the state last read or written, and the ETag makes the
  * write fail when anyone has written since. A subclass maps two calls, {@link #readObject} and
- * {@link #writeObject}, its listing of keys ({@link #listKeys}, for {@link #list}) and {@link #init}, and its store's
+ * {@link #writeObject}, its listing of keys ({@link #listKeysUnder}, for {@link #list}) and {@link #init}, and its store's
  * errors.
  *
  * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
@@ -60,11 +60,13 @@ public abstract class ETagLockStore implements LockStore {
     }
 
     /**
-     * Lists one page of at most {@code pageSize} object keys under the prefix, from {@code pageToken}: the keys of
-     * job records, then those under {@link ObjectKeys#OCCURRENCE_PREFIX} (occurrence records, kept apart for a
-     * lifecycle rule), each relative to the prefix.
+     * Lists one page of at most {@code pageSize} object keys, from the store's own page token {@code pageToken}
+     * ({@code null}: the first page): directly under the prefix ({@code occurrences} false: the job records; keys with
+     * {@code /} left out), or under the prefix's {@link ObjectKeys#OCCURRENCE_PREFIX} (the occurrence records, kept
+     * apart for a lifecycle rule); each key relative to the prefix.
      */
-    protected abstract KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline);
+    protected abstract KeyPage listKeysUnder(
+            boolean occurrences, @Nullable String pageToken, int pageSize, CallTimeouts deadline);
 
     /** The key of lock {@code name} without the prefix: the encoding {@link StoredNames#decode} inverts. */
     protected abstract String encodeName(String name);
@@ -171,6 +173,35 @@ public abstract class ETagLockStore implements LockStore {
      * and reported in {@link LockRecordPage#skipped()}, never renamed, and the listing goes on. An object deleted
      * between the listing and its read is left out.
      */
+    /** Marks a page token among the occurrence records (neither S3's nor Blob Storage's tokens contain a space). */
+    private static final String OCCURRENCES_TOKEN = "occurrences ";
+
+    /**
+     * One page of keys: the job records', then the occurrence records'; a page that ends the job records goes on into
+     * the occurrence records with the room it has left (one more listing where the two meet). The page token is the
+     * store's own, with {@link #OCCURRENCES_TOKEN} before it once the listing is among the occurrence records.
+     */
+    private KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
+        boolean occurrences = pageToken != null && pageToken.startsWith(OCCURRENCES_TOKEN);
+        String token = occurrences ? pageToken.substring(OCCURRENCES_TOKEN.length()) : pageToken;
+        KeyPage page = listKeysUnder(occurrences, token == null || token.isEmpty() ? null : token, pageSize, deadline);
+        if (occurrences) {
+            return page.nextPageToken() == null
+                    ? page
+                    : new KeyPage(page.keys(), OCCURRENCES_TOKEN + page.nextPageToken());
+        }
+        if (page.nextPageToken() != null) {
+            return page;
+        }
+        if (page.keys().size() >= pageSize) {
+            return new KeyPage(page.keys(), OCCURRENCES_TOKEN);
+        }
+        KeyPage more = listKeysUnder(true, null, pageSize - page.keys().size(), deadline);
+        List<String> keys = new ArrayList<>(page.keys());
+        keys.addAll(more.keys());
+        return new KeyPage(keys, more.nextPageToken() == null ? null : OCCURRENCES_TOKEN + more.nextPageToken());
+    }
+
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();

@@ -155,41 +155,13 @@ public final class AzureBlobLockStore extends ETagLockStore {
     }
 
     /**
-     * List Blobs under the prefix, with {@code /} as delimiter (lock blob names never contain one, so "folders" under
-     * the prefix are left out), then under {@code <prefix>occurrences/}, where occurrence records are kept; the page
-     * token is Blob Storage's continuation marker, with {@link #OCCURRENCES_TOKEN} before it once the listing is among
-     * the occurrence records. A page that ends the job records goes on into the occurrence records with the room it
-     * has left. {@link ETagLockStore#list} then reads each lock blob, since its state is in its body: 1 + n requests
-     * for a page of n (and one more listing where the two meet). (The listing's own properties hold no lock state;
-     * reading the bodies is the only way to the records.)
+     * One List Blobs page under the prefix or its {@code occurrences/}, with {@code /} as delimiter (lock blob names
+     * never contain one, so "folders" under the prefix are left out); the page token is Blob Storage's continuation
+     * marker. {@link ETagLockStore#list} then reads each lock blob, since its state is in its body (the listing's own
+     * properties hold no lock state): 1 + n requests for a page of n.
      */
     @Override
-    protected KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
-        boolean occurrences = pageToken != null && pageToken.startsWith(OCCURRENCES_TOKEN);
-        String token = occurrences ? pageToken.substring(OCCURRENCES_TOKEN.length()) : pageToken;
-        KeyPage page = listUnder(occurrences, token == null || token.isEmpty() ? null : token, pageSize, deadline);
-        if (occurrences) {
-            return page.nextPageToken() == null
-                    ? page
-                    : new KeyPage(page.keys(), OCCURRENCES_TOKEN + page.nextPageToken());
-        }
-        if (page.nextPageToken() != null) {
-            return page;
-        }
-        if (page.keys().size() >= pageSize) {
-            return new KeyPage(page.keys(), OCCURRENCES_TOKEN);
-        }
-        KeyPage more = listUnder(true, null, pageSize - page.keys().size(), deadline);
-        List<String> keys = new java.util.ArrayList<>(page.keys());
-        keys.addAll(more.keys());
-        return new KeyPage(keys, more.nextPageToken() == null ? null : OCCURRENCES_TOKEN + more.nextPageToken());
-    }
-
-    /** Marks a page token among the occurrence records (Blob Storage's markers never contain a space). */
-    private static final String OCCURRENCES_TOKEN = "occurrences ";
-
-    /** One List Blobs page of names, relative to the prefix: the job records' or the occurrence records'. */
-    private KeyPage listUnder(boolean occurrences, @Nullable String marker, int pageSize, CallTimeouts deadline) {
+    protected KeyPage listKeysUnder(boolean occurrences, @Nullable String marker, int pageSize, CallTimeouts deadline) {
         String under = occurrences ? prefix + ObjectKeys.OCCURRENCE_PREFIX : prefix;
         ListBlobsOptions options = new ListBlobsOptions().setPrefix(under).setMaxResultsPerPage(pageSize);
         PagedResponse<BlobItem> page = call(

@@ -123,40 +123,13 @@ public final class S3LockStore extends ETagLockStore {
     }
 
     /**
-     * {@code ListObjectsV2} under the prefix (with {@code /} as delimiter: lock keys never contain one), then under
-     * {@code <prefix>occurrences/}, where occurrence records are kept; the page token is S3's continuation token, with
-     * {@link #OCCURRENCES_TOKEN} before it once the listing is among the occurrence records. A page that ends the job
-     * records goes on into the occurrence records with the room it has left. {@link ETagLockStore#list} then reads
-     * each lock object, since its state is in its body: 1 + n requests for a page of n (and one more listing where
-     * the two meet).
+     * One {@code ListObjectsV2} page under the prefix or its {@code occurrences/} (with {@code /} as delimiter: lock
+     * keys never contain one); the page token is S3's continuation token. {@link ETagLockStore#list} then reads each
+     * lock object, since its state is in its body: 1 + n requests for a page of n.
      */
     @Override
-    protected KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
-        boolean occurrences = pageToken != null && pageToken.startsWith(OCCURRENCES_TOKEN);
-        String token = occurrences ? pageToken.substring(OCCURRENCES_TOKEN.length()) : pageToken;
-        KeyPage page = listUnder(occurrences, token == null || token.isEmpty() ? null : token, pageSize, deadline);
-        if (occurrences) {
-            return page.nextPageToken() == null
-                    ? page
-                    : new KeyPage(page.keys(), OCCURRENCES_TOKEN + page.nextPageToken());
-        }
-        if (page.nextPageToken() != null) {
-            return page;
-        }
-        if (page.keys().size() >= pageSize) {
-            return new KeyPage(page.keys(), OCCURRENCES_TOKEN);
-        }
-        KeyPage more = listUnder(true, null, pageSize - page.keys().size(), deadline);
-        List<String> keys = new java.util.ArrayList<>(page.keys());
-        keys.addAll(more.keys());
-        return new KeyPage(keys, more.nextPageToken() == null ? null : OCCURRENCES_TOKEN + more.nextPageToken());
-    }
-
-    /** Marks a page token among the occurrence records (S3's continuation tokens never contain a space). */
-    private static final String OCCURRENCES_TOKEN = "occurrences ";
-
-    /** One {@code ListObjectsV2} page of keys, relative to the prefix: the job records' or the occurrence records'. */
-    private KeyPage listUnder(boolean occurrences, @Nullable String continuation, int pageSize, CallTimeouts deadline) {
+    protected KeyPage listKeysUnder(
+            boolean occurrences, @Nullable String continuation, int pageSize, CallTimeouts deadline) {
         String under = occurrences ? prefix + ObjectKeys.OCCURRENCE_PREFIX : prefix;
         ListObjectsV2Response listing = call(
                 () -> client.listObjectsV2(b -> b.bucket(bucket)
