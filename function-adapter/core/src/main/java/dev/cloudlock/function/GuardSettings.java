@@ -79,26 +79,6 @@ public record GuardSettings(
     /** The default retention of occurrence records: {@link CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}, 7 days. */
     public static final Duration DEFAULT_OCCURRENCE_RETENTION = CompletedTicks.DEFAULT_OCCURRENCE_RETENTION;
 
-    /** Settings with the {@link #DEFAULT_OCCURRENCE_RETENTION default retention} of occurrence records. */
-    public GuardSettings(
-            @Nullable String jobName,
-            Duration tickResolution,
-            Duration leaseMargin,
-            Duration lockAtLeastFor,
-            @Nullable Duration functionTimeout,
-            WhenBusy whenBusy,
-            CompletedTicks completedTicks) {
-        this(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                DEFAULT_OCCURRENCE_RETENTION);
-    }
-
     public GuardSettings {
         if (jobName != null && jobName.isBlank()) {
             jobName = null;

@@ -141,7 +141,8 @@ class GuardSettingsTest {
                         Duration.ZERO,
                         null,
                         WhenBusy.SKIP,
-                        CompletedTicks.WATERMARK));
+                        CompletedTicks.WATERMARK,
+                        GuardSettings.DEFAULT_OCCURRENCE_RETENTION));
         assertThat(defaults.withCompletedTicks(CompletedTicks.EVERY_OCCURRENCE).completedTicks())
                 .isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
         assertThat(defaults.withOccurrenceRetention(Duration.ofHours(30)).occurrenceRetention())

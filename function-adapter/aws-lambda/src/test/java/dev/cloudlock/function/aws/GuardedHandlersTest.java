@@ -198,6 +198,7 @@ class GuardedHandlersTest {
                                 Duration.ZERO,
                                 null,
                                 WhenBusy.SKIP,
-                                CompletedTicks.WATERMARK)));
+                                CompletedTicks.WATERMARK,
+                                GuardSettings.DEFAULT_OCCURRENCE_RETENTION)));
     }
 }
