@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * The lock's state is the object's body ({@link LockRecordJson}); the conditions core needs (free at {@code now},
  * tick not yet completed, still ours) are evaluated here on the state last read or written, and the ETag makes the
  * write fail when anyone has written since. A subclass maps two calls, {@link #readObject} and
- * {@link #writeObject}, its listing of keys ({@link #listKeysUnder}, for {@link #list}) and {@link #init}, and its store's
- * errors.
+ * {@link #writeObject}, its listing of keys ({@link #listKeysUnder}, for {@link #list}) and {@link #init}, and its
+ * store's errors.
  *
  * <p><b>Round trips.</b> The store remembers, per lock name and in memory, the last state (and its ETag) it wrote
  * itself, and its last read ({@link KnownStates}, whose rule decides where an acquisition starts). Acquire: when that
