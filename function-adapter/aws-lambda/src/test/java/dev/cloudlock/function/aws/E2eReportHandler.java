@@ -9,9 +9,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The handler the end-to-end test deploys to the real runtime client, configured from the environment only. Each
- * run appends a line to {@code E2E_RUNS_FILE}; the event's {@code detail} may ask it to sleep ({@code sleepMs}) or
- * to fail the first time ({@code failOnceMarker}: a file it creates when it starts the attempt that fails, after
- * its sleep).
+ * run appends a line to {@code E2E_RUNS_FILE}; the event's {@code detail} may ask it to sleep ({@code sleepMs}), to
+ * hold until a file exists ({@code holdUntil}, at most a minute: the test creates it once the deliveries that must
+ * find the run busy were answered, however slowly a loaded machine answers them) or to fail the first time
+ * ({@code failOnceMarker}: a file it creates when it starts the attempt that fails, after its sleep or hold).
  */
 public class E2eReportHandler extends GuardedScheduledEventHandler {
 
@@ -32,6 +33,11 @@ public class E2eReportHandler extends GuardedScheduledEventHandler {
         Object sleep = event.getDetail() == null ? null : event.getDetail().get("sleepMs");
         if (sleep != null) {
             Thread.sleep(Long.parseLong(sleep.toString()));
+        }
+        Object hold = event.getDetail() == null ? null : event.getDetail().get("holdUntil");
+        long holdDeadline = System.nanoTime() + 60_000_000_000L;
+        while (hold != null && !Files.exists(Path.of(hold.toString())) && System.nanoTime() < holdDeadline) {
+            Thread.sleep(20);
         }
         if (fail) {
             throw new IllegalStateException("first attempt fails on purpose");

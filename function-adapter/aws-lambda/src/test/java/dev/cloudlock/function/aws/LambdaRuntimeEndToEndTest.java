@@ -117,12 +117,23 @@ class LambdaRuntimeEndToEndTest {
             }
             api.awaitPolling(3, Duration.ofSeconds(60));
 
-            // The same occurrence delivered to three instances at once, then once more after it completed.
-            String report = event("nightly-report", TIME, "{\"sleepMs\":\"1500\"}");
+            // The same occurrence delivered to three instances at once, then once more after it completed. The run
+            // holds until two deliveries were answered, so the other two always meet it running.
+            Path answered = workDir.resolve("nightly-report-duplicates-answered");
+            String report = event("nightly-report", TIME, "{\"holdUntil\":\"" + answered + "\"}");
             List<LambdaRuntimeApi.Pending> deliveries = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 deliveries.add(api.invoke(report, 30_000));
             }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (deliveries.stream()
+                            .filter(delivery -> delivery.result().isDone())
+                            .count()
+                    < 2) {
+                assertThat(System.nanoTime()).as("two deliveries answered").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            Files.createFile(answered);
             List<String> outcomes = new ArrayList<>();
             for (LambdaRuntimeApi.Pending delivery : deliveries) {
                 LambdaRuntimeApi.Result result = await(delivery);
@@ -157,7 +168,8 @@ class LambdaRuntimeEndToEndTest {
     private static LambdaRuntimeApi.Result firstAttemptFailsWhileADuplicateIsAnswered(LambdaRuntimeApi api, String job)
             throws Exception {
         String marker = workDir.resolve(job + "-failed-once").toString();
-        String tick = event(job, TIME, "{\"sleepMs\":\"2000\",\"failOnceMarker\":\"" + marker + "\"}");
+        Path answered = workDir.resolve(job + "-duplicate-answered");
+        String tick = event(job, TIME, "{\"holdUntil\":\"" + answered + "\",\"failOnceMarker\":\"" + marker + "\"}");
         LambdaRuntimeApi.Pending first = api.invoke(tick, 30_000);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (runsOf(job) == 0) {
@@ -165,6 +177,7 @@ class LambdaRuntimeEndToEndTest {
             Thread.sleep(20);
         }
         LambdaRuntimeApi.Result duplicate = await(api.invoke(tick, 30_000));
+        Files.createFile(answered);
         LambdaRuntimeApi.Result failed = await(first);
         assertThat(failed.error()).isTrue();
         assertThat(failed.body()).contains("first attempt fails on purpose");
