@@ -1,6 +1,7 @@
 package dev.cloudlock.function;
 
 import dev.cloudlock.core.TickStatus;
+import java.time.Instant;
 
 /**
  * Hears each delivery a {@link TickGuard} answers, around it: for meters and traces (cloudlock-micrometer's
@@ -30,6 +31,13 @@ public interface DeliveryListener {
 
         /** The guard answered with {@code status}. */
         void answered(TickStatus status);
+
+        /**
+         * Before the job runs: the schedule's occurrence before this delivery's, whose tick is {@code missedTick},
+         * neither completed nor is running (see {@code TickGuard}). Called at most once per delivery, only with a
+         * schedule set, and before {@link #answered} or {@link #failed}.
+         */
+        default void missed(Instant missedTick) {}
 
         /** The job threw (the tick stays open) or the store could not be asked: the guard rethrows {@code failure}. */
         void failed(Throwable failure);

@@ -199,6 +199,7 @@ class GuardedHandlersTest {
                                 null,
                                 WhenBusy.SKIP,
                                 CompletedTicks.WATERMARK,
-                                GuardSettings.DEFAULT_OCCURRENCE_RETENTION)));
+                                GuardSettings.DEFAULT_OCCURRENCE_RETENTION,
+                        null)));
     }
 }
