@@ -9,6 +9,8 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import io.micrometer.core.instrument.Counter;
@@ -19,6 +21,7 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -179,6 +182,30 @@ class CloudLockMetersTest {
                 .forAllObservationsWithNameEqualTo(
                         CloudLockMeters.GUARD_OBSERVATION,
                         observation -> observation.hasLowCardinalityKeyValueWithKey("outcome"));
+    }
+
+    @Test
+    void aMissedOccurrenceIsCountedForItsJobAndAnOccurrenceThatRanIsNot() throws Exception {
+        TickGuard guard = TickGuard.builder(provider)
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
+                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .listener(new GuardMeters("dynamodb", meters, observations))
+                .build();
+        Instant hourAgo = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Duration remaining = Duration.ofMinutes(1);
+        guard.run(new Tick("nightly", hourAgo), remaining, context -> {});
+        guard.run(new Tick("nightly", hourAgo.plus(Duration.ofMinutes(10))), remaining, context -> {});
+        assertThat(missed()).as("the occurrence at :05 never ran").isEqualTo(1);
+        guard.run(new Tick("nightly", hourAgo.plus(Duration.ofMinutes(15))), remaining, context -> {});
+        assertThat(missed()).as("the occurrence at :10 ran").isEqualTo(1);
+        assertThat(meters.find(CloudLockMeters.GUARD_MISSED).counters()).hasSize(1);
+    }
+
+    private double missed() {
+        Counter counter = meters.find(CloudLockMeters.GUARD_MISSED)
+                .tags("job", "nightly", "store", "dynamodb")
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private double attempts(String lock, String outcome) {
