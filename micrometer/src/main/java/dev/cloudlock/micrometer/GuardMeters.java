@@ -16,7 +16,8 @@ import java.util.Objects;
  * CloudLockMeters#GUARD_DELIVERIES}: {@code acquired}, {@code busy}, {@code done}, {@code failed}) and
  * observes each one ({@value CloudLockMeters#GUARD_OBSERVATION}), with the scope open on the delivering thread while
  * the guard takes the lock and runs the job; and, for a guard with a schedule, counts the occurrences it found missed
- * ({@value CloudLockMeters#GUARD_MISSED}, tagged {@value CloudLockMeters#TAG_JOB}). Pass it to {@code TickGuard.builder(provider).listener(...)}.
+ * ({@value CloudLockMeters#GUARD_MISSED}, tagged {@value CloudLockMeters#TAG_JOB}). Pass it to
+ * {@code TickGuard.builder(provider).listener(...)}.
  */
 public final class GuardMeters implements DeliveryListener {
 
