@@ -201,6 +201,40 @@ class CloudLockMetersTest {
         assertThat(meters.find(CloudLockMeters.GUARD_MISSED).counters()).hasSize(1);
     }
 
+    @Test
+    void aScheduleCostsOneReadPerRunAfterTheFirstAndNoneForADuplicate() throws Exception {
+        Instant hourAgo = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Duration remaining = Duration.ofMinutes(1);
+        // the process's first call reads once to learn the store's time: spent on another lock first
+        provider.tryLock(new LockConfiguration(Instant.now(), "warm-up", Duration.ofSeconds(5), Duration.ZERO))
+                .orElseThrow()
+                .unlock();
+        TickGuard.Builder plain = TickGuard.builder(provider)
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
+        TickGuard withoutSchedule = plain.build();
+        TickGuard withSchedule = plain.schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .build();
+        for (int minutes : new int[] {0, 5, 5, 10}) {
+            Instant time = hourAgo.plus(Duration.ofMinutes(minutes));
+            withoutSchedule.run(new Tick("plain", time), remaining, context -> {});
+            withSchedule.run(new Tick("scheduled", time), remaining, context -> {});
+        }
+        assertThat(requests("plain", "read", "success")).isZero();
+        assertThat(requests("scheduled", "read", "success"))
+                .as("three runs and a duplicate: the first run (fencing token 1) and the duplicate read nothing")
+                .isEqualTo(2);
+        assertThat(allRequests("plain"))
+                .as("an acquire and a release per run, one refused acquire for the duplicate")
+                .isEqualTo(7);
+        assertThat(allRequests("scheduled")).isEqualTo(9);
+    }
+
+    private long allRequests(String lock) {
+        return meters.find(CloudLockMeters.STORE_REQUESTS).tag("lock", lock).timers().stream()
+                .mapToLong(Timer::count)
+                .sum();
+    }
+
     private double missed() {
         Counter counter = meters.find(CloudLockMeters.GUARD_MISSED)
                 .tags("job", "nightly", "store", "dynamodb")

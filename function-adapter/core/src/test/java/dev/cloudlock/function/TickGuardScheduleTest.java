@@ -30,18 +30,7 @@ class TickGuardScheduleTest {
             Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(1));
 
     private final List<Instant> missed = new CopyOnWriteArrayList<>();
-    private final DeliveryListener listener = tick -> new DeliveryListener.Delivery() {
-        @Override
-        public void answered(TickStatus status) {}
-
-        @Override
-        public void failed(Throwable failure) {}
-
-        @Override
-        public void missed(Instant missedTick) {
-            missed.add(missedTick);
-        }
-    };
+    private final DeliveryListener listener = DeliveryListener.onMissed((tick, missedTick) -> missed.add(missedTick));
 
     private TickGuard guard(Map<String, String> env) {
         Map<String, String> all = new HashMap<>(env);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.DeliveryListener;
@@ -96,18 +95,7 @@ class GuardedFunctionsTest {
     @Test
     void aMissedOccurrenceIsReportedToTheListenerWhenTheNextRunsAndOneThatRanIsNot() {
         List<Instant> missed = new ArrayList<>();
-        DeliveryListener listener = tick -> new DeliveryListener.Delivery() {
-            @Override
-            public void answered(TickStatus status) {}
-
-            @Override
-            public void failed(Throwable failure) {}
-
-            @Override
-            public void missed(Instant missedTick) {
-                missed.add(missedTick);
-            }
-        };
+        DeliveryListener listener = DeliveryListener.onMissed((tick, missedTick) -> missed.add(missedTick));
         Function<String, String> report =
                 report(provider(freshTable()), listener, guard -> guard.setSchedule("rate(5 minutes)"));
         assertThat(report.apply(Events.eventBridge("2026-11-30T02:00:00Z"))).isEqualTo("ok");
