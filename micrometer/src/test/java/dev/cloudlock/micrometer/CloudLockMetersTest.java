@@ -229,6 +229,23 @@ class CloudLockMetersTest {
         assertThat(allRequests("scheduled")).isEqualTo(9);
     }
 
+    @Test
+    void anOffScheduleDeliveryMakesNoRequestAndCountsAsFailed() {
+        TickGuard guard = TickGuard.builder(provider)
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
+                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .listener(new GuardMeters("dynamodb", meters, observations))
+                .build();
+        Instant offSchedule = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofMinutes(57));
+        assertThatThrownBy(() -> guard.run(new Tick("nightly", offSchedule), Duration.ofMinutes(1), context -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not an occurrence");
+        assertThat(allRequests("nightly"))
+                .as("no store request for the refused tick")
+                .isZero();
+        assertThat(deliveries("failed")).isEqualTo(1);
+    }
+
     private long allRequests(String lock) {
         return meters.find(CloudLockMeters.STORE_REQUESTS).tag("lock", lock).timers().stream()
                 .mapToLong(Timer::count)

@@ -257,4 +257,19 @@ class GuardedHandlersTest {
                                 GuardSettings.DEFAULT_OCCURRENCE_RETENTION,
                                 null)));
     }
+
+    @Test
+    void aScheduleInAnotherPlatformsSyntaxIsAConfigurationErrorNamingTheVariableBeforeAnyClient() {
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(
+                        Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t", "CLOUDLOCK_SCHEDULE", "0 */5 * * * *")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be an EventBridge schedule expression")
+                .hasMessageContaining("'0 */5 * * * *'");
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of(
+                        "CLOUDLOCK_DYNAMODB_TABLE", "t",
+                        "CLOUDLOCK_SCHEDULE", "rate(5 minutes)",
+                        "CLOUDLOCK_SCHEDULE_TIME_ZONE", "CET+1")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE_TIME_ZONE must be a time zone");
+    }
 }

@@ -157,6 +157,10 @@ class GcpTickGuardTest {
         assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
+        assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "cron(0 2 * * ? *)")))
+                .as("an EventBridge expression where Cloud Scheduler's unix-cron belongs, refused before any client")
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be a unix-cron expression of five fields");
     }
 
     @Test
