@@ -186,11 +186,7 @@ class CloudLockMetersTest {
 
     @Test
     void aMissedOccurrenceIsCountedForItsJobAndAnOccurrenceThatRanIsNot() throws Exception {
-        TickGuard guard = TickGuard.builder(provider)
-                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
-                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
-                .listener(new GuardMeters("dynamodb", meters, observations))
-                .build();
+        TickGuard guard = everyFiveMinutes();
         Instant hourAgo = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
         Duration remaining = Duration.ofMinutes(1);
         guard.run(new Tick("nightly", hourAgo), remaining, context -> {});
@@ -231,11 +227,7 @@ class CloudLockMetersTest {
 
     @Test
     void anOffScheduleDeliveryMakesNoRequestAndCountsAsFailed() {
-        TickGuard guard = TickGuard.builder(provider)
-                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
-                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
-                .listener(new GuardMeters("dynamodb", meters, observations))
-                .build();
+        TickGuard guard = everyFiveMinutes();
         Instant offSchedule = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofMinutes(57));
         assertThatThrownBy(() -> guard.run(new Tick("nightly", offSchedule), Duration.ofMinutes(1), context -> {}))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -244,6 +236,15 @@ class CloudLockMetersTest {
                 .as("no store request for the refused tick")
                 .isZero();
         assertThat(deliveries("failed")).isEqualTo(1);
+    }
+
+    /** A metered guard on a schedule every five minutes, ticks of a minute. */
+    private TickGuard everyFiveMinutes() {
+        return TickGuard.builder(provider)
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
+                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .listener(new GuardMeters("dynamodb", meters, observations))
+                .build();
     }
 
     private long allRequests(String lock) {
