@@ -14,10 +14,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -185,5 +188,28 @@ class GuardedFunctionsTest {
         });
         assertThat(outer.apply(Events.eventBridge("2026-11-30T02:00:00Z"))).isEqualTo("ok");
         assertThat(seen).containsExactly("inner", "inner skipped", "outer");
+    }
+
+    @Test
+    void theSchedulePropertiesBindAsTheDocsWriteThem() {
+        CloudLockFunctionProperties properties = new Binder(new MapConfigurationPropertySource(Map.of(
+                        "cloudlock.functions.report.tick-source", "header:X-Tick",
+                        "cloudlock.functions.report.schedule", "0 0 2 * * *",
+                        "cloudlock.functions.report.schedule-time-zone", "Europe/Berlin",
+                        "cloudlock.functions.report.schedule-syntax", "ncrontab")))
+                .bind("cloudlock", CloudLockFunctionProperties.class)
+                .get();
+        CloudLockFunctionProperties.FunctionGuard report =
+                properties.getFunctions().get("report");
+        assertThat(report.getScheduleSyntax()).isEqualTo(Schedule.Syntax.NCRONTAB);
+        assertThat(report.getScheduleTimeZone()).isEqualTo("Europe/Berlin");
+        assertThat(new Binder(new MapConfigurationPropertySource(
+                                Map.of("cloudlock.functions.report.schedule-syntax", "unix-cron")))
+                        .bind("cloudlock", CloudLockFunctionProperties.class)
+                        .get()
+                        .getFunctions()
+                        .get("report")
+                        .getScheduleSyntax())
+                .isEqualTo(Schedule.Syntax.UNIX_CRON);
     }
 }
