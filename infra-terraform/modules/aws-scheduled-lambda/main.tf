@@ -140,6 +140,10 @@ resource "aws_lambda_function" "this" {
       CLOUDLOCK_TICK_RESOLUTION  = var.tick_resolution
       CLOUDLOCK_WHEN_BUSY        = var.when_busy
       CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
+      # the schedule this module creates, so that the guard refuses a tick that is none of its occurrences and
+      # reports a missed one
+      CLOUDLOCK_SCHEDULE           = var.schedule_expression
+      CLOUDLOCK_SCHEDULE_TIME_ZONE = var.schedule_timezone
     })
   }
 

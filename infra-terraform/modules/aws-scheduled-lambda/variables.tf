@@ -139,7 +139,7 @@ variable "java_tool_options" {
 }
 
 variable "schedule_expression" {
-  description = "EventBridge Scheduler expression: rate(...), cron(...) or at(...)."
+  description = "EventBridge Scheduler expression: rate(...), cron(...) or at(...); also the guard's CLOUDLOCK_SCHEDULE, so that it refuses a tick that is none of its occurrences and logs a missed one."
   type        = string
 
   validation {
@@ -149,7 +149,7 @@ variable "schedule_expression" {
 }
 
 variable "schedule_timezone" {
-  description = "Time zone of a cron(...) or at(...) schedule expression (IANA name)."
+  description = "Time zone of a cron(...) or at(...) schedule expression (IANA name); also the guard's CLOUDLOCK_SCHEDULE_TIME_ZONE."
   type        = string
   default     = "UTC"
 }
@@ -220,12 +220,12 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE and JAVA_TOOL_OPTIONS from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "JAVA_TOOL_OPTIONS"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "JAVA_TOOL_OPTIONS"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }

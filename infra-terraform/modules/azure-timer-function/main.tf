@@ -111,6 +111,7 @@ resource "azurerm_linux_function_app" "this" {
   app_settings = merge(var.app_settings, {
     CLOUDLOCK_JOB_NAME        = local.job_name
     CLOUDLOCK_TIMER_SCHEDULE  = var.timer_schedule
+    CLOUDLOCK_SCHEDULE        = var.timer_schedule
     CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
     # one timeout for the host and the guard's lease (host.json's functionTimeout, overridden by this setting)
     AzureFunctionsJobHost__functionTimeout = format("00:%02d:00", var.function_timeout_minutes)

@@ -39,7 +39,7 @@ variable "package_zip" {
 }
 
 variable "timer_schedule" {
-  description = "NCRONTAB schedule of the timer (six fields, seconds first), set as app setting CLOUDLOCK_TIMER_SCHEDULE; the function's @TimerTrigger uses schedule = \"%CLOUDLOCK_TIMER_SCHEDULE%\"."
+  description = "NCRONTAB schedule of the timer (six fields, seconds first), set as app setting CLOUDLOCK_TIMER_SCHEDULE; the function's @TimerTrigger uses schedule = \"%CLOUDLOCK_TIMER_SCHEDULE%\". Also the guard's CLOUDLOCK_SCHEDULE, so that it refuses an invocation that is none of its occurrences and logs a missed one (in UTC: with WEBSITE_TIME_ZONE or TZ in app_settings, set CLOUDLOCK_SCHEDULE_TIME_ZONE to the same zone there)."
   type        = string
 
   validation {
@@ -116,12 +116,12 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "AzureFunctionsJobHost__functionTimeout", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "AzureFunctionsJobHost__functionTimeout", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
   }
 }

@@ -76,6 +76,10 @@ resource "google_cloudfunctions2_function" "this" {
       CLOUDLOCK_FUNCTION_TIMEOUT = "PT${var.timeout_seconds}S"
       CLOUDLOCK_WHEN_BUSY        = var.when_busy
       CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
+      # the scheduler job's schedule, so that the guard refuses a tick that is none of its occurrences and reports a
+      # missed one
+      CLOUDLOCK_SCHEDULE           = var.schedule
+      CLOUDLOCK_SCHEDULE_TIME_ZONE = var.time_zone
     })
   }
 

@@ -40,7 +40,7 @@ variable "job_name" {
 }
 
 variable "schedule" {
-  description = "Cloud Scheduler schedule in unix-cron format, e.g. \"*/5 * * * *\"."
+  description = "Cloud Scheduler schedule in unix-cron format, e.g. \"*/5 * * * *\"; also the guard's CLOUDLOCK_SCHEDULE, so that it refuses a tick that is none of its occurrences and logs a missed one."
   type        = string
 
   validation {
@@ -50,7 +50,7 @@ variable "schedule" {
 }
 
 variable "time_zone" {
-  description = "Time zone of the schedule (IANA name)."
+  description = "Time zone of the schedule (IANA name); also the guard's CLOUDLOCK_SCHEDULE_TIME_ZONE."
   type        = string
   default     = "Etc/UTC"
 }
@@ -115,12 +115,12 @@ variable "firestore_collection" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
+  description = "Additional environment variables of the function. The module sets CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE and CLOUDLOCK_SCHEDULE_TIME_ZONE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
   }
 }

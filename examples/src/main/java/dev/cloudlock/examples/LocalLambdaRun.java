@@ -103,6 +103,8 @@ public final class LocalLambdaRun {
         env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
         env.put("CLOUDLOCK_WHEN_BUSY", "skip");
         env.put("CLOUDLOCK_EVERY_OCCURRENCE", "false");
+        env.put("CLOUDLOCK_SCHEDULE", "rate(1 minute)");
+        env.put("CLOUDLOCK_SCHEDULE_TIME_ZONE", "UTC");
         env.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
         return env;
     }

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.azure.functions.annotation.FunctionName;
 import com.microsoft.azure.functions.annotation.TimerTrigger;
+import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
@@ -14,6 +16,8 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * evaluated from the {@code .tf} files (the module's defaults, the example's inputs, the outputs of the example's
  * other modules), read by the guard's own {@code fromEnvironment}, and checked against what the modules deploy: the
  * lease base is the function's timeout, the tick resolution is the schedule's grain, and the store location is the
- * one the modules create and grant. The Azure example's timer reads its schedule from the app setting the module sets
+ * one the modules create and grant, and the guard knows the schedule the module creates. The Azure example's timer reads its schedule from the app setting the module sets
  * from its {@code timer_schedule} input.
  */
 class ExamplesGiveTheGuardsTheirDeploymentTest {
@@ -60,13 +64,17 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 .isEqualTo(Duration.ofMinutes(1));
         assertThat(settings.collection()).isEqualTo(text(lock, "collection"));
         assertThat(settings.database()).isEqualTo(text(lock, "database"));
+        assertTheGuardKnowsTheSchedule(
+                settings.guard(),
+                argument("gcp", "job", "google_cloud_scheduler_job", "schedule"),
+                argument("gcp", "job", "google_cloud_scheduler_job", "time_zone"));
     }
 
     @Test
     void theAwsExampleLeasesWithinTheLambdasTimeAtTheSchedulesGrainInTheLockTable() {
         Map<String, String> env =
                 environment("aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
-        GuardSettings guard = GuardSettings.fromEnvironment(env);
+        GuardSettings guard = LambdaGuardSettings.fromEnvironment(env).guard();
 
         assertThat(guard.functionTimeout())
                 .as("Lambda tells the remaining time itself")
@@ -74,6 +82,10 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         assertThat(guard.tickResolution()).isEqualTo(Duration.ofMinutes(1));
         assertThat(env.get(LambdaGuardSettings.TABLE))
                 .isEqualTo(text(modules.get("aws-dynamodb-lock-table"), "table_name"));
+        assertTheGuardKnowsTheSchedule(
+                guard,
+                argument("aws", "job", "aws_scheduler_schedule", "schedule_expression"),
+                argument("aws", "job", "aws_scheduler_schedule", "schedule_expression_timezone"));
     }
 
     @Test
@@ -99,6 +111,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         assertThat(blob.endpoint())
                 .as("the service URL, so that the SDK does not read the trailing slash as the root container")
                 .isEqualTo("https://cloudlockdemohost.blob.core.windows.net");
+        assertTheGuardKnowsTheSchedule(settings.guard(), env.get(AzureGuardSettings.TIMER_SCHEDULE), "UTC");
     }
 
     @Test
@@ -120,6 +133,41 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 .isEqualTo(Duration.ofMinutes(number(modules.get("azure-timer-function"), "function_timeout_minutes")));
         assertThat(settings.cosmosDatabase()).isEqualTo(text(modules.get("azure-cosmos-lock"), "database_name"));
         assertThat(settings.cosmosContainer()).isEqualTo(text(modules.get("azure-cosmos-lock"), "container_name"));
+        assertTheGuardKnowsTheSchedule(settings.guard(), env.get(AzureGuardSettings.TIMER_SCHEDULE), "UTC");
+    }
+
+    /**
+     * The guard read the schedule the module creates, in the platform's syntax (a parse error would have failed
+     * {@code fromEnvironment}), in its time zone, and the schedule has occurrences.
+     */
+    private static void assertTheGuardKnowsTheSchedule(GuardSettings guard, String created, String zone) {
+        assertThat(created).as("the schedule the module creates").isNotBlank();
+        Schedule schedule = guard.schedule();
+        assertThat(schedule).as("the guard's schedule (CLOUDLOCK_SCHEDULE)").isNotNull();
+        assertThat(schedule.expression()).isEqualTo(created);
+        assertThat(schedule.zone().normalized()).isEqualTo(ZoneId.of(zone).normalized());
+        assertThat(schedule.setting()).isEqualTo(GuardEnvironment.SCHEDULE);
+        assertThat(schedule.previous(Instant.parse("2026-11-30T02:00:00Z"))).isPresent();
+    }
+
+    @Test
+    void aGuardGivenAnotherPlatformsScheduleFailsTheCheck() {
+        Map<String, String> env =
+                environment("aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
+        env.put(GuardEnvironment.SCHEDULE, "*/5 * * * *");
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(env))
+                .hasMessageContaining("CLOUDLOCK_SCHEDULE must be an EventBridge schedule expression");
+    }
+
+    /** The value the example's module block {@code block} gives {@code name} of its one {@code resourceType}. */
+    private static String argument(String example, String block, String resourceType, String name) {
+        TerraformModule caller = examples.get(example);
+        TerraformModule module = target(caller, block);
+        List<JsonNode> resources = module.resources(resourceType);
+        assertThat(resources).as(module.name() + "'s " + resourceType).hasSize(1);
+        JsonNode body = resources.get(0).isArray() ? resources.get(0).path(0) : resources.get(0);
+        return new ModuleEnvironment(module, inputs(caller, block, ref -> null), platformOf(caller, ref -> null))
+                .evaluateRendered(body.path(name).asText());
     }
 
     @Test
@@ -166,12 +214,13 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                     .map(Map.Entry::getKey)
                     .toList();
             assertThat(carriers)
-                    .as(example + ": the app settings set from the module's timer_schedule")
-                    .hasSize(1);
+                    .as(example + ": the app settings set from the module's timer_schedule: the timer's, and the"
+                            + " guard's")
+                    .containsExactlyInAnyOrder(AzureGuardSettings.TIMER_SCHEDULE, GuardEnvironment.SCHEDULE);
             assertThat(schedule)
                     .as(example + ": the @TimerTrigger schedule of " + function.getSimpleName()
                             + " (a schedule written there ignores the module's)")
-                    .isEqualTo("%" + carriers.get(0) + "%");
+                    .isEqualTo("%" + AzureGuardSettings.TIMER_SCHEDULE + "%");
         }
     }
 

@@ -118,7 +118,9 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardEnvironment.JOB_NAME,
                                 GuardEnvironment.TICK_RESOLUTION,
                                 GuardEnvironment.WHEN_BUSY,
-                                GuardEnvironment.EVERY_OCCURRENCE)))
+                                GuardEnvironment.EVERY_OCCURRENCE,
+                                GuardEnvironment.SCHEDULE,
+                                GuardEnvironment.SCHEDULE_TIME_ZONE)))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
@@ -136,7 +138,9 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardEnvironment.TICK_RESOLUTION,
                                 GuardEnvironment.FUNCTION_TIMEOUT,
                                 GuardEnvironment.WHEN_BUSY,
-                                GuardEnvironment.EVERY_OCCURRENCE)))
+                                GuardEnvironment.EVERY_OCCURRENCE,
+                                GuardEnvironment.SCHEDULE,
+                                GuardEnvironment.SCHEDULE_TIME_ZONE)))
                 .isEmpty();
     }
 
@@ -157,7 +161,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardEnvironment.TICK_RESOLUTION,
                                 GuardEnvironment.FUNCTION_TIMEOUT,
                                 GuardEnvironment.WHEN_BUSY,
-                                GuardEnvironment.EVERY_OCCURRENCE)))
+                                GuardEnvironment.EVERY_OCCURRENCE,
+                                GuardEnvironment.SCHEDULE)))
                 .isEmpty();
     }
 }

@@ -37,6 +37,12 @@ public final class CloudLockMeters {
      */
     public static final String GUARD_DELIVERIES = "cloudlock.guard.deliveries";
 
+    /**
+     * Counter of the occurrences a function guard with a schedule found missed when the next one ran (neither
+     * completed nor running), tagged {@value #TAG_JOB} and {@value #TAG_STORE}: see the design's "Missed occurrences".
+     */
+    public static final String GUARD_MISSED = "cloudlock.guard.missed";
+
     /** Observation of a held lock (a {@code @SchedulerLock} execution): from acquisition to release. */
     public static final String LOCK_OBSERVATION = "cloudlock.lock";
 
@@ -47,6 +53,8 @@ public final class CloudLockMeters {
     public static final String TAG_STORE = "store";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_OPERATION = "operation";
+    /** The job's name, on {@value #GUARD_MISSED}. */
+    public static final String TAG_JOB = "job";
 
     private CloudLockMeters() {}
 

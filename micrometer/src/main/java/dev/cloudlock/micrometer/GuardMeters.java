@@ -3,9 +3,11 @@ package dev.cloudlock.micrometer;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.DeliveryListener;
 import dev.cloudlock.function.Tick;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -13,7 +15,9 @@ import java.util.Objects;
  * A function guard's {@link DeliveryListener} that counts its deliveries by tick status ({@value
  * CloudLockMeters#GUARD_DELIVERIES}: {@code acquired}, {@code busy}, {@code done}, {@code failed}) and
  * observes each one ({@value CloudLockMeters#GUARD_OBSERVATION}), with the scope open on the delivering thread while
- * the guard takes the lock and runs the job. Pass it to {@code TickGuard.builder(provider).listener(...)}.
+ * the guard takes the lock and runs the job; and, for a guard with a schedule, counts the occurrences it found missed
+ * ({@value CloudLockMeters#GUARD_MISSED}, tagged {@value CloudLockMeters#TAG_JOB}). Pass it to
+ * {@code TickGuard.builder(provider).listener(...)}.
  */
 public final class GuardMeters implements DeliveryListener {
 
@@ -45,6 +49,15 @@ public final class GuardMeters implements DeliveryListener {
             @Override
             public void answered(TickStatus status) {
                 end(status.name().toLowerCase(Locale.ROOT));
+            }
+
+            @Override
+            public void missed(Instant missedTick) {
+                Counter.builder(CloudLockMeters.GUARD_MISSED)
+                        .description("Occurrences of a function's schedule missed, found when the next one ran")
+                        .tags(CloudLockMeters.TAG_JOB, tick.jobName(), CloudLockMeters.TAG_STORE, storeName)
+                        .register(registry)
+                        .increment();
             }
 
             @Override

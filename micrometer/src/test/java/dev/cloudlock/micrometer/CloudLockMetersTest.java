@@ -9,6 +9,8 @@ import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import io.micrometer.core.instrument.Counter;
@@ -19,6 +21,7 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -179,6 +182,82 @@ class CloudLockMetersTest {
                 .forAllObservationsWithNameEqualTo(
                         CloudLockMeters.GUARD_OBSERVATION,
                         observation -> observation.hasLowCardinalityKeyValueWithKey("outcome"));
+    }
+
+    @Test
+    void aMissedOccurrenceIsCountedForItsJobAndAnOccurrenceThatRanIsNot() throws Exception {
+        TickGuard guard = everyFiveMinutes();
+        Instant hourAgo = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Duration remaining = Duration.ofMinutes(1);
+        guard.run(new Tick("nightly", hourAgo), remaining, context -> {});
+        guard.run(new Tick("nightly", hourAgo.plus(Duration.ofMinutes(10))), remaining, context -> {});
+        assertThat(missed()).as("the occurrence at :05 never ran").isEqualTo(1);
+        guard.run(new Tick("nightly", hourAgo.plus(Duration.ofMinutes(15))), remaining, context -> {});
+        assertThat(missed()).as("the occurrence at :10 ran").isEqualTo(1);
+        assertThat(meters.find(CloudLockMeters.GUARD_MISSED).counters()).hasSize(1);
+    }
+
+    @Test
+    void aScheduleCostsOneReadPerRunAfterTheFirstAndNoneForADuplicate() throws Exception {
+        Instant hourAgo = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Duration remaining = Duration.ofMinutes(1);
+        // the process's first call reads once to learn the store's time: spent on another lock first
+        provider.tryLock(new LockConfiguration(Instant.now(), "warm-up", Duration.ofSeconds(5), Duration.ZERO))
+                .orElseThrow()
+                .unlock();
+        TickGuard.Builder plain = TickGuard.builder(provider)
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
+        TickGuard withoutSchedule = plain.build();
+        TickGuard withSchedule = plain.schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .build();
+        for (int minutes : new int[] {0, 5, 5, 10}) {
+            Instant time = hourAgo.plus(Duration.ofMinutes(minutes));
+            withoutSchedule.run(new Tick("plain", time), remaining, context -> {});
+            withSchedule.run(new Tick("scheduled", time), remaining, context -> {});
+        }
+        assertThat(requests("plain", "read", "success")).isZero();
+        assertThat(requests("scheduled", "read", "success"))
+                .as("three runs and a duplicate: the first run (fencing token 1) and the duplicate read nothing")
+                .isEqualTo(2);
+        assertThat(allRequests("plain"))
+                .as("an acquire and a release per run, one refused acquire for the duplicate")
+                .isEqualTo(7);
+        assertThat(allRequests("scheduled")).isEqualTo(9);
+    }
+
+    @Test
+    void anOffScheduleDeliveryMakesNoRequestAndCountsAsFailed() {
+        TickGuard guard = everyFiveMinutes();
+        Instant offSchedule = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofMinutes(57));
+        assertThatThrownBy(() -> guard.run(new Tick("nightly", offSchedule), Duration.ofMinutes(1), context -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not an occurrence");
+        assertThat(allRequests("nightly"))
+                .as("no store request for the refused tick")
+                .isZero();
+        assertThat(deliveries("failed")).isEqualTo(1);
+    }
+
+    /** A metered guard on a schedule every five minutes, ticks of a minute. */
+    private TickGuard everyFiveMinutes() {
+        return TickGuard.builder(provider)
+                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
+                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .listener(new GuardMeters("dynamodb", meters, observations))
+                .build();
+    }
+
+    private long allRequests(String lock) {
+        return meters.find(CloudLockMeters.STORE_REQUESTS).tag("lock", lock).timers().stream()
+                .mapToLong(Timer::count)
+                .sum();
+    }
+
+    private double missed() {
+        Counter counter = meters.find(CloudLockMeters.GUARD_MISSED)
+                .tags("job", "nightly", "store", "dynamodb")
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private double attempts(String lock, String outcome) {

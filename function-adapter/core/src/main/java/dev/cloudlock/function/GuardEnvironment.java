@@ -1,6 +1,9 @@
 package dev.cloudlock.function;
 
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +37,10 @@ public final class GuardEnvironment {
      * delivery of an older tick is refused ({@link dev.cloudlock.core.CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}).
      */
     public static final String OCCURRENCE_RETENTION = "CLOUDLOCK_OCCURRENCE_RETENTION";
+    /** The job's schedule in the platform's own syntax ({@link Schedule}); unset, the guard knows no schedule. */
+    public static final String SCHEDULE = "CLOUDLOCK_SCHEDULE";
+    /** The schedule's time zone, an IANA name such as {@code Europe/Berlin}; UTC when unset. */
+    public static final String SCHEDULE_TIME_ZONE = "CLOUDLOCK_SCHEDULE_TIME_ZONE";
 
     private GuardEnvironment() {}
 
@@ -80,6 +87,41 @@ public final class GuardEnvironment {
             return Boolean.parseBoolean(value);
         }
         throw new IllegalArgumentException(variable + " must be 'true' or 'false', was '" + env.get(variable) + "'");
+    }
+
+    /**
+     * The schedule in {@value #SCHEDULE}, in {@code syntax}, its times in {@value #SCHEDULE_TIME_ZONE} (UTC when
+     * unset), or {@code null} when no schedule is set.
+     *
+     * @throws IllegalArgumentException naming the variable when the expression or the time zone is malformed, or when
+     *     a time zone is set without a schedule (it would do nothing)
+     */
+    public static @Nullable Schedule schedule(Map<String, String> env, Schedule.Syntax syntax) {
+        String expression = text(env, SCHEDULE);
+        String zone = text(env, SCHEDULE_TIME_ZONE);
+        if (expression == null) {
+            if (zone != null) {
+                throw new IllegalArgumentException(
+                        SCHEDULE_TIME_ZONE + " is '" + zone + "' but " + SCHEDULE + " is not set: set both or neither");
+            }
+            return null;
+        }
+        return Schedule.parse(
+                syntax, expression, zone == null ? ZoneOffset.UTC : zone(zone, SCHEDULE_TIME_ZONE), SCHEDULE);
+    }
+
+    /**
+     * The time zone {@code id} (an IANA name such as {@code Europe/Berlin}, or {@code UTC}).
+     *
+     * @throws IllegalArgumentException naming {@code setting} when it is none
+     */
+    public static ZoneId zone(String id, String setting) {
+        try {
+            return ZoneId.of(id.trim());
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException(
+                    setting + " must be a time zone such as Europe/Berlin or UTC, was '" + id + "'", e);
+        }
     }
 
     /** The text in {@code variable}, or {@code null} when it is absent or blank. */

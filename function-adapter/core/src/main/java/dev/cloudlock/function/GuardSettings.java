@@ -37,6 +37,12 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code CLOUDLOCK_OCCURRENCE_RETENTION}</td><td>with every occurrence recorded, how long after its tick
  *       an occurrence record is kept (ISO-8601); the store's TTL or lifecycle rule deletes it after that, and a
  *       delivery of an older tick is refused, nothing written</td><td>{@code P7D}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_SCHEDULE}</td><td>the job's schedule in the platform's own syntax ({@link Schedule}):
+ *       a delivery whose tick is no occurrence of it is refused, nothing written; a run whose previous occurrence
+ *       neither completed nor is running logs it as missed</td><td>none: every tick is accepted, nothing is
+ *       reported missed</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_SCHEDULE_TIME_ZONE}</td><td>the schedule's time zone (IANA name)</td><td>{@code
+ * UTC}</td></tr>
  * </table>
  *
  * @param jobName the job's lock name, or {@code null} to take it from the event or the function
@@ -51,6 +57,8 @@ import org.jspecify.annotations.Nullable;
  *     ({@link CompletedTicks#WATERMARK}) or a record of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE})
  * @param occurrenceRetention under {@link CompletedTicks#EVERY_OCCURRENCE}, how long after its tick an occurrence
  *     record is kept before the store's own mechanism may delete it; a delivery of an older tick is refused. Positive
+ * @param schedule the job's schedule, or {@code null} for none: with one, a delivery whose tick is no occurrence of it
+ *     is refused and a missed occurrence is reported when the next one runs
  */
 public record GuardSettings(
         @Nullable String jobName,
@@ -60,7 +68,8 @@ public record GuardSettings(
         @Nullable Duration functionTimeout,
         WhenBusy whenBusy,
         CompletedTicks completedTicks,
-        Duration occurrenceRetention) {
+        Duration occurrenceRetention,
+        @Nullable Schedule schedule) {
 
     /** The default added to the remaining invocation time to form the lease (covers clock differences). */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
@@ -141,20 +150,43 @@ public record GuardSettings(
                 null,
                 DEFAULT_WHEN_BUSY,
                 DEFAULT_COMPLETED_TICKS,
-                DEFAULT_OCCURRENCE_RETENTION);
+                DEFAULT_OCCURRENCE_RETENTION,
+                null);
     }
 
-    /** Settings from this process's environment variables. */
+    /**
+     * Settings from this process's environment variables, without a schedule: {@code CLOUDLOCK_SCHEDULE} needs the
+     * platform's syntax, {@link #fromEnvironment(Map, Schedule.Syntax)}.
+     */
     public static GuardSettings fromEnvironment() {
         return fromEnvironment(System.getenv());
     }
 
     /**
-     * Settings from {@code env}; an absent or blank variable keeps the {@link #defaults()}.
+     * Settings from {@code env}; an absent or blank variable keeps the {@link #defaults()}. Reads no schedule: each
+     * cloud's guard reads {@code CLOUDLOCK_SCHEDULE} in its platform's syntax through
+     * {@link #fromEnvironment(Map, Schedule.Syntax)}.
      *
-     * @throws IllegalArgumentException naming the variable when a value is malformed or out of range
+     * @throws IllegalArgumentException naming the variable when a value is malformed or out of range, or when
+     *     {@code CLOUDLOCK_SCHEDULE} is set (its syntax would be unknown; it is never silently ignored)
      */
     public static GuardSettings fromEnvironment(Map<String, String> env) {
+        if (GuardEnvironment.text(env, GuardEnvironment.SCHEDULE) != null) {
+            throw new IllegalArgumentException(GuardEnvironment.SCHEDULE + " is set, but these settings were read"
+                    + " without a platform, so its syntax is unknown: read them with"
+                    + " GuardSettings.fromEnvironment(env, Schedule.Syntax...) or a cloud's own guard settings");
+        }
+        return fromEnvironment(env, Schedule.Syntax.EVENTBRIDGE);
+    }
+
+    /**
+     * Settings from {@code env}, with {@code CLOUDLOCK_SCHEDULE} (and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE}) read in
+     * the platform's {@code syntax}; an absent or blank variable keeps the {@link #defaults()}.
+     *
+     * @throws IllegalArgumentException naming the variable when a value is malformed or out of range, or when a time
+     *     zone is set without a schedule
+     */
+    public static GuardSettings fromEnvironment(Map<String, String> env, Schedule.Syntax syntax) {
         GuardSettings defaults = defaults();
         return new GuardSettings(
                 env.get(GuardEnvironment.JOB_NAME),
@@ -164,7 +196,8 @@ public record GuardSettings(
                 GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT),
                 whenBusy(env, defaults.whenBusy()),
                 completedTicks(env, defaults.completedTicks()),
-                GuardEnvironment.duration(env, GuardEnvironment.OCCURRENCE_RETENTION, defaults.occurrenceRetention()));
+                GuardEnvironment.duration(env, GuardEnvironment.OCCURRENCE_RETENTION, defaults.occurrenceRetention()),
+                GuardEnvironment.schedule(env, syntax));
     }
 
     /** {@code CLOUDLOCK_EVERY_OCCURRENCE}, the user's true or false, as core's {@link CompletedTicks}. */
@@ -188,7 +221,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     public GuardSettings withTickResolution(Duration tickResolution) {
@@ -200,7 +234,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     public GuardSettings withLeaseMargin(Duration leaseMargin) {
@@ -212,7 +247,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
@@ -224,7 +260,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
@@ -236,7 +273,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     /**
@@ -252,7 +290,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     /**
@@ -268,7 +307,8 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
     }
 
     public GuardSettings withWhenBusy(WhenBusy whenBusy) {
@@ -280,7 +320,25 @@ public record GuardSettings(
                 functionTimeout,
                 whenBusy,
                 completedTicks,
-                occurrenceRetention);
+                occurrenceRetention,
+                schedule);
+    }
+
+    /**
+     * These settings with the job's {@code schedule} ({@code null}: none): a delivery whose tick is no occurrence of
+     * it is refused, and a run reports the occurrence before it when that one was missed (see {@link TickGuard}).
+     */
+    public GuardSettings withSchedule(@Nullable Schedule schedule) {
+        return new GuardSettings(
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention,
+                schedule);
     }
 
     /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */

@@ -1,11 +1,16 @@
 package dev.cloudlock.function;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Objects;
+import java.util.Optional;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +30,12 @@ import org.slf4j.LoggerFactory;
  *       platform's retry may run it again;</li>
  *   <li>the lease is the invocation's remaining time (or, where the platform does not report it, the configured
  *       function timeout) plus a margin: a function cannot outlive its timeout, so a crashed invocation blocks the
- *       job no longer than that.</li>
+ *       job no longer than that;</li>
+ *   <li>with a {@link GuardSettings#schedule() schedule}, a delivery whose tick is no occurrence of it (at the tick
+ *       resolution) is refused with an {@link IllegalArgumentException} naming the tick, the schedule and its
+ *       setting, before any request; and a run whose previous occurrence neither completed nor is running logs it
+ *       as {@code MISSED} (WARN) and tells the listener ({@link DeliveryListener.Delivery#missed}), at the cost of one
+ *       read per run, never per duplicate. Without a schedule neither happens.</li>
  * </ul>
  * A store error while taking the lock is thrown, never turned into a skip. Configure it with
  * {@code TickGuard.builder(provider).settings(GuardSettings.fromEnvironment()).build()}. Thread-safe.
@@ -98,7 +108,7 @@ public final class TickGuard {
         DeliveryListener.Delivery delivery = listener.delivered(tick);
         TickResult<T> result;
         try {
-            result = guarded(tick, remainingTime, job);
+            result = guarded(tick, remainingTime, job, delivery);
         } catch (Exception | Error failure) {
             delivery.failed(failure);
             throw failure;
@@ -107,8 +117,11 @@ public final class TickGuard {
         return result;
     }
 
-    private <T extends @Nullable Object> TickResult<T> guarded(Tick tick, Duration remainingTime, TickCallable<T> job)
+    private <T extends @Nullable Object> TickResult<T> guarded(
+            Tick tick, Duration remainingTime, TickCallable<T> job, DeliveryListener.Delivery delivery)
             throws Exception {
+        Schedule schedule = settings.schedule();
+        Instant occurrence = schedule == null ? null : occurrenceOf(tick, schedule);
         Duration lease = remainingTime.plus(settings.leaseMargin());
         Duration atLeast = settings.lockAtLeastFor().compareTo(lease) > 0 ? lease : settings.lockAtLeastFor();
         // A tick truncated to the resolution may lie up to one resolution step before the firing; a scheduler may
@@ -131,6 +144,10 @@ public final class TickGuard {
             return skipped(tick, attempt.status());
         }
         FencedLock lock = attempt.lock().orElseThrow();
+        // The job's first holding (fencing token 1) has no previous occurrence it could have missed.
+        if (schedule != null && occurrence != null && lock.fencingToken() > 1) {
+            reportMissed(tick, schedule, occurrence, delivery);
+        }
         T value;
         try {
             value = job.call(new TickContext(tick, lock.fencingToken()));
@@ -168,6 +185,77 @@ public final class TickGuard {
                 TickStatus.ACQUIRED,
                 lock.fencingToken());
         return TickResult.ran(value);
+    }
+
+    /**
+     * The occurrence of {@code schedule} that {@code tick} stands for at the tick resolution.
+     *
+     * @throws IllegalArgumentException naming the tick, the schedule and its setting when there is none
+     */
+    private Instant occurrenceOf(Tick tick, Schedule schedule) {
+        Instant time = tick.scheduledTime();
+        return schedule.occurrenceOf(time, settings.tickResolution())
+                .orElseThrow(() -> new IllegalArgumentException(tick.jobName() + " at " + time + ": not an"
+                        + " occurrence of the schedule " + schedule + " at the tick resolution "
+                        + settings.tickResolution() + " (the occurrences around it: "
+                        + schedule.previous(time).map(Instant::toString).orElse("none") + " and "
+                        + schedule.atOrAfter(time).map(Instant::toString).orElse("none")
+                        + "); refused, nothing written. Check the event's time, or "
+                        + schedule.setting() + " against the platform's schedule"));
+    }
+
+    /**
+     * Logs and reports the schedule's occurrence before {@code occurrence} when it neither completed nor is running:
+     * one read, of the job's record (its watermark older than that occurrence) or, with every occurrence recorded,
+     * of that occurrence's record (absent, or neither held nor completed). Observing only: a failed read is logged
+     * and the run goes on.
+     */
+    private void reportMissed(Tick tick, Schedule schedule, Instant occurrence, DeliveryListener.Delivery delivery) {
+        Instant previous = schedule.previous(occurrence).orElse(null);
+        if (previous == null) {
+            return;
+        }
+        Instant previousTick =
+                Tick.of(tick.jobName(), previous, settings.tickResolution()).scheduledTime();
+        String seen;
+        try {
+            if (settings.completedTicks() == CompletedTicks.WATERMARK) {
+                Instant watermark = provider.admin()
+                        .show(tick.jobName())
+                        .map(LockView::watermark)
+                        .orElse(null);
+                if (watermark != null && !watermark.isBefore(previousTick)) {
+                    return;
+                }
+                seen = "the job's watermark is " + watermark;
+            } else {
+                if (!previousTick.plus(settings.occurrenceRetention()).isAfter(tick.scheduledTime())) {
+                    return; // its occurrence record may have expired: its absence would prove nothing
+                }
+                String name = CompletedTicks.EVERY_OCCURRENCE.recordName(tick.jobName(), previousTick);
+                Optional<LockView> record = provider.admin().show(name);
+                if (record.isPresent() && (record.get().held() || record.get().watermark() != null)) {
+                    return;
+                }
+                seen = record.isEmpty() ? "it has no occurrence record" : "its occurrence record is open";
+            }
+        } catch (RuntimeException unread) {
+            LOG.warn(
+                    "{} at {}: could not read whether the occurrence at {} was missed; the run goes on",
+                    tick.jobName(),
+                    tick.scheduledTime(),
+                    previousTick,
+                    unread);
+            return;
+        }
+        LOG.warn(
+                "{} at {}: MISSED the occurrence at {} of the schedule {}: it neither completed nor is running ({})",
+                tick.jobName(),
+                tick.scheduledTime(),
+                previousTick,
+                schedule,
+                seen);
+        delivery.missed(previousTick);
     }
 
     /**
@@ -224,6 +312,19 @@ public final class TickGuard {
         /** Keeps the job locked at least this long after it started, as ShedLock's lockAtLeastFor; default 0. */
         public Builder lockAtLeastFor(Duration lockAtLeastFor) {
             this.settings = settings.withLockAtLeastFor(lockAtLeastFor);
+            return this;
+        }
+
+        /**
+         * The job's schedule, {@code expression} in the platform's {@code syntax} with its times in {@code zone}: a
+         * delivery whose tick is no occurrence of it is refused, and a run reports a missed previous occurrence; see
+         * {@link GuardSettings#withSchedule}.
+         *
+         * @throws IllegalArgumentException naming this method when the expression is malformed
+         */
+        public Builder schedule(Schedule.Syntax syntax, String expression, ZoneId zone) {
+            this.settings =
+                    settings.withSchedule(Schedule.parse(syntax, expression, zone, "TickGuard.Builder.schedule"));
             return this;
         }
 

@@ -45,7 +45,8 @@ class GuardSettingsTest {
                         Duration.ofMinutes(10),
                         WhenBusy.RETRY,
                         CompletedTicks.EVERY_OCCURRENCE,
-                        Duration.ofDays(2)));
+                        Duration.ofDays(2),
+                        null));
         assertThat(settings.completedTicks()).isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
     }
 
@@ -142,7 +143,8 @@ class GuardSettingsTest {
                         null,
                         WhenBusy.SKIP,
                         CompletedTicks.WATERMARK,
-                        GuardSettings.DEFAULT_OCCURRENCE_RETENTION));
+                        GuardSettings.DEFAULT_OCCURRENCE_RETENTION,
+                        null));
         assertThat(defaults.withCompletedTicks(CompletedTicks.EVERY_OCCURRENCE).completedTicks())
                 .isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
         assertThat(defaults.withOccurrenceRetention(Duration.ofHours(30)).occurrenceRetention())

@@ -3,6 +3,7 @@ package dev.cloudlock.function.aws;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * environment variables: {@code CLOUDLOCK_DYNAMODB_TABLE} (the lock table, required) and the variables of
  * {@link GuardSettings}. Without {@code CLOUDLOCK_JOB_NAME} the job is the rule's name, or the Scheduler payload's
  * {@code jobName}. Lambda reports the remaining time, so the lease is that plus the margin and no function timeout
- * is needed.
+ * is needed. {@code CLOUDLOCK_SCHEDULE} is the schedule's EventBridge expression ({@code rate(...)}, {@code cron(...)}
+ * or {@code at(...)}, {@link Schedule.Syntax#EVENTBRIDGE}) and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its
+ * {@code schedule_expression_timezone}, as the Terraform module sets them.
  *
  * @param tableName the DynamoDB lock table
  * @param guard the job name, tick resolution, lease margin and lockAtLeastFor
@@ -53,7 +56,7 @@ public record LambdaGuardSettings(String tableName, GuardSettings guard) {
     public static LambdaGuardSettings fromEnvironment(Map<String, String> env) {
         GuardSettings guard;
         try {
-            guard = GuardSettings.fromEnvironment(env);
+            guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.EVENTBRIDGE);
         } catch (IllegalArgumentException malformed) {
             throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
         }

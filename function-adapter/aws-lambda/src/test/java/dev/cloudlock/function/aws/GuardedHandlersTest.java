@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.LogLines;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.WhenBusy;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -49,13 +53,15 @@ class GuardedHandlersTest {
     }
 
     private static LambdaTickGuard guard(LambdaGuardSettings settings) {
-        return new LambdaTickGuard(
-                settings,
-                DynamoDbLockProvider.builder()
-                        .client(CLIENT)
-                        .tableName(settings.tableName())
-                        .lockedBy("test")
-                        .build());
+        return new LambdaTickGuard(settings, provider());
+    }
+
+    private static CloudLockProvider provider() {
+        return DynamoDbLockProvider.builder()
+                .client(CLIENT)
+                .tableName("shedlock")
+                .lockedBy("test")
+                .build();
     }
 
     /** A rule handler as a user writes it. */
@@ -121,6 +127,55 @@ class GuardedHandlersTest {
         assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("ACQUIRED");
         assertThat(handler.handleRequest(payload, CONTEXT)).isEqualTo("DONE");
         assertThat(runs).hasValue(1);
+    }
+
+    /** The environment the Terraform module gives the function, with {@code schedule}, or none when null. */
+    private static LambdaGuardSettings scheduled(String job, @Nullable String schedule) {
+        Map<String, String> env = new HashMap<>(Map.of(
+                "CLOUDLOCK_DYNAMODB_TABLE",
+                "shedlock",
+                "CLOUDLOCK_JOB_NAME",
+                job,
+                "CLOUDLOCK_TICK_RESOLUTION",
+                "PT1M"));
+        if (schedule != null) {
+            env.put("CLOUDLOCK_SCHEDULE", schedule);
+            env.put("CLOUDLOCK_SCHEDULE_TIME_ZONE", "Europe/Berlin");
+        }
+        return LambdaGuardSettings.fromEnvironment(env);
+    }
+
+    @Test
+    void aRuleEventThatIsNoOccurrenceOfTheScheduleIsRefusedNamingItAndNothingIsWritten() {
+        String job = "off-schedule-" + UUID.randomUUID();
+        ReportHandler handler = new ReportHandler(guard(scheduled(job, "cron(0 4 * * ? *)")));
+        ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json"); // 02:00Z, 03:00 Berlin
+        assertThatThrownBy(() -> handler.handleRequest(event, CONTEXT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(job + " at 2026-11-30T02:00:00Z: not an occurrence of the schedule"
+                        + " cron(0 4 * * ? *) (Europe/Berlin, CLOUDLOCK_SCHEDULE)");
+        assertThat(handler.runs).hasValue(0);
+        assertThat(provider().admin().show(job)).as("nothing written").isEmpty();
+        // the negative controls: without a schedule, or with the one that has 03:00 Berlin, the same event runs
+        assertThat(new ReportHandler(guard(scheduled(job, null))).handleRequest(event, CONTEXT))
+                .isEqualTo("ACQUIRED");
+        assertThat(new ReportHandler(guard(scheduled(job + "-2", "cron(0 3 * * ? *)"))).handleRequest(event, CONTEXT))
+                .isEqualTo("ACQUIRED");
+    }
+
+    @Test
+    void aMissedSchedulerOccurrenceIsLoggedWhenTheNextOneRunsAndOneThatRanIsNot() throws Exception {
+        String job = "missed-" + UUID.randomUUID();
+        LambdaTickGuard guard = guard(scheduled(job, "rate(5 minutes)"));
+        List<String> lines = LogLines.during(() -> {
+            for (String time : List.of("2026-11-30T02:00:00Z", "2026-11-30T02:10:00Z", "2026-11-30T02:15:00Z")) {
+                assertThat(guard.run(Map.of("scheduledTime", time), CONTEXT, run -> {}))
+                        .isEqualTo(TickStatus.ACQUIRED);
+            }
+        });
+        assertThat(lines.stream().filter(line -> line.contains("MISSED")))
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("WARN", job + " at 2026-11-30T02:10:00Z: MISSED the occurrence at 2026-11-30T02:05:00Z");
     }
 
     @Test
@@ -199,6 +254,22 @@ class GuardedHandlersTest {
                                 null,
                                 WhenBusy.SKIP,
                                 CompletedTicks.WATERMARK,
-                                GuardSettings.DEFAULT_OCCURRENCE_RETENTION)));
+                                GuardSettings.DEFAULT_OCCURRENCE_RETENTION,
+                                null)));
+    }
+
+    @Test
+    void aScheduleInAnotherPlatformsSyntaxIsAConfigurationErrorNamingTheVariableBeforeAnyClient() {
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(
+                        Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t", "CLOUDLOCK_SCHEDULE", "0 */5 * * * *")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be an EventBridge schedule expression")
+                .hasMessageContaining("'0 */5 * * * *'");
+        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of(
+                        "CLOUDLOCK_DYNAMODB_TABLE", "t",
+                        "CLOUDLOCK_SCHEDULE", "rate(5 minutes)",
+                        "CLOUDLOCK_SCHEDULE_TIME_ZONE", "CET+1")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE_TIME_ZONE must be a time zone");
     }
 }

@@ -4,6 +4,7 @@ import dev.cloudlock.azureblob.AzureBlobLockProvider;
 import dev.cloudlock.azureblob.BlobAccount;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +36,10 @@ import org.jspecify.annotations.Nullable;
  *       <td>{@code AzureWebJobsStorage}: the app's own storage account</td></tr>
  *   <tr><td>{@code CLOUDLOCK_BLOB_PREFIX}</td><td>the blob name prefix of the locks</td>
  *       <td>{@code shedlock/}</td></tr>
+ *   <tr><td>{@code CLOUDLOCK_SCHEDULE}</td><td>the timer's six-field NCRONTAB schedule
+ *       ({@link Schedule.Syntax#NCRONTAB}), the same as {@value #TIMER_SCHEDULE}; with
+ *       {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} the app's {@code WEBSITE_TIME_ZONE} or {@code TZ} as an IANA name</td>
+ *       <td>none</td></tr>
  *   <tr><td>the variables of {@link GuardSettings}</td><td>job name (default: the function's name), resolution,
  *       margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
  * </table>
@@ -208,7 +213,7 @@ public record AzureGuardSettings(
     public static AzureGuardSettings fromEnvironment(Map<String, String> env) {
         GuardSettings guard;
         try {
-            guard = GuardSettings.fromEnvironment(env);
+            guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.NCRONTAB);
         } catch (IllegalArgumentException malformed) {
             throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
         }

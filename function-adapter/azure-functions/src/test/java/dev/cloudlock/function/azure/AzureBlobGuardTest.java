@@ -8,8 +8,10 @@ import com.azure.storage.blob.BlobContainerClientBuilder;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.LogLines;
 import dev.cloudlock.function.GuardEnvironment;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +64,52 @@ class AzureBlobGuardTest {
 
     private static NightlyReportTimerFunction app(String job) {
         return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(appSettings(job))));
+    }
+
+    /** The host's JSON catching up the occurrence at {@code next}. */
+    private static String catchUp(String next) {
+        return CATCH_UP_0200.replace("2026-11-30T02:00:00+00:00", next);
+    }
+
+    /** An app whose app settings also hold the timer's schedule, as the Terraform module sets them. */
+    private static NightlyReportTimerFunction scheduledApp(String job, String schedule) {
+        Map<String, String> settings = new HashMap<>(appSettings(job));
+        settings.put(GuardEnvironment.SCHEDULE, schedule);
+        settings.put(GuardEnvironment.TICK_RESOLUTION, "PT1M");
+        return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(settings)));
+    }
+
+    @Test
+    void anInvocationOffTheTimersScheduleIsRefusedNamingItAndNothingIsWritten() throws Exception {
+        String job = "off-schedule-" + UUID.randomUUID();
+        NightlyReportTimerFunction app = scheduledApp(job, "0 0 3 * * *");
+        assertThatThrownBy(() -> app.run(CATCH_UP_0200, new TestExecutionContext("nightlyReport")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(job + " at 2026-11-30T02:00:00Z: not an occurrence of the schedule 0 0 3 * * *"
+                        + " (Z, CLOUDLOCK_SCHEDULE)");
+        assertThat(app.runs).isEmpty();
+        assertThat(container.getBlobClient("shedlock/" + job).exists())
+                .as("nothing written")
+                .isFalse();
+        // the negative control: without a schedule the same invocation runs
+        assertThat(app(job).run(CATCH_UP_0200, new TestExecutionContext("nightlyReport")))
+                .isEqualTo(TickStatus.ACQUIRED);
+    }
+
+    @Test
+    void aMissedOccurrenceIsLoggedWhenTheNextOneRunsAndOneThatRanIsNot() throws Exception {
+        String job = "every-five-" + UUID.randomUUID();
+        NightlyReportTimerFunction app = scheduledApp(job, "0 */5 * * * *");
+        List<String> lines = LogLines.during(() -> {
+            for (String next :
+                    List.of("2026-11-30T02:00:00+00:00", "2026-11-30T02:10:00+00:00", "2026-11-30T02:15:00+00:00")) {
+                assertThat(app.run(catchUp(next), new TestExecutionContext("nightlyReport")))
+                        .isEqualTo(TickStatus.ACQUIRED);
+            }
+        });
+        assertThat(lines.stream().filter(line -> line.contains("MISSED")))
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .contains("WARN", job + " at 2026-11-30T02:10:00Z: MISSED the occurrence at 2026-11-30T02:05:00Z");
     }
 
     @Test

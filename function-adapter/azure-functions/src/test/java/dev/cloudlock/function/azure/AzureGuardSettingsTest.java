@@ -150,4 +150,16 @@ class AzureGuardSettingsTest {
                 .doesNotContain(AzureGuardSettings.BLOB_ENDPOINT);
         assertThat(tokens).hasValue(0);
     }
+
+    @Test
+    void aScheduleInAnotherPlatformsSyntaxIsAConfigurationErrorNamingTheAppSetting() {
+        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "*/5 * * * *")))
+                .as("Cloud Scheduler's five fields where the timer's six-field NCRONTAB belongs")
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be an NCRONTAB expression of six fields");
+        assertThat(AzureGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "0 */5 * * * *"))
+                        .guard()
+                        .schedule())
+                .isNotNull();
+    }
 }

@@ -4,6 +4,7 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * from environment variables: {@code CLOUDLOCK_FIRESTORE_COLLECTION} (the collection of the locks, default
  * {@code shedlock}), {@code CLOUDLOCK_FIRESTORE_DATABASE} (the Firestore database, default {@code (default)}) and the
  * variables of {@link GuardSettings}. Without {@code CLOUDLOCK_JOB_NAME} the job is the
- * Pub/Sub topic's name, or the {@code X-CloudScheduler-JobName} header.
+ * Pub/Sub topic's name, or the {@code X-CloudScheduler-JobName} header. {@code CLOUDLOCK_SCHEDULE} is the Cloud
+ * Scheduler job's unix-cron schedule ({@link Schedule.Syntax#UNIX_CRON}) and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its
+ * {@code time_zone}, as the Terraform module sets them.
  *
  * <p>GCP does not tell a running function how much time it has left, so the lease is the function timeout
  * ({@code CLOUDLOCK_FUNCTION_TIMEOUT}) plus the margin. Unset, it is {@link #DEFAULT_FUNCTION_TIMEOUT}, 9 minutes: the
@@ -58,7 +61,7 @@ public record GcpGuardSettings(String collection, String database, GuardSettings
     public static GcpGuardSettings fromEnvironment(Map<String, String> env) {
         GuardSettings guard;
         try {
-            guard = GuardSettings.fromEnvironment(env);
+            guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.UNIX_CRON);
         } catch (IllegalArgumentException malformed) {
             throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
         }

@@ -9,6 +9,7 @@ import com.google.cloud.firestore.FirestoreOptions;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.LogLines;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Tick;
@@ -19,10 +20,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,6 +91,53 @@ class GcpTickGuardTest {
                 .isEqualTo(Instant.parse("2026-11-30T02:01:00Z"));
     }
 
+    /** The environment the Terraform module gives the function, with {@code schedule}, or none when null. */
+    private static GcpTickGuard scheduled(String job, @Nullable String schedule) {
+        Map<String, String> env = new HashMap<>(Map.of(
+                "CLOUDLOCK_JOB_NAME", job, "CLOUDLOCK_TICK_RESOLUTION", "PT1M", "CLOUDLOCK_FUNCTION_TIMEOUT", "PT1M"));
+        if (schedule != null) {
+            env.put("CLOUDLOCK_SCHEDULE", schedule);
+            env.put("CLOUDLOCK_SCHEDULE_TIME_ZONE", "Europe/Berlin");
+        }
+        return guard(GcpGuardSettings.fromEnvironment(env));
+    }
+
+    @Test
+    void aMessagePublishedOffTheScheduleIsRefusedNamingItAndNothingIsWritten() throws Exception {
+        Emulators.resetFirestore();
+        CloudEvent offSchedule = event("201", "2026-11-30T02:07:00.412Z", "2026-11-30T02:07:00.412Z");
+        AtomicInteger runs = new AtomicInteger();
+        assertThatThrownBy(() -> scheduled("report", "0 3 * * *").run(offSchedule, run -> runs.incrementAndGet()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("report at 2026-11-30T02:07:00Z: not an occurrence of the schedule 0 3 * * *"
+                        + " (Europe/Berlin, CLOUDLOCK_SCHEDULE)");
+        assertThat(runs).hasValue(0);
+        assertThat(firestore.collection("gcp-guard-test").get().get().isEmpty())
+                .as("nothing written")
+                .isTrue();
+        // the negative controls: without a schedule the same message runs; the occurrence itself runs with it
+        assertThat(scheduled("report", null).run(offSchedule, run -> runs.incrementAndGet()))
+                .isEqualTo(TickStatus.ACQUIRED);
+        assertThat(scheduled("nightly", "0 3 * * *")
+                        .run(event("202", "2026-11-30T02:00:01.107Z", "2026-11-30T02:00:01.107Z"), run -> {}))
+                .isEqualTo(TickStatus.ACQUIRED);
+    }
+
+    @Test
+    void aMissedOccurrenceIsLoggedWhenTheNextMessageRunsAndOneThatRanIsNot() throws Exception {
+        Emulators.resetFirestore();
+        GcpTickGuard guard = scheduled("every-five", "*/5 * * * *");
+        List<String> lines = LogLines.during(() -> {
+            for (String time :
+                    List.of("2026-11-30T02:00:00.412Z", "2026-11-30T02:10:00.388Z", "2026-11-30T02:15:01.020Z")) {
+                assertThat(guard.run(event(time, time, time), run -> {})).isEqualTo(TickStatus.ACQUIRED);
+            }
+        });
+        assertThat(lines.stream().filter(line -> line.contains("MISSED")))
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .contains("WARN", "every-five at 2026-11-30T02:10:00Z: MISSED the occurrence at 2026-11-30T02:05:00Z");
+    }
+
     @Test
     void readsTheMessageAndFallsBackToTheEventTime() {
         PubSubMessage message = PubSubMessage.of(event("103", null, "2026-11-30T03:00:00.5+01:00"));
@@ -105,6 +157,10 @@ class GcpTickGuardTest {
         assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
+        assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "cron(0 2 * * ? *)")))
+                .as("an EventBridge expression where Cloud Scheduler's unix-cron belongs, refused before any client")
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be a unix-cron expression of five fields");
     }
 
     @Test

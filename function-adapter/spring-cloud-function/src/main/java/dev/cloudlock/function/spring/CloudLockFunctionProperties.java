@@ -2,6 +2,7 @@ package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.WhenBusy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -31,6 +32,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *   <tr><td>{@code occurrence-retention}</td><td>with every occurrence recorded, how long after its tick an
  *       occurrence record is kept; the store's TTL or lifecycle rule deletes it after that, and a delivery of an older
  *       tick is refused</td><td>7 days</td></tr>
+ *   <tr><td>{@code schedule}</td><td>the job's schedule in its platform's syntax ({@link Schedule}): a delivery
+ *       whose tick is no occurrence of it is refused, and a run whose previous occurrence neither completed nor is
+ *       running is logged as missed</td><td>none</td></tr>
+ *   <tr><td>{@code schedule-time-zone}</td><td>the schedule's time zone (IANA name)</td><td>UTC</td></tr>
+ *   <tr><td>{@code schedule-syntax}</td><td>{@code eventbridge}, {@code unix-cron} or {@code ncrontab}</td><td>the
+ *       tick source's platform: {@code eventbridge} for {@code eventbridge} and {@code eventbridge-scheduler},
+ *       {@code unix-cron} for {@code cloud-scheduler}, {@code pubsub-push} and {@code gcf-event}; required with a
+ *       schedule for {@code header:} and {@code json:}</td></tr>
  * </table>
  *
  * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
@@ -55,6 +64,9 @@ public class CloudLockFunctionProperties {
         private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
         private boolean everyOccurrence = GuardSettings.DEFAULT_COMPLETED_TICKS == CompletedTicks.EVERY_OCCURRENCE;
         private Duration occurrenceRetention = GuardSettings.DEFAULT_OCCURRENCE_RETENTION;
+        private @Nullable String schedule;
+        private @Nullable String scheduleTimeZone;
+        private Schedule.@Nullable Syntax scheduleSyntax;
 
         public @Nullable String getJobName() {
             return jobName;
@@ -122,6 +134,33 @@ public class CloudLockFunctionProperties {
 
         public void setOccurrenceRetention(Duration occurrenceRetention) {
             this.occurrenceRetention = occurrenceRetention;
+        }
+
+        /** The job's schedule in its platform's syntax ({@link Schedule}); none by default. */
+        public @Nullable String getSchedule() {
+            return schedule;
+        }
+
+        public void setSchedule(@Nullable String schedule) {
+            this.schedule = schedule;
+        }
+
+        /** The schedule's time zone, an IANA name; UTC by default. */
+        public @Nullable String getScheduleTimeZone() {
+            return scheduleTimeZone;
+        }
+
+        public void setScheduleTimeZone(@Nullable String scheduleTimeZone) {
+            this.scheduleTimeZone = scheduleTimeZone;
+        }
+
+        /** The schedule's syntax; by default the platform of the tick source (none for header: and json:). */
+        public Schedule.@Nullable Syntax getScheduleSyntax() {
+            return scheduleSyntax;
+        }
+
+        public void setScheduleSyntax(Schedule.@Nullable Syntax scheduleSyntax) {
+            this.scheduleSyntax = scheduleSyntax;
         }
     }
 }

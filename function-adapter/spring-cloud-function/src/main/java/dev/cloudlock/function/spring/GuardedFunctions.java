@@ -3,7 +3,9 @@ package dev.cloudlock.function.spring;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.DeliveryListener;
+import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
@@ -15,6 +17,8 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -203,11 +207,36 @@ public final class GuardedFunctions {
                 .withCompletedTicks(
                         properties.isEveryOccurrence() ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK)
                 .withOccurrenceRetention(
-                        Objects.requireNonNull(properties.getOccurrenceRetention(), prefix + "occurrence-retention"));
+                        Objects.requireNonNull(properties.getOccurrenceRetention(), prefix + "occurrence-retention"))
+                .withSchedule(schedule(properties, source, prefix));
         return new Settings(
                 jobName,
                 source,
                 TickGuard.builder(provider).settings(guard).listener(listener).build());
+    }
+
+    /** The function's schedule from its three properties, named as written; {@code null} when none is set. */
+    private static @Nullable Schedule schedule(
+            CloudLockFunctionProperties.FunctionGuard properties, TickSource source, String prefix) {
+        String expression = properties.getSchedule();
+        String zone = properties.getScheduleTimeZone();
+        if (expression == null || expression.isBlank()) {
+            if (zone != null && !zone.isBlank() || properties.getScheduleSyntax() != null) {
+                throw new IllegalArgumentException(prefix + "schedule-time-zone or " + prefix + "schedule-syntax is"
+                        + " set but " + prefix + "schedule is not: set the schedule or neither");
+            }
+            return null;
+        }
+        Schedule.Syntax syntax = properties.getScheduleSyntax() != null
+                ? properties.getScheduleSyntax()
+                : source.scheduleSyntax()
+                        .orElseThrow(() -> new IllegalArgumentException(prefix + "schedule-syntax is required with"
+                                + " tick-source " + properties.getTickSource() + ", which may be any platform's:"
+                                + " eventbridge, unix-cron or ncrontab"));
+        ZoneId zoneId = zone == null || zone.isBlank()
+                ? ZoneOffset.UTC
+                : GuardEnvironment.zone(zone, prefix + "schedule-time-zone");
+        return Schedule.parse(syntax, expression, zoneId, prefix + "schedule");
     }
 
     private static void requirePositive(@Nullable Duration value, String property) {

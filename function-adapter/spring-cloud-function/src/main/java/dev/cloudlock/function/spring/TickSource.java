@@ -1,5 +1,6 @@
 package dev.cloudlock.function.spring;
 
+import dev.cloudlock.function.Schedule;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -7,6 +8,7 @@ import java.time.temporal.TemporalAccessor;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.Message;
 import tools.jackson.core.JacksonException;
@@ -55,12 +57,19 @@ public final class TickSource {
     private final Kind kind;
     private final @Nullable String header;
     private final @Nullable JsonPointer pointer;
+    private final Schedule.@Nullable Syntax scheduleSyntax;
 
-    private TickSource(String spec, Kind kind, @Nullable String header, @Nullable JsonPointer pointer) {
+    private TickSource(
+            String spec,
+            Kind kind,
+            @Nullable String header,
+            @Nullable JsonPointer pointer,
+            Schedule.@Nullable Syntax scheduleSyntax) {
         this.spec = spec;
         this.kind = kind;
         this.header = header;
         this.pointer = pointer;
+        this.scheduleSyntax = scheduleSyntax;
     }
 
     /**
@@ -72,35 +81,45 @@ public final class TickSource {
         String text = spec == null ? "" : spec.trim();
         switch (text) {
             case "eventbridge":
-                return json(text, "/time");
+                return json(text, "/time", Schedule.Syntax.EVENTBRIDGE);
             case "eventbridge-scheduler":
-                return json(text, "/scheduledTime");
+                return json(text, "/scheduledTime", Schedule.Syntax.EVENTBRIDGE);
             case "cloud-scheduler":
-                return new TickSource(text, Kind.HEADER, "X-CloudScheduler-ScheduleTime", null);
+                return new TickSource(
+                        text, Kind.HEADER, "X-CloudScheduler-ScheduleTime", null, Schedule.Syntax.UNIX_CRON);
             case "pubsub-push":
-                return json(text, "/message/publishTime");
+                return json(text, "/message/publishTime", Schedule.Syntax.UNIX_CRON);
             case "gcf-event":
-                return new TickSource(text, Kind.GCF_EVENT, GCF_CONTEXT_HEADER, null);
+                return new TickSource(text, Kind.GCF_EVENT, GCF_CONTEXT_HEADER, null, Schedule.Syntax.UNIX_CRON);
             default:
                 break;
         }
         if (text.startsWith("header:") && text.length() > "header:".length()) {
             return new TickSource(
-                    text, Kind.HEADER, text.substring("header:".length()).trim(), null);
+                    text, Kind.HEADER, text.substring("header:".length()).trim(), null, null);
         }
         if (text.startsWith("json:/")) {
-            return json(text, text.substring("json:".length()));
+            return json(text, text.substring("json:".length()), null);
         }
         throw new IllegalArgumentException("Unknown tick source '" + spec + "': use header:NAME, json:/POINTER,"
                 + " eventbridge, eventbridge-scheduler, cloud-scheduler, pubsub-push or gcf-event");
     }
 
-    private static TickSource json(String spec, String pointer) {
+    private static TickSource json(String spec, String pointer, Schedule.@Nullable Syntax scheduleSyntax) {
         try {
-            return new TickSource(spec, Kind.JSON, null, JsonPointer.compile(pointer));
+            return new TickSource(spec, Kind.JSON, null, JsonPointer.compile(pointer), scheduleSyntax);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Tick source '" + spec + "': '" + pointer + "' is no JSON Pointer", e);
         }
+    }
+
+    /**
+     * The schedule syntax of the platform whose scheduler this source reads ({@code eventbridge...}: EventBridge;
+     * {@code cloud-scheduler}, {@code pubsub-push}, {@code gcf-event}: unix-cron), empty for {@code header:} and
+     * {@code json:} sources, which may be any platform's.
+     */
+    public Optional<Schedule.Syntax> scheduleSyntax() {
+        return Optional.ofNullable(scheduleSyntax);
     }
 
     /** Whether the time is read from the payload (which must then be readable more than once). */
