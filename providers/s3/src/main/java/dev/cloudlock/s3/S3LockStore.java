@@ -123,9 +123,10 @@ public final class S3LockStore extends ETagLockStore {
     }
 
     /**
-     * One {@code ListObjectsV2} page under the prefix, its {@code occurrences/} or one job's occurrence records (with {@code /} as delimiter: lock
-     * keys never contain one); the page token is S3's continuation token. {@link ETagLockStore#list} then reads each
-     * lock object, since its state is in its body: 1 + n requests for a page of n.
+     * One {@code ListObjectsV2} page of the keys under the prefix followed by {@code relative} (the job records, the
+     * {@code occurrences/}, or one job's occurrence records), with {@code /} as delimiter: lock keys never contain one
+     * after it; the page token is S3's continuation token. {@link ETagLockStore} then reads each lock object, since its
+     * state is in its body: 1 + n requests for a page of n.
      */
     @Override
     protected KeyPage listKeysUnder(
