@@ -1,5 +1,6 @@
 package dev.cloudlock.cli;
 
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.StoreCheck;
 import dev.cloudlock.spi.LockRecordPage;
@@ -54,10 +55,20 @@ final class Output {
         if (locks.isEmpty()) {
             return "No locks in this store.\n";
         }
+        return table(locks, now, null, List.of());
+    }
+
+    /** {@link #table}, with a last column {@code extraColumn} holding {@code extra}, a value per lock, when given. */
+    private static String table(List<LockView> locks, Instant now, @Nullable String extraColumn, List<String> extra) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(COLUMNS);
-        for (LockView lock : locks) {
-            rows.add(List.of(
+        List<String> header = new ArrayList<>(COLUMNS);
+        if (extraColumn != null) {
+            header.add(extraColumn);
+        }
+        rows.add(header);
+        for (int l = 0; l < locks.size(); l++) {
+            LockView lock = locks.get(l);
+            List<String> row = new ArrayList<>(List.of(
                     lock.name(),
                     lock.held() ? "held" : "free",
                     String.valueOf(lock.fence()),
@@ -65,8 +76,12 @@ final class Output {
                     seconds(lock.lockedAt()),
                     relative(lock.lockUntil(), now),
                     exact(lock.watermark())));
+            if (extraColumn != null) {
+                row.add(extra.get(l));
+            }
+            rows.add(row);
         }
-        int[] widths = new int[COLUMNS.size()];
+        int[] widths = new int[header.size()];
         for (List<String> row : rows) {
             for (int i = 0; i < widths.length; i++) {
                 widths[i] = Math.max(widths[i], width(row.get(i)));
@@ -78,6 +93,55 @@ final class Output {
                 out.append(i == widths.length - 1 ? row.get(i) : pad(row.get(i), widths[i] + 2));
             }
             out.append('\n');
+        }
+        return out.toString();
+    }
+
+    /**
+     * The job locks as {@link #table} prints locks, with a last column {@code OCCURRENCES} that sums up each job's
+     * occurrence records ({@link #occurrences}); after the table, a note when a summary stopped at
+     * {@code --summary-limit}.
+     */
+    static String jobs(List<LockAdmin.Job> jobs, int summaryLimit, Instant now) {
+        if (jobs.isEmpty()) {
+            return "No locks in this store.\n";
+        }
+        List<String> extra = jobs.stream()
+                .map(job -> job.occurrences().map(Output::occurrences).orElse("-"))
+                .toList();
+        String table = table(jobs.stream().map(LockAdmin.Job::lock).toList(), now, "OCCURRENCES", extra);
+        boolean cut = jobs.stream()
+                .anyMatch(job -> job.occurrences().filter(o -> !o.complete()).isPresent());
+        return cut
+                ? table + "A summary marked 'at least' stopped after reading " + summaryLimit + " records"
+                        + " (--summary-limit); list the job's with --occurrences JOB, or raise the limit.\n"
+                : table;
+    }
+
+    /**
+     * A job's occurrence records in a line: {@code 3, 2026-12-01 03:00:00Z to 2026-12-01 05:00:00Z, 1 held:
+     * 2026-12-01 05:00:00Z}; {@code at least} before the count when the summary stopped at its limit.
+     */
+    static String occurrences(LockAdmin.OccurrenceSummary summary) {
+        if (summary.count() == 0) {
+            return "at least 0: none among the records read";
+        }
+        StringBuilder out = new StringBuilder();
+        if (!summary.complete()) {
+            out.append("at least ");
+        }
+        out.append(summary.count())
+                .append(", ")
+                .append(seconds(summary.oldestTick()))
+                .append(" to ")
+                .append(seconds(summary.newestTick()));
+        if (summary.held() == 0) {
+            return out.append(", none held").toString();
+        }
+        out.append(", ").append(summary.held()).append(" held: ");
+        out.append(summary.heldTicks().stream().map(Output::seconds).collect(Collectors.joining(", ")));
+        if (summary.held() > summary.heldTicks().size()) {
+            out.append(", ...");
         }
         return out.toString();
     }
@@ -146,15 +210,64 @@ final class Output {
      */
     static String json(List<LockView> locks, List<LockRecordPage.Skipped> skipped) {
         return "{\"locks\":" + locks.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
-                + ",\"skipped\":"
-                + skipped.stream()
-                        .map(s -> "{\"key\":" + quote(s.key()) + ",\"reason\":" + quote(s.reason()) + "}")
+                + ",\"skipped\":" + skippedJson(skipped) + "}";
+    }
+
+    /**
+     * The job listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}, each job a lock
+     * ({@link #json(LockView)}) with its {@code occurrences} summary when it has occurrence records.
+     */
+    static String jobsJson(List<LockAdmin.Job> jobs, List<LockRecordPage.Skipped> skipped) {
+        return "{\"locks\":"
+                + jobs.stream()
+                        .map(job -> json(
+                                job.lock(), job.occurrences().map(Output::json).orElse(null)))
                         .collect(Collectors.joining(",", "[", "]"))
-                + "}";
+                + ",\"skipped\":" + skippedJson(skipped) + "}";
+    }
+
+    /**
+     * A job's occurrence records as the endpoint returns them:
+     * {@code {"job":"...","locks":[...],"skipped":[...]}}; the last page has no token.
+     */
+    static String occurrencesJson(String job, List<LockView> records, List<LockRecordPage.Skipped> skipped) {
+        return "{\"job\":" + quote(job) + ",\"locks\":"
+                + records.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
+                + ",\"skipped\":" + skippedJson(skipped) + "}";
+    }
+
+    /**
+     * A summary of occurrence records as the endpoint returns it:
+     * {@code {"count":3,"complete":true,"oldestTick":"...","newestTick":"...","held":1,"heldTicks":["..."]}}.
+     */
+    static String json(LockAdmin.OccurrenceSummary summary) {
+        return new JsonObject()
+                .raw("count", Integer.toString(summary.count()))
+                .raw("complete", Boolean.toString(summary.complete()))
+                .string("oldestTick", summary.oldestTick())
+                .string("newestTick", summary.newestTick())
+                .raw("held", Integer.toString(summary.held()))
+                .raw(
+                        "heldTicks",
+                        summary.heldTicks().stream()
+                                .map(tick -> quote(tick.toString()))
+                                .collect(Collectors.joining(",", "[", "]")))
+                .toString();
+    }
+
+    private static String skippedJson(List<LockRecordPage.Skipped> skipped) {
+        return skipped.stream()
+                .map(s -> "{\"key\":" + quote(s.key()) + ",\"reason\":" + quote(s.reason()) + "}")
+                .collect(Collectors.joining(",", "[", "]"));
     }
 
     /** One lock as the endpoint returns it: the fields of {@link LockView} in its order, null ones left out. */
     static String json(LockView lock) {
+        return json(lock, null);
+    }
+
+    /** {@link #json(LockView)} with the job's {@code occurrences} summary last, when given. */
+    private static String json(LockView lock, @Nullable String occurrences) {
         JsonObject out = new JsonObject()
                 .string("name", lock.name())
                 .string("lockedBy", lock.lockedBy())
@@ -162,7 +275,8 @@ final class Output {
                 .string("lockUntil", lock.lockUntil())
                 .raw("fence", Long.toString(lock.fence()))
                 .string("watermark", lock.watermark())
-                .raw("held", Boolean.toString(lock.held()));
+                .raw("held", Boolean.toString(lock.held()))
+                .raw("occurrences", occurrences);
         return out.toString();
     }
 

@@ -3,6 +3,7 @@ package dev.cloudlock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.testkit.LockHistory;
@@ -173,6 +174,136 @@ abstract class CliContract {
                 .startsWith("{\"error\":\"no-such-lock\",\"message\":\"No lock named")
                 .contains("\"exitCode\":1");
         held.unlock();
+    }
+
+    private void runTick(String job, Instant tick) {
+        provider("runner")
+                .lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+    }
+
+    /** The first word of each line of {@code out}. */
+    private static List<String> firstWords(String out) {
+        return out.lines().map(l -> l.split(" ", 2)[0]).toList();
+    }
+
+    /**
+     * {@code list} shows the jobs, each with its occurrence records summed up (count, oldest and newest tick, the held
+     * ones), and no occurrence record as a row of its own; {@code --occurrences JOB} lists exactly that job's. A job
+     * whose name starts with another's ({@code <job>b}) or is another's, {@code @} and more ({@code <job>@x}) keeps
+     * its records apart, and a job without occurrence records has no summary.
+     */
+    @Test
+    void listShowsEachJobWithItsOccurrenceRecordsSummedUpAndListsThemOnlyOnRequest() {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
+        String job = unique("every");
+        String longer = job + "b";
+        String withAt = job + "@x";
+        String plain = unique("plain");
+        for (int i = 0; i < 3; i++) {
+            runTick(job, base.plus(Duration.ofMinutes(i)));
+        }
+        Instant running = base.plus(Duration.ofMinutes(3));
+        FencedLock run = provider("runner")
+                .lockTick(
+                        config(job), running, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow();
+        runTick(longer, base.minus(Duration.ofMinutes(30)));
+        runTick(withAt, base.plus(Duration.ofMinutes(30)));
+        provider("plain").tryLock(config(plain)).orElseThrow().unlock();
+
+        CliProcess.Run table = cli("list", "--page-size", "2");
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out().lines().findFirst())
+                .hasValueSatisfying(h -> assertThat(h).endsWith("OCCURRENCES"));
+        assertThat(firstWords(table.out()))
+                .as("no occurrence record has a row of its own")
+                .contains(job, longer, withAt, plain)
+                .noneMatch(name -> CompletedTicks.jobOf(name).isPresent());
+        assertThat(row(table.out(), job))
+                .as("the job: 4 occurrence records, the running tick's held")
+                .matches(java.util.regex.Pattern.quote(job) + " +held .*")
+                .endsWith("  4, " + Output.seconds(base) + " to " + Output.seconds(running) + ", 1 held: "
+                        + Output.seconds(running));
+        assertThat(row(table.out(), longer))
+                .endsWith("  1, " + Output.seconds(base.minus(Duration.ofMinutes(30))) + " to "
+                        + Output.seconds(base.minus(Duration.ofMinutes(30))) + ", none held");
+        assertThat(row(table.out(), withAt)).endsWith(", none held").contains("  1, ");
+        assertThat(row(table.out(), plain))
+                .as("no occurrence records: no summary")
+                .endsWith("  -");
+
+        CliProcess.Run json = cli("list", "--json", "--page-size", "2");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.out())
+                .contains("\"occurrences\":{\"count\":4,\"complete\":true,\"oldestTick\":\"" + base
+                        + "\",\"newestTick\":\"" + running + "\",\"held\":1,\"heldTicks\":[\"" + running + "\"]}}")
+                .containsPattern("\\{\"name\":\"" + plain + "\"[^{}]*\\}");
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            expected.add(CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(i))));
+        }
+        CliProcess.Run records = cli("list", "--occurrences", job, "--page-size", "2");
+        assertThat(records.exitCode()).as(records.toString()).isZero();
+        List<String> listed = firstWords(records.out()).stream().skip(1).toList();
+        assertThat(listed)
+                .as("exactly the job's occurrence records, in tick order")
+                .containsExactlyElementsOf(expected);
+        assertThat(row(records.out(), expected.get(3))).contains("  held ");
+
+        CliProcess.Run recordsJson = cli("list", "--occurrences", job, "--json");
+        assertThat(recordsJson.exitCode()).as(recordsJson.toString()).isZero();
+        assertThat(recordsJson.out().strip())
+                .startsWith("{\"job\":\"" + job + "\",\"locks\":[{\"name\":\"" + expected.get(0) + "\"")
+                .contains(expected.get(3))
+                .doesNotContain(longer + "@", withAt + "@")
+                .endsWith("],\"skipped\":[]}");
+
+        CliProcess.Run none = cli("list", "--occurrences", plain);
+        assertThat(none.exitCode())
+                .as("a job without occurrence records is one: " + none)
+                .isZero();
+        assertThat(none.out()).contains("No occurrence records of '" + plain + "'");
+        run.unlock();
+    }
+
+    /** The row of {@code name} in a table. */
+    private static String row(String table, String name) {
+        return table.lines()
+                .filter(l -> l.startsWith(name + " "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row of " + name + " in\n" + table));
+    }
+
+    @Test
+    void listOccurrencesOfAnUnknownJobIsRefusedNamingItAndBadValuesAreUsageErrorsNamingTheFlag() {
+        String unknown = unique("never-ran");
+        CliProcess.Run text = cli("list", "--occurrences", unknown);
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(1);
+        assertThat(text.out()).contains("No job named '" + unknown + "'");
+        CliProcess.Run json = cli("list", "--occurrences", unknown, "--json");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+        assertThat(json.out().strip())
+                .startsWith("{\"error\":\"no-such-job\",\"message\":\"No job named '" + unknown + "'")
+                .endsWith("\"exitCode\":1}");
+
+        for (List<String> bad : List.of(
+                List.of("--summary-limit", "0"),
+                List.of("--summary-limit", "many"),
+                List.of("--page-size", "1001"),
+                List.of("--occurrences", "x".repeat(240)))) {
+            List<String> args = new ArrayList<>(List.of("list"));
+            args.addAll(bad);
+            CliProcess.Run usage = cli(args.toArray(String[]::new));
+            assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+            assertThat(usage.err())
+                    .as(usage.toString())
+                    .contains(bad.get(0).equals("--occurrences") ? "at most 230" : bad.get(0));
+        }
     }
 
     @Test
