@@ -45,10 +45,11 @@ import picocli.CommandLine.UnmatchedArgumentException;
         mixinStandardHelpOptions = true,
         versionProvider = CloudlockCommand.Version.class,
         description = "See and repair cloudlock locks: list, show, release by fence, reset a watermark, set a store up,"
-                + " check a store is fit for locks.",
+                + " check a store is fit for locks, audit a job's occurrences against its schedule.",
         footer = {
             "",
-            "Exit codes: 0 done, 1 refused by a condition, 2 usage or setup (nothing was sent), 3 store error.",
+            "Exit codes: 0 done, 1 refused by a condition (audit: an occurrence missed), 2 usage or setup (nothing"
+                    + " was sent), 3 store error.",
             "Example: cloudlock --store dynamodb --table-name shedlock list",
             "Before trusting a store or a local emulator with locks: cloudlock --store ... check"
         },
@@ -58,7 +59,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
             CloudlockCommand.Release.class,
             CloudlockCommand.ResetWatermark.class,
             CloudlockCommand.Init.class,
-            CloudlockCommand.Check.class
+            CloudlockCommand.Check.class,
+            Audit.class
         })
 public final class CloudlockCommand {
 
@@ -151,8 +153,7 @@ public final class CloudlockCommand {
      * {@code {"error":"store-error","message":"...","exitCode":3,"fix":"..."}}. {@code fix} is what to do about a
      * store that is set up wrong, or for usage the hint (a near miss, where the help is), in a field {@code hint}.
      */
-    private static int error(
-            CommandLine cmd, boolean json, int code, String kind, String message, @Nullable String fix) {
+    static int error(CommandLine cmd, boolean json, int code, String kind, String message, @Nullable String fix) {
         if (json) {
             cmd.getOut()
                     .println(new Output.JsonObject()
@@ -458,7 +459,7 @@ public final class CloudlockCommand {
         }
 
         /** {@code value} as ISO-8601 ({@code 2026-12-01T03:00:00Z}) or as {@code show} prints it (a space for T). */
-        private static Instant instant(String value, String option) {
+        static Instant instant(String value, String option) {
             try {
                 return Instant.parse(value.trim().replace(' ', 'T'));
             } catch (DateTimeParseException e) {

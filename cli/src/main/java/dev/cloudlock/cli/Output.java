@@ -1,8 +1,11 @@
 package dev.cloudlock.cli;
 
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.OccurrenceAudit;
 import dev.cloudlock.core.StoreCheck;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.spi.LockRecordPage;
 import java.time.Duration;
 import java.time.Instant;
@@ -334,6 +337,130 @@ final class Output {
                 .string("storeFailure", result.storeFailure())
                 .raw("exitCode", Integer.toString(exitCode))
                 .string("fix", fix)
+                .toString();
+    }
+
+    /**
+     * The window an audit looked at: the schedule, the window's start (excluded) and end (included), and the
+     * occurrence records' retention it was told.
+     */
+    record Window(Schedule schedule, Instant from, Instant until, Duration retention) {}
+
+    /**
+     * An audit, a tick a line ({@code 2026-12-01 03:01:00Z  ran}), each outcome in words that say what the records
+     * can tell, under a heading that names the schedule and the window, then a line of counts.
+     */
+    static String audit(OccurrenceAudit audit, Window window) {
+        boolean every = audit.completedTicks() == CompletedTicks.EVERY_OCCURRENCE;
+        StringBuilder out = new StringBuilder("Occurrences of '")
+                .append(audit.job())
+                .append("' owed by ")
+                .append(window.schedule().expression())
+                .append(" (")
+                .append(window.schedule().zone().getId())
+                .append(") after ")
+                .append(exact(window.from()))
+                .append(" up to ")
+                .append(exact(window.until()))
+                .append(
+                        every
+                                ? ", every occurrence recorded (retention " + duration(window.retention()) + "):\n"
+                                : ", under the watermark ("
+                                        + exact(audit.jobRecord()
+                                                .map(LockView::watermark)
+                                                .orElse(null)) + "):\n");
+        if (audit.occurrences().isEmpty()) {
+            out.append("  none\n");
+        }
+        for (OccurrenceAudit.Occurrence occurrence : audit.occurrences()) {
+            out.append("  ")
+                    .append(exact(occurrence.tick()))
+                    .append("  ")
+                    .append(words(occurrence, every))
+                    .append('\n');
+        }
+        out.append(audit.occurrences().size())
+                .append(audit.occurrences().size() == 1 ? " occurrence: " : " occurrences: ")
+                .append(audit.count(OccurrenceAudit.Outcome.RAN))
+                .append(" ran, ")
+                .append(audit.count(OccurrenceAudit.Outcome.RUNNING))
+                .append(" running, ")
+                .append(audit.count(OccurrenceAudit.Outcome.MISSED))
+                .append(" missed");
+        if (!every || audit.count(OccurrenceAudit.Outcome.AT_OR_BEFORE_WATERMARK) > 0) {
+            out.append(", ")
+                    .append(audit.count(OccurrenceAudit.Outcome.AT_OR_BEFORE_WATERMARK))
+                    .append(" done at or before the watermark (not told apart)");
+        }
+        if (every) {
+            out.append(", ")
+                    .append(audit.count(OccurrenceAudit.Outcome.MAY_HAVE_EXPIRED))
+                    .append(" older than the retention, unknown");
+        }
+        out.append(".\n");
+        if (window.schedule().expression().toLowerCase(java.util.Locale.ROOT).startsWith("rate(")) {
+            out.append("rate(): the expression does not give the phase; occurrences are counted back from --until.\n");
+        }
+        return out.toString();
+    }
+
+    /** What became of one tick, in words that say what the records can tell. */
+    private static String words(OccurrenceAudit.Occurrence occurrence, boolean every) {
+        return switch (occurrence.outcome()) {
+            case RAN -> "ran";
+            case RUNNING ->
+                every
+                        ? "running (its occurrence record is held)"
+                        : "running (the job's lock is held; the record does not say for which tick: taken for the"
+                                + " newest)";
+            case MISSED ->
+                occurrence.record().isPresent()
+                        ? "missed (its occurrence record is open: a run failed or found the job busy, and no retry"
+                                + " completed it)"
+                        : every ? "missed (no occurrence record)" : "missed (after the watermark, not running)";
+            case AT_OR_BEFORE_WATERMARK -> "done (at or before the watermark; the record cannot tell whether it ran)";
+            case MAY_HAVE_EXPIRED ->
+                "unknown (no occurrence record, and older than the retention: it may have expired)";
+        };
+    }
+
+    /**
+     * An audit for scripts: {@code {"job":...,"schedule":{...},"from":...,"until":...,"completedTicks":...,
+     * "occurrences":[{"tick":...,"outcome":"RAN","record":lock}],"counts":{...},"lock":lock,"exitCode":0}}.
+     */
+    static String json(OccurrenceAudit audit, Window window, int exitCode) {
+        boolean every = audit.completedTicks() == CompletedTicks.EVERY_OCCURRENCE;
+        JsonObject counts = new JsonObject();
+        for (OccurrenceAudit.Outcome outcome : OccurrenceAudit.Outcome.values()) {
+            counts.raw(outcome.name(), Integer.toString(audit.count(outcome)));
+        }
+        return new JsonObject()
+                .string("job", audit.job())
+                .raw(
+                        "schedule",
+                        new JsonObject()
+                                .string("expression", window.schedule().expression())
+                                .string("syntax", window.schedule().syntax())
+                                .string("timeZone", window.schedule().zone().getId())
+                                .toString())
+                .string("from", window.from())
+                .string("until", window.until())
+                .string("completedTicks", audit.completedTicks())
+                .string("occurrenceRetention", every ? window.retention() : null)
+                .raw("lock", audit.jobRecord().map(Output::json).orElse(null))
+                .raw(
+                        "occurrences",
+                        audit.occurrences().stream()
+                                .map(o -> new JsonObject()
+                                        .string("tick", o.tick())
+                                        .string("outcome", o.outcome())
+                                        .raw(
+                                                "record",
+                                                o.record().map(Output::json).orElse(null))
+                                        .toString())
+                                .collect(Collectors.joining(",", "[", "]")))
+                .raw("counts", counts.toString())
+                .raw("exitCode", Integer.toString(exitCode))
                 .toString();
     }
 

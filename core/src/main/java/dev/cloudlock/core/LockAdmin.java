@@ -224,6 +224,54 @@ public final class LockAdmin {
                 pageToken == null, jobRecord, records, page.skipped(), Optional.ofNullable(page.nextPageToken()));
     }
 
+    /**
+     * What became of each of {@code ticks}, the ticks the job's schedule owed, by the rule of {@link OccurrenceAudit}:
+     * ran, running, missed, or what the records can still tell (at or before the watermark; under every occurrence,
+     * older than the retention and perhaps expired). Reads the job record, and under
+     * {@link CompletedTicks#EVERY_OCCURRENCE} each tick's occurrence record: one read, plus one per tick then.
+     *
+     * @param ticks the owed ticks, oldest first (a schedule's occurrences truncated to the tick resolution), at most
+     *     {@value OccurrenceAudit#MAX_OCCURRENCES}
+     * @param completedTicks how the job records completed ticks (the guard's {@code CLOUDLOCK_EVERY_OCCURRENCE})
+     * @param retention the occurrence records' retention (the guard's {@code CLOUDLOCK_OCCURRENCE_RETENTION}); an
+     *     occurrence older than it without a record may have expired rather than been missed
+     * @throws IllegalArgumentException before any request, when {@code job} breaks the name rules (or is too long to
+     *     have occurrence records, under every occurrence), the ticks are more than
+     *     {@value OccurrenceAudit#MAX_OCCURRENCES} or not in ascending order, or the retention is not positive
+     */
+    public OccurrenceAudit audit(String job, List<Instant> ticks, CompletedTicks completedTicks, Duration retention) {
+        provider.checkName(job);
+        Objects.requireNonNull(completedTicks, "completedTicks");
+        Objects.requireNonNull(retention, "retention");
+        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
+            completedTicks.recordName(job, Instant.EPOCH); // the length check, with its message
+        }
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
+        }
+        if (ticks.size() > OccurrenceAudit.MAX_OCCURRENCES) {
+            throw new IllegalArgumentException("An audit classifies at most " + OccurrenceAudit.MAX_OCCURRENCES
+                    + " ticks, was given " + ticks.size());
+        }
+        for (int i = 1; i < ticks.size(); i++) {
+            if (!ticks.get(i).isAfter(ticks.get(i - 1))) {
+                throw new IllegalArgumentException("The ticks must be in ascending order, without repeats: "
+                        + ticks.get(i - 1) + " then " + ticks.get(i));
+            }
+        }
+        Optional<LockView> jobRecord = show(job);
+        // an expiry possibly passed counts: the latest the store's clock can read
+        Instant now = provider.storeTime(job).latest();
+        return OccurrenceAudit.classify(
+                job,
+                ticks,
+                completedTicks,
+                retention,
+                jobRecord,
+                tick -> show(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick)),
+                now);
+    }
+
     private static void checkPageSize(int pageSize) {
         if (pageSize < 1 || pageSize > LockStore.MAX_PAGE_SIZE) {
             throw new IllegalArgumentException(
