@@ -8,7 +8,6 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -162,7 +161,7 @@ final class Audit implements Callable<Integer> {
         }
         ZoneId zoneId;
         try {
-            zoneId = zone == null || zone.isBlank() ? ZoneOffset.UTC : ZoneId.of(zone.trim());
+            zoneId = zone == null || zone.isBlank() ? ZoneId.of("UTC") : ZoneId.of(zone.trim());
         } catch (DateTimeException e) {
             throw new IllegalArgumentException(
                     "--schedule-time-zone must be an IANA time zone such as Europe/Berlin, was '" + zone + "'");
