@@ -14,6 +14,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Usage answered before any store is contacted: exit code 2 with the problem named, {@code --help} everywhere. */
 class CliUsageIT {
 
+    /** A store on 127.0.0.1:9 (discard): a request would fail as a store error, so a usage error must come first. */
+    private static final List<String> DISCARD_STORE = List.of(
+            "--store",
+            "dynamodb",
+            "--table-name",
+            "shedlock",
+            "--endpoint",
+            "http://127.0.0.1:9",
+            "--region",
+            "us-east-1");
+
     private static CliProcess.Run cli(String... args) {
         return CliProcess.run(Map.of(), List.of(), List.of(args));
     }
@@ -161,16 +172,7 @@ class CliUsageIT {
 
     @Test
     void badValuesAreNamedBeforeAnyRequest() {
-        // 127.0.0.1:9 (discard) would fail as a store error; a usage error must come first.
-        List<String> store = List.of(
-                "--store",
-                "dynamodb",
-                "--table-name",
-                "shedlock",
-                "--endpoint",
-                "http://127.0.0.1:9",
-                "--region",
-                "us-east-1");
+        List<String> store = DISCARD_STORE;
         CliProcess.Run badWatermark = run(store, "reset-watermark", "job", "--from", "none", "--to", "yesterday");
         assertThat(badWatermark.exitCode()).as(badWatermark.toString()).isEqualTo(2);
         assertThat(badWatermark.err()).contains("--to", "yesterday", "ISO-8601");
@@ -205,17 +207,8 @@ class CliUsageIT {
      */
     @Test
     void auditsBadFlagsAreUsageErrorsNamingTheFlagBeforeAnyRequest() {
-        List<String> store = List.of(
-                "--store",
-                "dynamodb",
-                "--table-name",
-                "shedlock",
-                "--endpoint",
-                "http://127.0.0.1:9",
-                "--region",
-                "us-east-1",
-                "--call-timeout",
-                "2s");
+        List<String> store = new ArrayList<>(DISCARD_STORE);
+        store.addAll(List.of("--call-timeout", "2s"));
         Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
         cases.put(List.of("--schedule", "rate(1 minute)", "--since", "-5m"), "--since must be positive");
         cases.put(List.of("--schedule", "rate(1 minute)", "--since", "soon"), "'soon' is no duration");

@@ -20,8 +20,9 @@ import java.util.function.Function;
  *       or a delivery found the job busy, and no retry completed it): {@link Outcome#MISSED};
  *   <li>the job record's watermark is at or after the tick: {@link Outcome#AT_OR_BEFORE_WATERMARK}, done, but the
  *       record cannot tell whether that tick ran or a newer one completed first;
- *   <li>under every occurrence, the tick plus the occurrence records' retention is at or before the latest the store's clock can read: its
- *       record may have expired, so its absence proves nothing: {@link Outcome#MAY_HAVE_EXPIRED};
+ *   <li>under every occurrence, the tick plus the occurrence records' retention is at or before the latest the
+ *       store's clock can read: its record may have expired, so its absence proves nothing:
+ *       {@link Outcome#MAY_HAVE_EXPIRED};
  *   <li>under the watermark, the job's lock is held and this is the newest tick after the watermark:
  *       {@link Outcome#RUNNING} (the job record does not say which tick a run is for: it is taken for the newest);
  *   <li>otherwise {@link Outcome#MISSED}: it neither completed nor is running.
