@@ -74,8 +74,8 @@ final class Audit implements Callable<Integer> {
     @Option(
             names = "--until",
             paramLabel = "INSTANT",
-            description = "The window's end (ISO-8601), default now. A rate() schedule's occurrences are counted back"
-                    + " from it: give one of its occurrences.")
+            description = "The window's end (ISO-8601), default now; required with rate(), whose occurrences are"
+                    + " counted back from it: give one of its occurrences.")
     @Nullable
     String until;
 
@@ -108,6 +108,11 @@ final class Audit implements Callable<Integer> {
         positive(since, "--since");
         positive(tickResolution, "--tick-resolution");
         positive(retention, "--occurrence-retention");
+        if (until == null && parsed.expression().toLowerCase(Locale.ROOT).startsWith("rate(")) {
+            throw new IllegalArgumentException("--until is required with a rate() schedule: its expression does not"
+                    + " give its phase (it repeats from the schedule's creation), so its occurrences are counted back"
+                    + " from --until; give one of them (e.g. a tick 'show' printed), or the cron() form");
+        }
         Instant now = Instant.now();
         Instant end = until == null ? now : CloudlockCommand.ResetWatermark.instant(until, "--until");
         if (end.isAfter(now)) {

@@ -398,9 +398,6 @@ final class Output {
                     .append(" older than the retention, unknown");
         }
         out.append(".\n");
-        if (window.schedule().expression().toLowerCase(java.util.Locale.ROOT).startsWith("rate(")) {
-            out.append("rate(): the expression does not give the phase; occurrences are counted back from --until.\n");
-        }
         return out.toString();
     }
 

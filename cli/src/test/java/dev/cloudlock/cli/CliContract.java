@@ -460,7 +460,7 @@ abstract class CliContract {
                 .contains("5 occurrences: 0 ran, 1 running, 1 missed, 3 done at or before the watermark");
 
         String unknown = unique("never-ran");
-        CliProcess.Run none = cli("audit", unknown, "--schedule", "rate(1 minute)", "--since", "5m", "--json");
+        CliProcess.Run none = cli("audit", unknown, "--schedule", "cron(* * * * ? *)", "--since", "5m", "--json");
         assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
         assertThat(none.out().strip()).startsWith("{\"error\":\"no-such-job\",\"message\":\"No job named '" + unknown);
         running.unlock();

@@ -211,8 +211,11 @@ class CliUsageIT {
         store.addAll(List.of("--call-timeout", "2s"));
         Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
         cases.put(List.of("--schedule", "rate(1 minute)", "--since", "-5m"), "--since must be positive");
+        cases.put(List.of("--schedule", "rate(5 minutes)", "--since", "1h"), "--until is required with a rate()");
         cases.put(List.of("--schedule", "rate(1 minute)", "--since", "soon"), "'soon' is no duration");
-        cases.put(List.of("--schedule", "rate(1 minute)", "--since", "8d"), "--since 8d owes more than 10000");
+        cases.put(
+                List.of("--schedule", "rate(1 minute)", "--since", "8d", "--until", "2026-12-01T00:00:00Z"),
+                "--since 8d owes more than 10000");
         cases.put(List.of("--schedule", "rate(5 minutes", "--since", "1h"), "--schedule must be an EventBridge");
         cases.put(List.of("--schedule", "*/5 * * * *", "--since", "1h"), "--schedule-syntax unix-cron");
         cases.put(
@@ -244,7 +247,7 @@ class CliUsageIT {
                 List.of("--schedule", "rate(1 minute)", "--schedule-time-zone", "Mars/Olympus", "--since", "1h"),
                 "--schedule-time-zone must be an IANA time zone");
         cases.put(
-                List.of("--schedule", "rate(1 minute)", "--since", "1h", "--tick-resolution", "1h"),
+                List.of("--schedule", "cron(* * * * ? *)", "--since", "3h", "--tick-resolution", "1h"),
                 "--tick-resolution 1h maps two occurrences");
         cases.put(List.of("--since", "1h"), "--schedule");
         cases.put(
@@ -273,7 +276,7 @@ class CliUsageIT {
                 .startsWith("{\"error\":\"usage\",\"message\":\"--since must be positive")
                 .endsWith("}");
 
-        CliProcess.Run control = run(store, "audit", "job", "--schedule", "rate(1 minute)", "--since", "5m");
+        CliProcess.Run control = run(store, "audit", "job", "--schedule", "cron(* * * * ? *)", "--since", "5m");
         assertThat(control.exitCode())
                 .as("good flags reach the store, which is not there: " + control)
                 .isEqualTo(3);
