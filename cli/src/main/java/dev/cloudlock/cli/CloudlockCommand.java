@@ -6,6 +6,7 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.StoreCheck;
 import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.LockStore;
 import dev.cloudlock.spi.StoreSetup;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,10 +45,11 @@ import picocli.CommandLine.UnmatchedArgumentException;
         mixinStandardHelpOptions = true,
         versionProvider = CloudlockCommand.Version.class,
         description = "See and repair cloudlock locks: list, show, release by fence, reset a watermark, set a store up,"
-                + " check a store is fit for locks.",
+                + " check a store is fit for locks, audit a job's occurrences against its schedule.",
         footer = {
             "",
-            "Exit codes: 0 done, 1 refused by a condition, 2 usage or setup (nothing was sent), 3 store error.",
+            "Exit codes: 0 done, 1 refused by a condition (audit: an occurrence missed), 2 usage or setup (nothing"
+                    + " was sent), 3 store error.",
             "Example: cloudlock --store dynamodb --table-name shedlock list",
             "Before trusting a store or a local emulator with locks: cloudlock --store ... check"
         },
@@ -57,7 +59,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
             CloudlockCommand.Release.class,
             CloudlockCommand.ResetWatermark.class,
             CloudlockCommand.Init.class,
-            CloudlockCommand.Check.class
+            CloudlockCommand.Check.class,
+            Audit.class
         })
 public final class CloudlockCommand {
 
@@ -150,8 +153,7 @@ public final class CloudlockCommand {
      * {@code {"error":"store-error","message":"...","exitCode":3,"fix":"..."}}. {@code fix} is what to do about a
      * store that is set up wrong, or for usage the hint (a near miss, where the help is), in a field {@code hint}.
      */
-    private static int error(
-            CommandLine cmd, boolean json, int code, String kind, String message, @Nullable String fix) {
+    static int error(CommandLine cmd, boolean json, int code, String kind, String message, @Nullable String fix) {
         if (json) {
             cmd.getOut()
                     .println(new Output.JsonObject()
@@ -219,7 +221,11 @@ public final class CloudlockCommand {
     @Command(
             name = "list",
             mixinStandardHelpOptions = true,
-            description = "List every lock in the store, page by page.")
+            description = {
+                "List the job locks in the store, page by page, each with its occurrence records (every-occurrence"
+                        + " mode: one record <job>@<tick> per tick) summed up: how many, the oldest and newest tick,"
+                        + " which are held. --occurrences JOB lists that job's occurrence records instead."
+            })
     static final class ListLocks implements Callable<Integer> {
         @ParentCommand
         CloudlockCommand root;
@@ -227,26 +233,92 @@ public final class CloudlockCommand {
         @Option(
                 names = "--page-size",
                 defaultValue = "100",
-                description = "Locks read per request (1 to 1000, default: ${DEFAULT-VALUE}).")
+                description = "Records read per request (1 to 1000, default: ${DEFAULT-VALUE}).")
         int pageSize;
+
+        @Option(
+                names = "--summary-limit",
+                defaultValue = "1000",
+                description = "How many records a summary of occurrence records reads at most (1 to 100000, default:"
+                        + " ${DEFAULT-VALUE}); a summary that stops there says so.")
+        int summaryLimit;
+
+        @Option(
+                names = "--occurrences",
+                paramLabel = "JOB",
+                description = "List the occurrence records of JOB (named JOB@<tick>) instead of the jobs.")
+        @Nullable
+        String occurrences;
 
         @Override
         public Integer call() {
+            if (pageSize < 1 || pageSize > LockStore.MAX_PAGE_SIZE) {
+                throw new IllegalArgumentException(
+                        "--page-size must be 1 to " + LockStore.MAX_PAGE_SIZE + ", was " + pageSize);
+            }
+            if (summaryLimit < 1 || summaryLimit > LockAdmin.MAX_SUMMARY_LIMIT) {
+                throw new IllegalArgumentException(
+                        "--summary-limit must be 1 to " + LockAdmin.MAX_SUMMARY_LIMIT + ", was " + summaryLimit);
+            }
+            return occurrences == null ? jobs() : occurrences(occurrences);
+        }
+
+        private int jobs() {
             LockAdmin admin = root.admin();
-            List<LockView> locks = new ArrayList<>();
+            List<LockAdmin.Job> jobs = new ArrayList<>();
             List<LockRecordPage.Skipped> skipped = new ArrayList<>();
             Optional<String> token = Optional.empty();
             do {
-                LockAdmin.Page page = admin.list(token.orElse(null), pageSize);
-                locks.addAll(page.locks());
+                LockAdmin.JobsPage page = admin.jobs(token.orElse(null), pageSize, summaryLimit);
+                jobs.addAll(page.jobs());
                 skipped.addAll(page.skipped());
                 token = page.nextPageToken();
             } while (token.isPresent());
             if (root.json) {
-                root.out().println(Output.json(locks, skipped));
+                root.out().println(Output.jobsJson(jobs, skipped));
                 return DONE;
             }
-            root.out().print(Output.table(locks, Instant.now()));
+            root.out().print(Output.jobs(jobs, summaryLimit, Instant.now()));
+            if (!skipped.isEmpty()) {
+                root.out().print(Output.skipped(skipped));
+            }
+            return DONE;
+        }
+
+        private int occurrences(String job) {
+            LockAdmin admin = root.admin();
+            List<LockView> records = new ArrayList<>();
+            List<LockRecordPage.Skipped> skipped = new ArrayList<>();
+            Optional<LockView> jobRecord = Optional.empty();
+            Optional<String> token = Optional.empty();
+            do {
+                LockAdmin.OccurrencesPage page = admin.occurrences(job, token.orElse(null), pageSize);
+                if (page.firstPage()) {
+                    jobRecord = page.job();
+                }
+                records.addAll(page.occurrences());
+                skipped.addAll(page.skipped());
+                token = page.nextPageToken();
+            } while (token.isPresent());
+            if (jobRecord.isEmpty() && records.isEmpty()) {
+                String message = "No job named '" + job + "' in this store: no record '" + job
+                        + "' and no occurrence record '" + job + "@<tick>'.";
+                if (root.json) {
+                    return error(root.spec.commandLine(), true, REFUSED, "no-such-job", message, null);
+                }
+                root.out().println(message);
+                return REFUSED;
+            }
+            records.sort(Comparator.comparing(LockView::name));
+            if (root.json) {
+                root.out().println(Output.occurrencesJson(job, records, skipped));
+                return DONE;
+            }
+            root.out()
+                    .print(
+                            records.isEmpty()
+                                    ? "No occurrence records of '" + job + "' in this store.\n"
+                                    : Output.table(records, Instant.now()));
             if (!skipped.isEmpty()) {
                 root.out().print(Output.skipped(skipped));
             }
@@ -387,7 +459,7 @@ public final class CloudlockCommand {
         }
 
         /** {@code value} as ISO-8601 ({@code 2026-12-01T03:00:00Z}) or as {@code show} prints it (a space for T). */
-        private static Instant instant(String value, String option) {
+        static Instant instant(String value, String option) {
             try {
                 return Instant.parse(value.trim().replace(' ', 'T'));
             } catch (DateTimeParseException e) {

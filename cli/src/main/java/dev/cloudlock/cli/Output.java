@@ -1,7 +1,11 @@
 package dev.cloudlock.cli;
 
+import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.OccurrenceAudit;
 import dev.cloudlock.core.StoreCheck;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.spi.LockRecordPage;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,10 +58,20 @@ final class Output {
         if (locks.isEmpty()) {
             return "No locks in this store.\n";
         }
+        return table(locks, now, null, List.of());
+    }
+
+    /** {@link #table}, with a last column {@code extraColumn} holding {@code extra}, a value per lock, when given. */
+    private static String table(List<LockView> locks, Instant now, @Nullable String extraColumn, List<String> extra) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(COLUMNS);
-        for (LockView lock : locks) {
-            rows.add(List.of(
+        List<String> header = new ArrayList<>(COLUMNS);
+        if (extraColumn != null) {
+            header.add(extraColumn);
+        }
+        rows.add(header);
+        for (int l = 0; l < locks.size(); l++) {
+            LockView lock = locks.get(l);
+            List<String> row = new ArrayList<>(List.of(
                     lock.name(),
                     lock.held() ? "held" : "free",
                     String.valueOf(lock.fence()),
@@ -65,8 +79,12 @@ final class Output {
                     seconds(lock.lockedAt()),
                     relative(lock.lockUntil(), now),
                     exact(lock.watermark())));
+            if (extraColumn != null) {
+                row.add(extra.get(l));
+            }
+            rows.add(row);
         }
-        int[] widths = new int[COLUMNS.size()];
+        int[] widths = new int[header.size()];
         for (List<String> row : rows) {
             for (int i = 0; i < widths.length; i++) {
                 widths[i] = Math.max(widths[i], width(row.get(i)));
@@ -78,6 +96,55 @@ final class Output {
                 out.append(i == widths.length - 1 ? row.get(i) : pad(row.get(i), widths[i] + 2));
             }
             out.append('\n');
+        }
+        return out.toString();
+    }
+
+    /**
+     * The job locks as {@link #table} prints locks, with a last column {@code OCCURRENCES} that sums up each job's
+     * occurrence records ({@link #occurrences}); after the table, a note when a summary stopped at
+     * {@code --summary-limit}.
+     */
+    static String jobs(List<LockAdmin.Job> jobs, int summaryLimit, Instant now) {
+        if (jobs.isEmpty()) {
+            return "No locks in this store.\n";
+        }
+        List<String> extra = jobs.stream()
+                .map(job -> job.occurrences().map(Output::occurrences).orElse("-"))
+                .toList();
+        String table = table(jobs.stream().map(LockAdmin.Job::lock).toList(), now, "OCCURRENCES", extra);
+        boolean cut = jobs.stream()
+                .anyMatch(job -> job.occurrences().filter(o -> !o.complete()).isPresent());
+        return cut
+                ? table + "A summary marked 'at least' stopped after reading " + summaryLimit + " records"
+                        + " (--summary-limit); list the job's with --occurrences JOB, or raise the limit.\n"
+                : table;
+    }
+
+    /**
+     * A job's occurrence records in a line: {@code 3, 2026-12-01 03:00:00Z to 2026-12-01 05:00:00Z, 1 held:
+     * 2026-12-01 05:00:00Z}; {@code at least} before the count when the summary stopped at its limit.
+     */
+    static String occurrences(LockAdmin.OccurrenceSummary summary) {
+        if (summary.count() == 0) {
+            return "at least 0: none among the records read";
+        }
+        StringBuilder out = new StringBuilder();
+        if (!summary.complete()) {
+            out.append("at least ");
+        }
+        out.append(summary.count())
+                .append(", ")
+                .append(seconds(summary.oldestTick()))
+                .append(" to ")
+                .append(seconds(summary.newestTick()));
+        if (summary.held() == 0) {
+            return out.append(", none held").toString();
+        }
+        out.append(", ").append(summary.held()).append(" held: ");
+        out.append(summary.heldTicks().stream().map(Output::seconds).collect(Collectors.joining(", ")));
+        if (summary.held() > summary.heldTicks().size()) {
+            out.append(", ...");
         }
         return out.toString();
     }
@@ -146,15 +213,64 @@ final class Output {
      */
     static String json(List<LockView> locks, List<LockRecordPage.Skipped> skipped) {
         return "{\"locks\":" + locks.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
-                + ",\"skipped\":"
-                + skipped.stream()
-                        .map(s -> "{\"key\":" + quote(s.key()) + ",\"reason\":" + quote(s.reason()) + "}")
+                + ",\"skipped\":" + skippedJson(skipped) + "}";
+    }
+
+    /**
+     * The job listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}, each job a lock
+     * ({@link #json(LockView)}) with its {@code occurrences} summary when it has occurrence records.
+     */
+    static String jobsJson(List<LockAdmin.Job> jobs, List<LockRecordPage.Skipped> skipped) {
+        return "{\"locks\":"
+                + jobs.stream()
+                        .map(job -> json(
+                                job.lock(), job.occurrences().map(Output::json).orElse(null)))
                         .collect(Collectors.joining(",", "[", "]"))
-                + "}";
+                + ",\"skipped\":" + skippedJson(skipped) + "}";
+    }
+
+    /**
+     * A job's occurrence records as the endpoint returns them:
+     * {@code {"job":"...","locks":[...],"skipped":[...]}}; the last page has no token.
+     */
+    static String occurrencesJson(String job, List<LockView> records, List<LockRecordPage.Skipped> skipped) {
+        return "{\"job\":" + quote(job) + ",\"locks\":"
+                + records.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
+                + ",\"skipped\":" + skippedJson(skipped) + "}";
+    }
+
+    /**
+     * A summary of occurrence records as the endpoint returns it:
+     * {@code {"count":3,"complete":true,"oldestTick":"...","newestTick":"...","held":1,"heldTicks":["..."]}}.
+     */
+    static String json(LockAdmin.OccurrenceSummary summary) {
+        return new JsonObject()
+                .raw("count", Integer.toString(summary.count()))
+                .raw("complete", Boolean.toString(summary.complete()))
+                .string("oldestTick", summary.oldestTick())
+                .string("newestTick", summary.newestTick())
+                .raw("held", Integer.toString(summary.held()))
+                .raw(
+                        "heldTicks",
+                        summary.heldTicks().stream()
+                                .map(tick -> quote(tick.toString()))
+                                .collect(Collectors.joining(",", "[", "]")))
+                .toString();
+    }
+
+    private static String skippedJson(List<LockRecordPage.Skipped> skipped) {
+        return skipped.stream()
+                .map(s -> "{\"key\":" + quote(s.key()) + ",\"reason\":" + quote(s.reason()) + "}")
+                .collect(Collectors.joining(",", "[", "]"));
     }
 
     /** One lock as the endpoint returns it: the fields of {@link LockView} in its order, null ones left out. */
     static String json(LockView lock) {
+        return json(lock, null);
+    }
+
+    /** {@link #json(LockView)} with the job's {@code occurrences} summary last, when given. */
+    private static String json(LockView lock, @Nullable String occurrences) {
         JsonObject out = new JsonObject()
                 .string("name", lock.name())
                 .string("lockedBy", lock.lockedBy())
@@ -162,7 +278,8 @@ final class Output {
                 .string("lockUntil", lock.lockUntil())
                 .raw("fence", Long.toString(lock.fence()))
                 .string("watermark", lock.watermark())
-                .raw("held", Boolean.toString(lock.held()));
+                .raw("held", Boolean.toString(lock.held()))
+                .raw("occurrences", occurrences);
         return out.toString();
     }
 
@@ -220,6 +337,127 @@ final class Output {
                 .string("storeFailure", result.storeFailure())
                 .raw("exitCode", Integer.toString(exitCode))
                 .string("fix", fix)
+                .toString();
+    }
+
+    /**
+     * The window an audit looked at: the schedule, the window's start (excluded) and end (included), and the
+     * occurrence records' retention it was told.
+     */
+    record Window(Schedule schedule, Instant from, Instant until, Duration retention) {}
+
+    /**
+     * An audit, a tick a line ({@code 2026-12-01 03:01:00Z  ran}), each outcome in words that say what the records
+     * can tell, under a heading that names the schedule and the window, then a line of counts.
+     */
+    static String audit(OccurrenceAudit audit, Window window) {
+        boolean every = audit.completedTicks() == CompletedTicks.EVERY_OCCURRENCE;
+        StringBuilder out = new StringBuilder("Occurrences of '")
+                .append(audit.job())
+                .append("' owed by ")
+                .append(window.schedule().expression())
+                .append(" (")
+                .append(window.schedule().zone().getId())
+                .append(") after ")
+                .append(exact(window.from()))
+                .append(" up to ")
+                .append(exact(window.until()))
+                .append(
+                        every
+                                ? ", every occurrence recorded (retention " + duration(window.retention()) + "):\n"
+                                : ", under the watermark ("
+                                        + exact(audit.jobRecord()
+                                                .map(LockView::watermark)
+                                                .orElse(null)) + "):\n");
+        if (audit.occurrences().isEmpty()) {
+            out.append("  none\n");
+        }
+        for (OccurrenceAudit.Occurrence occurrence : audit.occurrences()) {
+            out.append("  ")
+                    .append(exact(occurrence.tick()))
+                    .append("  ")
+                    .append(words(occurrence, every))
+                    .append('\n');
+        }
+        out.append(audit.occurrences().size())
+                .append(audit.occurrences().size() == 1 ? " occurrence: " : " occurrences: ")
+                .append(audit.count(OccurrenceAudit.Outcome.RAN))
+                .append(" ran, ")
+                .append(audit.count(OccurrenceAudit.Outcome.RUNNING))
+                .append(" running, ")
+                .append(audit.count(OccurrenceAudit.Outcome.MISSED))
+                .append(" missed");
+        if (!every || audit.count(OccurrenceAudit.Outcome.AT_OR_BEFORE_WATERMARK) > 0) {
+            out.append(", ")
+                    .append(audit.count(OccurrenceAudit.Outcome.AT_OR_BEFORE_WATERMARK))
+                    .append(" done at or before the watermark (not told apart)");
+        }
+        if (every) {
+            out.append(", ")
+                    .append(audit.count(OccurrenceAudit.Outcome.MAY_HAVE_EXPIRED))
+                    .append(" older than the retention, unknown");
+        }
+        out.append(".\n");
+        return out.toString();
+    }
+
+    /** What became of one tick, in words that say what the records can tell. */
+    private static String words(OccurrenceAudit.Occurrence occurrence, boolean every) {
+        return switch (occurrence.outcome()) {
+            case RAN -> "ran";
+            case RUNNING ->
+                every
+                        ? "running (its occurrence record is held)"
+                        : "running (the job's lock is held; the record does not say for which tick: taken for the"
+                                + " newest)";
+            case MISSED ->
+                occurrence.record().isPresent()
+                        ? "missed (its occurrence record is open: a run failed or found the job busy, and no retry"
+                                + " completed it)"
+                        : every ? "missed (no occurrence record)" : "missed (after the watermark, not running)";
+            case AT_OR_BEFORE_WATERMARK -> "done (at or before the watermark; the record cannot tell whether it ran)";
+            case MAY_HAVE_EXPIRED ->
+                "unknown (no occurrence record, and older than the retention: it may have expired)";
+        };
+    }
+
+    /**
+     * An audit for scripts: {@code {"job":...,"schedule":{...},"from":...,"until":...,"completedTicks":...,
+     * "occurrences":[{"tick":...,"outcome":"RAN","record":lock}],"counts":{...},"lock":lock,"exitCode":0}}.
+     */
+    static String json(OccurrenceAudit audit, Window window, int exitCode) {
+        boolean every = audit.completedTicks() == CompletedTicks.EVERY_OCCURRENCE;
+        JsonObject counts = new JsonObject();
+        for (OccurrenceAudit.Outcome outcome : OccurrenceAudit.Outcome.values()) {
+            counts.raw(outcome.name(), Integer.toString(audit.count(outcome)));
+        }
+        return new JsonObject()
+                .string("job", audit.job())
+                .raw(
+                        "schedule",
+                        new JsonObject()
+                                .string("expression", window.schedule().expression())
+                                .string("syntax", window.schedule().syntax())
+                                .string("timeZone", window.schedule().zone().getId())
+                                .toString())
+                .string("from", window.from())
+                .string("until", window.until())
+                .string("completedTicks", audit.completedTicks())
+                .string("occurrenceRetention", every ? window.retention() : null)
+                .raw("lock", audit.jobRecord().map(Output::json).orElse(null))
+                .raw(
+                        "occurrences",
+                        audit.occurrences().stream()
+                                .map(o -> new JsonObject()
+                                        .string("tick", o.tick())
+                                        .string("outcome", o.outcome())
+                                        .raw(
+                                                "record",
+                                                o.record().map(Output::json).orElse(null))
+                                        .toString())
+                                .collect(Collectors.joining(",", "[", "]")))
+                .raw("counts", counts.toString())
+                .raw("exitCode", Integer.toString(exitCode))
                 .toString();
     }
 

@@ -198,11 +198,12 @@ final class StoreOptions {
                     case 's' -> Duration.ofSeconds(amount);
                     case 'm' -> Duration.ofMinutes(amount);
                     case 'h' -> Duration.ofHours(amount);
+                    case 'd' -> Duration.ofDays(amount);
                     default -> throw new IllegalArgumentException(value);
                 };
             } catch (RuntimeException e) {
                 throw new CommandLine.TypeConversionException(
-                        "'" + value + "' is no duration: use e.g. 10s, 500ms, 2m or PT10S");
+                        "'" + value + "' is no duration: use e.g. 10s, 500ms, 2m, 7d or PT10S");
             }
         }
     }

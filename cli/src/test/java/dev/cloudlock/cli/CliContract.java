@@ -3,8 +3,14 @@ package dev.cloudlock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.testkit.LockHistory;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -15,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,6 +180,296 @@ abstract class CliContract {
                 .startsWith("{\"error\":\"no-such-lock\",\"message\":\"No lock named")
                 .contains("\"exitCode\":1");
         held.unlock();
+    }
+
+    private void runTick(String job, Instant tick) {
+        provider("runner")
+                .lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+    }
+
+    /** The first word of each line of {@code out}. */
+    private static List<String> firstWords(String out) {
+        return out.lines().map(l -> l.split(" ", 2)[0]).toList();
+    }
+
+    /**
+     * {@code list} shows the jobs, each with its occurrence records summed up (count, oldest and newest tick, the held
+     * ones), and no occurrence record as a row of its own; {@code --occurrences JOB} lists exactly that job's. A job
+     * whose name starts with another's ({@code <job>b}) or is another's, {@code @} and more ({@code <job>@x}) keeps
+     * its records apart, and a job without occurrence records has no summary.
+     */
+    @Test
+    void listShowsEachJobWithItsOccurrenceRecordsSummedUpAndListsThemOnlyOnRequest() {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
+        String job = unique("every");
+        String longer = job + "b";
+        String withAt = job + "@x";
+        String plain = unique("plain");
+        for (int i = 0; i < 3; i++) {
+            runTick(job, base.plus(Duration.ofMinutes(i)));
+        }
+        Instant running = base.plus(Duration.ofMinutes(3));
+        FencedLock run = provider("runner")
+                .lockTick(
+                        config(job), running, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow();
+        runTick(longer, base.minus(Duration.ofMinutes(30)));
+        runTick(withAt, base.plus(Duration.ofMinutes(30)));
+        provider("plain").tryLock(config(plain)).orElseThrow().unlock();
+
+        CliProcess.Run table = cli("list", "--page-size", "2");
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out().lines().findFirst())
+                .hasValueSatisfying(h -> assertThat(h).endsWith("OCCURRENCES"));
+        assertThat(firstWords(table.out()))
+                .as("no occurrence record has a row of its own")
+                .contains(job, longer, withAt, plain)
+                .noneMatch(name -> CompletedTicks.jobOf(name).isPresent());
+        assertThat(row(table.out(), job))
+                .as("the job: 4 occurrence records, the running tick's held")
+                .matches(java.util.regex.Pattern.quote(job) + " +held .*")
+                .endsWith("  4, " + Output.seconds(base) + " to " + Output.seconds(running) + ", 1 held: "
+                        + Output.seconds(running));
+        assertThat(row(table.out(), longer))
+                .endsWith("  1, " + Output.seconds(base.minus(Duration.ofMinutes(30))) + " to "
+                        + Output.seconds(base.minus(Duration.ofMinutes(30))) + ", none held");
+        assertThat(row(table.out(), withAt)).endsWith(", none held").contains("  1, ");
+        assertThat(row(table.out(), plain))
+                .as("no occurrence records: no summary")
+                .endsWith("  -");
+
+        CliProcess.Run json = cli("list", "--json", "--page-size", "2");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.out())
+                .contains("\"occurrences\":{\"count\":4,\"complete\":true,\"oldestTick\":\"" + base
+                        + "\",\"newestTick\":\"" + running + "\",\"held\":1,\"heldTicks\":[\"" + running + "\"]}}")
+                .containsPattern("\\{\"name\":\"" + plain + "\"[^{}]*\\}");
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            expected.add(CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(i))));
+        }
+        CliProcess.Run records = cli("list", "--occurrences", job, "--page-size", "2");
+        assertThat(records.exitCode()).as(records.toString()).isZero();
+        List<String> listed = firstWords(records.out()).stream().skip(1).toList();
+        assertThat(listed)
+                .as("exactly the job's occurrence records, in tick order")
+                .containsExactlyElementsOf(expected);
+        assertThat(row(records.out(), expected.get(3))).contains("  held ");
+
+        CliProcess.Run recordsJson = cli("list", "--occurrences", job, "--json");
+        assertThat(recordsJson.exitCode()).as(recordsJson.toString()).isZero();
+        assertThat(recordsJson.out().strip())
+                .startsWith("{\"job\":\"" + job + "\",\"locks\":[{\"name\":\"" + expected.get(0) + "\"")
+                .contains(expected.get(3))
+                .doesNotContain(longer + "@", withAt + "@")
+                .endsWith("],\"skipped\":[]}");
+
+        CliProcess.Run none = cli("list", "--occurrences", plain);
+        assertThat(none.exitCode())
+                .as("a job without occurrence records is one: " + none)
+                .isZero();
+        assertThat(none.out()).contains("No occurrence records of '" + plain + "'");
+        run.unlock();
+    }
+
+    /** The row of {@code name} in a table. */
+    private static String row(String table, String name) {
+        return table.lines()
+                .filter(l -> l.startsWith(name + " "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row of " + name + " in\n" + table));
+    }
+
+    @Test
+    void listOccurrencesOfAnUnknownJobIsRefusedNamingItAndBadValuesAreUsageErrorsNamingTheFlag() {
+        String unknown = unique("never-ran");
+        CliProcess.Run text = cli("list", "--occurrences", unknown);
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(1);
+        assertThat(text.out()).contains("No job named '" + unknown + "'");
+        CliProcess.Run json = cli("list", "--occurrences", unknown, "--json");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+        assertThat(json.out().strip())
+                .startsWith("{\"error\":\"no-such-job\",\"message\":\"No job named '" + unknown + "'")
+                .endsWith("\"exitCode\":1}");
+
+        for (List<String> bad : List.of(
+                List.of("--summary-limit", "0"),
+                List.of("--summary-limit", "many"),
+                List.of("--page-size", "1001"),
+                List.of("--occurrences", "x".repeat(240)))) {
+            List<String> args = new ArrayList<>(List.of("list"));
+            args.addAll(bad);
+            CliProcess.Run usage = cli(args.toArray(String[]::new));
+            assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+            assertThat(usage.err())
+                    .as(usage.toString())
+                    .contains(bad.get(0).equals("--occurrences") ? "at most 230" : bad.get(0));
+        }
+    }
+
+    /** A guard on this store for {@code rate(1 minute)}, recording every occurrence or under the watermark. */
+    private TickGuard guard(CompletedTicks completedTicks) {
+        return TickGuard.builder(provider("guard"))
+                .settings(GuardSettings.defaults()
+                        .withCompletedTicks(completedTicks)
+                        .withSchedule(Schedule.parse(
+                                Schedule.Syntax.EVENTBRIDGE, "rate(1 minute)", ZoneOffset.UTC, "CLOUDLOCK_SCHEDULE")))
+                .build();
+    }
+
+    /** Delivers {@code minute} to {@code guard}: a run that completes, or with {@code fail} one whose job throws. */
+    private static void deliver(TickGuard guard, String job, Instant minute, boolean fail) throws Exception {
+        Tick tick = Tick.of(job, minute, Duration.ofSeconds(1));
+        if (!fail) {
+            assertThat(guard.run(tick, Duration.ofMinutes(1), context -> {})).isEqualTo(TickStatus.ACQUIRED);
+            return;
+        }
+        try {
+            guard.run(tick, Duration.ofMinutes(1), context -> {
+                throw new IllegalStateException("the job failed on purpose");
+            });
+            throw new AssertionError("the failing job did not fail");
+        } catch (IllegalStateException expected) {
+            assertThat(expected).hasMessage("the job failed on purpose");
+        }
+    }
+
+    /**
+     * {@code audit} of a job recording every occurrence, on {@code rate(1 minute)} over the five minutes up to
+     * {@code base}: through the guard, base-4m ran, base-3m's run failed (its record open), base-2m was never
+     * delivered, base-1m ran, and base is held by a run now. The window's start is excluded: base-5m, which ran, is
+     * not listed with {@code --since 5m} and is with {@code --since 6m} (the boundary's control); a tick the records
+     * show ran is never called missed; under a retention of 3 minutes the undelivered one is unknown rather than
+     * missed, while the ones with records still tell. A job whose every tick ran answers exit 0.
+     */
+    @Test
+    void auditTellsWhichOccurrencesOfTheScheduleRanAreRunningOrWereMissedFromTheOccurrenceRecords() throws Exception {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
+        String job = unique("audited");
+        TickGuard guard = guard(CompletedTicks.EVERY_OCCURRENCE);
+        deliver(guard, job, base.minus(Duration.ofMinutes(5)), false);
+        deliver(guard, job, base.minus(Duration.ofMinutes(4)), false);
+        deliver(guard, job, base.minus(Duration.ofMinutes(3)), true);
+        deliver(guard, job, base.minus(Duration.ofMinutes(1)), false);
+        FencedLock running = provider("runner")
+                .lockTick(config(job), base, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow();
+        String[] window = {
+            "audit", job, "--schedule", "rate(1 minute)", "--until", base.toString(), "--every-occurrence"
+        };
+
+        CliProcess.Run text = cli(with(window, "--since", "5m"));
+        assertThat(text.exitCode()).as("a missed occurrence is exit 1: " + text).isEqualTo(1);
+        assertThat(text.out().lines().filter(l -> l.startsWith("  ")).toList())
+                .as(text.toString())
+                .containsExactly(
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(4))) + "  ran",
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(3)))
+                                + "  missed (its occurrence record is open: a run failed or found the job busy, and"
+                                + " no retry completed it)",
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(2))) + "  missed (no occurrence record)",
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(1))) + "  ran",
+                        "  " + Output.exact(base) + "  running (its occurrence record is held)");
+        assertThat(text.out()).contains("5 occurrences: 2 ran, 1 running, 2 missed, 0 older than the retention");
+        System.out.println(getClass().getSimpleName() + " audit:\n" + text.out());
+
+        CliProcess.Run wider = cli(with(window, "--since", "6m"));
+        assertThat(wider.exitCode()).as(wider.toString()).isEqualTo(1);
+        assertThat(wider.out())
+                .as("the window's start is excluded, so one minute more adds base-5m, which ran")
+                .contains("  " + Output.exact(base.minus(Duration.ofMinutes(5))) + "  ran\n")
+                .contains("6 occurrences: 3 ran, 1 running, 2 missed");
+
+        CliProcess.Run json = cli(with(window, "--since", "5m", "--json"));
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+        assertThat(json.out().strip())
+                .startsWith("{\"job\":\"" + job + "\",\"schedule\":{\"expression\":\"rate(1 minute)\","
+                        + "\"syntax\":\"EVENTBRIDGE\",\"timeZone\":\"UTC\"},\"from\":\""
+                        + base.minus(Duration.ofMinutes(5)) + "\",\"until\":\"" + base + "\"")
+                .contains("{\"tick\":\"" + base.minus(Duration.ofMinutes(4)) + "\",\"outcome\":\"RAN\",\"record\":{")
+                .contains("{\"tick\":\"" + base.minus(Duration.ofMinutes(2)) + "\",\"outcome\":\"MISSED\"}")
+                .contains("\"counts\":{\"RAN\":2,\"RUNNING\":1,\"MISSED\":2,\"AT_OR_BEFORE_WATERMARK\":0,"
+                        + "\"MAY_HAVE_EXPIRED\":0}")
+                .endsWith("\"exitCode\":1}");
+
+        CliProcess.Run shortRetention = cli(with(window, "--since", "5m", "--occurrence-retention", "3m"));
+        assertThat(shortRetention.out())
+                .as(shortRetention.toString())
+                .contains("  " + Output.exact(base.minus(Duration.ofMinutes(2)))
+                        + "  unknown (no occurrence record, and older than the retention: it may have expired)")
+                .contains("  " + Output.exact(base.minus(Duration.ofMinutes(4))) + "  ran")
+                .contains("5 occurrences: 2 ran, 1 running, 1 missed, 1 older than the retention, unknown.");
+
+        String clean = unique("audited-clean");
+        for (int i = 2; i >= 0; i--) {
+            deliver(guard, clean, base.minus(Duration.ofMinutes(i)), false);
+        }
+        CliProcess.Run allRan = cli(
+                "audit",
+                clean,
+                "--schedule",
+                "rate(1 minute)",
+                "--until",
+                base.toString(),
+                "--since",
+                "3m",
+                "--every-occurrence");
+        assertThat(allRan.exitCode()).as("none missed: exit 0 " + allRan).isZero();
+        assertThat(allRan.out()).contains("3 occurrences: 3 ran, 0 running, 0 missed");
+        running.unlock();
+    }
+
+    /**
+     * {@code audit} of a job under the watermark: the occurrences at or before it are done, and the output says the
+     * record cannot tell whether each ran; after it, the newest is running while the job's lock is held, the others
+     * missed. An unknown job is exit 1 with no-such-job, not every occurrence missed.
+     */
+    @Test
+    void auditUnderTheWatermarkSaysWhatTheRecordCanStillTell() throws Exception {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
+        String job = unique("audited-watermark");
+        TickGuard guard = guard(CompletedTicks.WATERMARK);
+        deliver(guard, job, base.minus(Duration.ofMinutes(4)), false);
+        deliver(guard, job, base.minus(Duration.ofMinutes(2)), false);
+        FencedLock running =
+                provider("runner").lockTick(config(job), base).lock().orElseThrow();
+
+        CliProcess.Run text =
+                cli("audit", job, "--schedule", "cron(* * * * ? *)", "--until", base.toString(), "--since", "5m");
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(1);
+        String done = "  done (at or before the watermark; the record cannot tell whether it ran)";
+        assertThat(text.out().lines().filter(l -> l.startsWith("  ")).toList())
+                .as(text.toString())
+                .containsExactly(
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(4))) + done,
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(3))) + done,
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(2))) + done,
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(1)))
+                                + "  missed (after the watermark, not running)",
+                        "  " + Output.exact(base)
+                                + "  running (the job's lock is held; the record does not say for which tick: taken"
+                                + " for the newest)");
+        assertThat(text.out())
+                .contains("under the watermark (" + Output.exact(base.minus(Duration.ofMinutes(2))) + ")")
+                .contains("5 occurrences: 0 ran, 1 running, 1 missed, 3 done at or before the watermark");
+
+        String unknown = unique("never-ran");
+        CliProcess.Run none = cli("audit", unknown, "--schedule", "cron(* * * * ? *)", "--since", "5m", "--json");
+        assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
+        assertThat(none.out().strip()).startsWith("{\"error\":\"no-such-job\",\"message\":\"No job named '" + unknown);
+        running.unlock();
+    }
+
+    private static String[] with(String[] args, String... more) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     @Test

@@ -14,6 +14,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Usage answered before any store is contacted: exit code 2 with the problem named, {@code --help} everywhere. */
 class CliUsageIT {
 
+    /** A store on 127.0.0.1:9 (discard): a request would fail as a store error, so a usage error must come first. */
+    private static final List<String> DISCARD_STORE = List.of(
+            "--store",
+            "dynamodb",
+            "--table-name",
+            "shedlock",
+            "--endpoint",
+            "http://127.0.0.1:9",
+            "--region",
+            "us-east-1");
+
     private static CliProcess.Run cli(String... args) {
         return CliProcess.run(Map.of(), List.of(), List.of(args));
     }
@@ -31,7 +42,9 @@ class CliUsageIT {
         CliProcess.Run unknown = cli("--store", "dynamodb", "unlock-everything");
         assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
         assertThat(unknown.err())
-                .contains("'unlock-everything'", "The commands are list, show, release, reset-watermark, init, check.")
+                .contains(
+                        "'unlock-everything'",
+                        "The commands are list, show, release, reset-watermark, init, check, audit.")
                 .doesNotContain("Did you mean");
 
         CliProcess.Run typo = cli("--store", "dynamodb", "lsit");
@@ -159,16 +172,7 @@ class CliUsageIT {
 
     @Test
     void badValuesAreNamedBeforeAnyRequest() {
-        // 127.0.0.1:9 (discard) would fail as a store error; a usage error must come first.
-        List<String> store = List.of(
-                "--store",
-                "dynamodb",
-                "--table-name",
-                "shedlock",
-                "--endpoint",
-                "http://127.0.0.1:9",
-                "--region",
-                "us-east-1");
+        List<String> store = DISCARD_STORE;
         CliProcess.Run badWatermark = run(store, "reset-watermark", "job", "--from", "none", "--to", "yesterday");
         assertThat(badWatermark.exitCode()).as(badWatermark.toString()).isEqualTo(2);
         assertThat(badWatermark.err()).contains("--to", "yesterday", "ISO-8601");
@@ -196,8 +200,90 @@ class CliUsageIT {
         assertThat(badTimeout.err()).contains("'soon' is no duration");
     }
 
+    /**
+     * Every bad flag of {@code audit} is usage (exit 2) naming the flag, before any request: the store is the discard
+     * port, where a request would end as a store error (exit 3). The control: the same flags with a good window reach
+     * the store (exit 3).
+     */
+    @Test
+    void auditsBadFlagsAreUsageErrorsNamingTheFlagBeforeAnyRequest() {
+        List<String> store = new ArrayList<>(DISCARD_STORE);
+        store.addAll(List.of("--call-timeout", "2s"));
+        Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("--schedule", "rate(1 minute)", "--since", "-5m"), "--since must be positive");
+        cases.put(List.of("--schedule", "rate(5 minutes)", "--since", "1h"), "--until is required with a rate()");
+        cases.put(List.of("--schedule", "rate(1 minute)", "--since", "soon"), "'soon' is no duration");
+        cases.put(
+                List.of("--schedule", "rate(1 minute)", "--since", "8d", "--until", "2026-12-01T00:00:00Z"),
+                "--since 8d owes more than 10000");
+        cases.put(List.of("--schedule", "rate(5 minutes", "--since", "1h"), "--schedule must be an EventBridge");
+        cases.put(List.of("--schedule", "*/5 * * * *", "--since", "1h"), "--schedule-syntax unix-cron");
+        cases.put(
+                List.of(
+                        "--schedule",
+                        "*/5 * * * *",
+                        "--schedule-syntax",
+                        "unix-cron",
+                        "--since",
+                        "1h",
+                        "--until",
+                        "yesterday"),
+                "--until 'yesterday' is no ISO-8601 instant");
+        cases.put(
+                List.of(
+                        "--schedule",
+                        "0 */5 * * * *",
+                        "--schedule-syntax",
+                        "ncrontab",
+                        "--since",
+                        "1h",
+                        "--until",
+                        "9000-01-01T00:00:00Z"),
+                "--until 9000-01-01T00:00:00Z is after this machine's clock");
+        cases.put(
+                List.of("--schedule", "*/5 * * * *", "--schedule-syntax", "quartz", "--since", "1h"),
+                "--schedule-syntax must be eventbridge, unix-cron or ncrontab");
+        cases.put(
+                List.of("--schedule", "rate(1 minute)", "--schedule-time-zone", "Mars/Olympus", "--since", "1h"),
+                "--schedule-time-zone must be an IANA time zone");
+        cases.put(
+                List.of("--schedule", "cron(* * * * ? *)", "--since", "3h", "--tick-resolution", "1h"),
+                "--tick-resolution 1h maps two occurrences");
+        cases.put(List.of("--since", "1h"), "--schedule");
+        cases.put(
+                List.of(
+                        "--schedule",
+                        "rate(1 minute)",
+                        "--since",
+                        "1h",
+                        "--every-occurrence",
+                        "--occurrence-retention",
+                        "0s"),
+                "--occurrence-retention must be positive");
+        for (Map.Entry<List<String>, String> bad : cases.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("audit", "nightly-report"));
+            args.addAll(bad.getKey());
+            CliProcess.Run usage = run(store, args.toArray(String[]::new));
+            assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+            assertThat(usage.err())
+                    .as(usage.toString())
+                    .contains(bad.getValue())
+                    .doesNotContain("store error");
+        }
+        CliProcess.Run json = run(store, "audit", "job", "--schedule", "rate(1 minute)", "--since", "-5m", "--json");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(2);
+        assertThat(json.out().strip())
+                .startsWith("{\"error\":\"usage\",\"message\":\"--since must be positive")
+                .endsWith("}");
+
+        CliProcess.Run control = run(store, "audit", "job", "--schedule", "cron(* * * * ? *)", "--since", "5m");
+        assertThat(control.exitCode())
+                .as("good flags reach the store, which is not there: " + control)
+                .isEqualTo(3);
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"list", "show", "release", "reset-watermark", "init", "check"})
+    @ValueSource(strings = {"list", "show", "release", "reset-watermark", "init", "check", "audit"})
     void everyCommandHasHelp(String command) {
         CliProcess.Run help = cli(command, "--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();

@@ -4,6 +4,7 @@ import dev.cloudlock.spi.IsoTimestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a job remembers which of its scheduled occurrences completed, and so which later deliveries are
@@ -74,6 +75,29 @@ public enum CompletedTicks {
         } catch (java.time.format.DateTimeParseException | IllegalArgumentException notATick) {
             return false;
         }
+    }
+
+    /**
+     * The job whose occurrence record {@code name} is: everything before the fixed-width {@code @<tick>} suffix;
+     * empty when {@code name} has not the form {@link #isOccurrenceRecordName} checks, so a job record. The one rule
+     * by which listings tell occurrence records from job records and group them by job: the suffix has a fixed width,
+     * so a job named {@code a} never claims the records of {@code ab} or of {@code a@b}.
+     */
+    public static Optional<String> jobOf(String name) {
+        return isOccurrenceRecordName(name)
+                ? Optional.of(name.substring(0, name.length() - OCCURRENCE_RECORD_SUFFIX_LENGTH))
+                : Optional.empty();
+    }
+
+    /**
+     * The tick whose occurrence record of {@code job} is {@code name}; empty unless {@code name} is exactly
+     * {@link #recordName(String, Instant) job@tick} for that job.
+     */
+    public static Optional<Instant> tickOf(String job, String name) {
+        if (!job.equals(jobOf(name).orElse(null))) {
+            return Optional.empty();
+        }
+        return Optional.of(Instant.parse(name.substring(name.length() - OCCURRENCE_RECORD_SUFFIX_LENGTH + 1)));
     }
 
     /**

@@ -8,9 +8,14 @@ import dev.cloudlock.spi.StoreSetup;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,6 +38,11 @@ public final class LockAdmin {
 
     /** The lease the watermark reset holds the lock for while it reads and writes the record. */
     private static final Duration RESET_LEASE = Duration.ofMinutes(1);
+    /** How many records a job's occurrence summary reads by default ({@link #jobs}): one page. */
+    public static final int DEFAULT_SUMMARY_LIMIT = LockStore.MAX_PAGE_SIZE;
+    /** The most records a job's occurrence summary may be asked to read ({@link #jobs}). */
+    public static final int MAX_SUMMARY_LIMIT = 100_000;
+
     /** How often a release is tried again when the holding it targets wrote its record in between (an extension). */
     private static final int RELEASE_ATTEMPTS = 3;
 
@@ -53,19 +63,9 @@ public final class LockAdmin {
      * @param pageSize at most this many locks, 1 to {@value LockStore#MAX_PAGE_SIZE}
      */
     public Page list(@Nullable String pageToken, int pageSize) {
-        if (pageSize < 1 || pageSize > LockStore.MAX_PAGE_SIZE) {
-            throw new IllegalArgumentException(
-                    "pageSize must be 1 to " + LockStore.MAX_PAGE_SIZE + ", was " + pageSize);
-        }
+        checkPageSize(pageSize);
         LockRecordPage page = store.list(pageToken, pageSize);
-        for (LockRecordPage.Skipped stray : page.skipped()) {
-            if (provider.firstReportOfStray(stray.key())) {
-                LOG.warn(
-                        "'{}' is under the lock prefix but is no lock record ({}); not listed",
-                        stray.key(),
-                        stray.reason());
-            }
-        }
+        reportStrays(page);
         if (page.records().isEmpty()) {
             return new Page(List.of(), page.skipped(), Optional.ofNullable(page.nextPageToken()));
         }
@@ -74,6 +74,220 @@ public final class LockAdmin {
                 page.records().stream().map(r -> LockView.of(r, now)).toList(),
                 page.skipped(),
                 Optional.ofNullable(page.nextPageToken()));
+    }
+
+    /**
+     * One page of the job records (every record but the occurrence records, {@link CompletedTicks#jobOf}), each with
+     * a summary of its occurrence records: how many, the oldest and newest tick, and which are held. A summary reads
+     * at most {@code summaryLimit} records (each page the store is asked for counts in full, whether or not what it
+     * held was the job's); when the records go on past that, the summary says so ({@link OccurrenceSummary#complete()}
+     * false) and counts only what it read. Where the store lists one job's occurrence records by a key prefix
+     * ({@link LockStore#listsOccurrencesByJob()}: S3, Blob Storage) each job's summary reads its own records, at most
+     * ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and one read per record, its state
+     * being in its body); elsewhere one pass over the store's listing ({@link LockStore#list}) sums up every job of the
+     * page at once, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per page, and is
+     * complete only when the store holds no more records than that.
+     *
+     * @param pageToken {@code null} for the first page, else {@link JobsPage#nextPageToken()} of the previous one (a
+     *     token of {@link #list} is none)
+     * @param pageSize at most this many jobs, 1 to {@value LockStore#MAX_PAGE_SIZE}
+     * @param summaryLimit how many records a summary may read at most, 1 to {@value #MAX_SUMMARY_LIMIT}
+     */
+    public JobsPage jobs(@Nullable String pageToken, int pageSize, int summaryLimit) {
+        checkPageSize(pageSize);
+        if (summaryLimit < 1 || summaryLimit > MAX_SUMMARY_LIMIT) {
+            throw new IllegalArgumentException(
+                    "summaryLimit must be 1 to " + MAX_SUMMARY_LIMIT + ", was " + summaryLimit);
+        }
+        LockRecordPage page = store.listJobs(pageToken, pageSize);
+        reportStrays(page);
+        if (page.records().isEmpty()) {
+            return new JobsPage(List.of(), page.skipped(), Optional.ofNullable(page.nextPageToken()));
+        }
+        Instant now = provider.storeTime(page.records().get(0).name()).earliest();
+        Map<String, Summing> sums = new LinkedHashMap<>();
+        for (LockRecord record : page.records()) {
+            sums.put(record.name(), new Summing());
+        }
+        if (store.listsOccurrencesByJob()) {
+            for (Map.Entry<String, Summing> job : sums.entrySet()) {
+                if (job.getKey().length() <= CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
+                    sum(
+                            (token, size) -> store.listOccurrences(job.getKey(), token, size),
+                            summaryLimit,
+                            Map.of(job.getKey(), job.getValue()),
+                            now);
+                }
+            }
+        } else {
+            sum(store::list, summaryLimit, sums, now);
+        }
+        List<Job> jobs = new ArrayList<>();
+        for (LockRecord record : page.records()) {
+            jobs.add(new Job(LockView.of(record, now), sums.get(record.name()).summary()));
+        }
+        return new JobsPage(jobs, page.skipped(), Optional.ofNullable(page.nextPageToken()));
+    }
+
+    /**
+     * Reads {@code listing} page by page, at most {@code limit} records, and adds each occurrence record of a job in
+     * {@code sums} to its sum; marks each sum touched complete when the listing ended within the limit.
+     */
+    private static void sum(
+            BiFunction<@Nullable String, Integer, LockRecordPage> listing,
+            int limit,
+            Map<String, Summing> sums,
+            Instant now) {
+        int left = limit;
+        @Nullable String token = null;
+        do {
+            int asked = Math.min(left, LockStore.MAX_PAGE_SIZE);
+            LockRecordPage page = listing.apply(token, asked);
+            left -= asked;
+            for (LockRecord record : page.records()) {
+                Optional<String> job = CompletedTicks.jobOf(record.name());
+                Summing sum = job.map(sums::get).orElse(null);
+                if (sum != null) {
+                    sum.add(CompletedTicks.tickOf(job.get(), record.name()).orElseThrow(), !record.isFreeAt(now));
+                }
+            }
+            token = page.nextPageToken();
+        } while (token != null && left > 0);
+        for (Summing sum : sums.values()) {
+            sum.read(token == null);
+        }
+    }
+
+    /** One job's occurrence records as a summary reads them. */
+    private static final class Summing {
+        private final List<Instant> ticks = new ArrayList<>();
+        private final List<Instant> held = new ArrayList<>();
+        private boolean read;
+        private boolean complete = true;
+
+        void add(Instant tick, boolean isHeld) {
+            ticks.add(tick);
+            if (isHeld) {
+                held.add(tick);
+            }
+        }
+
+        /** A listing of this job's records ended ({@code toTheEnd}) or stopped at the limit. */
+        void read(boolean toTheEnd) {
+            read = true;
+            complete &= toTheEnd;
+        }
+
+        /** Empty when the job has no occurrence record: none read, and all read. */
+        Optional<OccurrenceSummary> summary() {
+            if (!read || (ticks.isEmpty() && complete)) {
+                return Optional.empty();
+            }
+            Collections.sort(held);
+            return Optional.of(new OccurrenceSummary(
+                    ticks.size(),
+                    complete,
+                    ticks.isEmpty() ? null : Collections.min(ticks),
+                    ticks.isEmpty() ? null : Collections.max(ticks),
+                    held.size(),
+                    held.subList(0, Math.min(held.size(), OccurrenceSummary.HELD_TICKS_SHOWN))));
+        }
+    }
+
+    /**
+     * One page of the occurrence records of {@code job} (named {@code <job>@<tick>}, {@link CompletedTicks#tickOf}),
+     * in the store's order; another job's records never, whatever its name. The first page (no token) also reads the
+     * job's own record, {@link OccurrencesPage#job()}: with no job record and no occurrence record in a listing that
+     * has ended, there is no such job ({@link OccurrencesPage#noSuchJob()}).
+     *
+     * @param pageToken {@code null} for the first page, else {@link OccurrencesPage#nextPageToken()} of the previous
+     * @param pageSize how many records a page reads at most, 1 to {@value LockStore#MAX_PAGE_SIZE}; on a store
+     *     without a listing by key prefix they are any records of the store, so a page may hold none and go on
+     * @throws IllegalArgumentException when {@code job} breaks the name rules or is too long to have occurrence
+     *     records ({@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters at most)
+     */
+    public OccurrencesPage occurrences(String job, @Nullable String pageToken, int pageSize) {
+        checkPageSize(pageSize);
+        provider.checkName(job);
+        CompletedTicks.EVERY_OCCURRENCE.recordName(job, Instant.EPOCH); // the length check, with its message
+        Optional<LockView> jobRecord = pageToken == null ? show(job) : Optional.empty();
+        LockRecordPage page = store.listOccurrences(job, pageToken, pageSize);
+        reportStrays(page);
+        List<LockView> records = new ArrayList<>();
+        for (LockRecord record : page.records()) {
+            if (CompletedTicks.tickOf(job, record.name()).isPresent()) {
+                records.add(
+                        LockView.of(record, provider.storeTime(record.name()).earliest()));
+            }
+        }
+        return new OccurrencesPage(
+                pageToken == null, jobRecord, records, page.skipped(), Optional.ofNullable(page.nextPageToken()));
+    }
+
+    /**
+     * What became of each of {@code ticks}, the ticks the job's schedule owed, by the rule of {@link OccurrenceAudit}:
+     * ran, running, missed, or what the records can still tell (at or before the watermark; under every occurrence,
+     * older than the retention and perhaps expired). Reads the job record, and under
+     * {@link CompletedTicks#EVERY_OCCURRENCE} each tick's occurrence record: one read, plus one per tick then.
+     *
+     * @param ticks the owed ticks, oldest first (a schedule's occurrences truncated to the tick resolution), at most
+     *     {@value OccurrenceAudit#MAX_OCCURRENCES}
+     * @param completedTicks how the job records completed ticks (the guard's {@code CLOUDLOCK_EVERY_OCCURRENCE})
+     * @param retention the occurrence records' retention (the guard's {@code CLOUDLOCK_OCCURRENCE_RETENTION}); an
+     *     occurrence older than it without a record may have expired rather than been missed
+     * @throws IllegalArgumentException before any request, when {@code job} breaks the name rules (or is too long to
+     *     have occurrence records, under every occurrence), the ticks are more than
+     *     {@value OccurrenceAudit#MAX_OCCURRENCES} or not in ascending order, or the retention is not positive
+     */
+    public OccurrenceAudit audit(String job, List<Instant> ticks, CompletedTicks completedTicks, Duration retention) {
+        provider.checkName(job);
+        Objects.requireNonNull(completedTicks, "completedTicks");
+        Objects.requireNonNull(retention, "retention");
+        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
+            completedTicks.recordName(job, Instant.EPOCH); // the length check, with its message
+        }
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
+        }
+        if (ticks.size() > OccurrenceAudit.MAX_OCCURRENCES) {
+            throw new IllegalArgumentException("An audit classifies at most " + OccurrenceAudit.MAX_OCCURRENCES
+                    + " ticks, was given " + ticks.size());
+        }
+        for (int i = 1; i < ticks.size(); i++) {
+            if (!ticks.get(i).isAfter(ticks.get(i - 1))) {
+                throw new IllegalArgumentException("The ticks must be in ascending order, without repeats: "
+                        + ticks.get(i - 1) + " then " + ticks.get(i));
+            }
+        }
+        Optional<LockView> jobRecord = show(job);
+        // an expiry possibly passed counts: the latest the store's clock can read
+        Instant now = provider.storeTime(job).latest();
+        return OccurrenceAudit.classify(
+                job,
+                ticks,
+                completedTicks,
+                retention,
+                jobRecord,
+                tick -> show(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick)),
+                now);
+    }
+
+    private static void checkPageSize(int pageSize) {
+        if (pageSize < 1 || pageSize > LockStore.MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException(
+                    "pageSize must be 1 to " + LockStore.MAX_PAGE_SIZE + ", was " + pageSize);
+        }
+    }
+
+    private void reportStrays(LockRecordPage page) {
+        for (LockRecordPage.Skipped stray : page.skipped()) {
+            if (provider.firstReportOfStray(stray.key())) {
+                LOG.warn(
+                        "'{}' is under the lock prefix but is no lock record ({}); not listed",
+                        stray.key(),
+                        stray.reason());
+            }
+        }
     }
 
     /** The lock named {@code name}, empty when the store has no record of it. */
@@ -196,6 +410,95 @@ public final class LockAdmin {
     /** Makes the store ready for locks, idempotently ({@link LockStore#init}). */
     public StoreSetup init() {
         return store.init();
+    }
+
+    /**
+     * One page of {@link #jobs}.
+     *
+     * @param jobs the job records of this page, each with its occurrence records' summary
+     * @param skipped the records of this page under the lock prefix that are no lock records, as in {@link Page}
+     * @param nextPageToken what to pass for the next page; empty on the last page
+     */
+    public record JobsPage(List<Job> jobs, List<LockRecordPage.Skipped> skipped, Optional<String> nextPageToken) {
+        public JobsPage {
+            jobs = List.copyOf(jobs);
+            skipped = List.copyOf(skipped);
+            Objects.requireNonNull(nextPageToken, "nextPageToken");
+        }
+    }
+
+    /**
+     * A job record and what its occurrence records add up to.
+     *
+     * @param lock the job's own record
+     * @param occurrences the summary of its occurrence records; empty when it has none (a job under the watermark, or
+     *     a lock that is no job's)
+     */
+    public record Job(LockView lock, Optional<OccurrenceSummary> occurrences) {
+        public Job {
+            Objects.requireNonNull(lock, "lock");
+            Objects.requireNonNull(occurrences, "occurrences");
+        }
+    }
+
+    /**
+     * A job's occurrence records, summed up from the ones a summary read ({@link #jobs}).
+     *
+     * @param count how many occurrence records of the job were read: all of them when {@code complete}, else at least
+     *     this many exist
+     * @param complete whether the job's occurrence records were read to their end; false when the summary stopped at
+     *     its limit, so every figure is over the records read only
+     * @param oldestTick the oldest tick among them; null only when none was read
+     * @param newestTick the newest tick among them; null only when none was read
+     * @param held how many of them are held now (a run of that tick, or one that ended without releasing, within its
+     *     lease)
+     * @param heldTicks the ticks of the held ones, oldest first, at most {@value #HELD_TICKS_SHOWN}
+     */
+    public record OccurrenceSummary(
+            int count,
+            boolean complete,
+            @Nullable Instant oldestTick,
+            @Nullable Instant newestTick,
+            int held,
+            List<Instant> heldTicks) {
+
+        /** How many held ticks a summary names at most. */
+        public static final int HELD_TICKS_SHOWN = 10;
+
+        public OccurrenceSummary {
+            heldTicks = List.copyOf(heldTicks);
+        }
+    }
+
+    /**
+     * One page of {@link #occurrences}.
+     *
+     * @param firstPage whether this is the listing's first page, the one that reads the job's record
+     * @param job the job's own record, read on the first page only (empty on later ones, and when it has none)
+     * @param occurrences the job's occurrence records on this page
+     * @param skipped the records of this page under the lock prefix that are no lock records
+     * @param nextPageToken what to pass for the next page; empty on the last page
+     */
+    public record OccurrencesPage(
+            boolean firstPage,
+            Optional<LockView> job,
+            List<LockView> occurrences,
+            List<LockRecordPage.Skipped> skipped,
+            Optional<String> nextPageToken) {
+        public OccurrencesPage {
+            Objects.requireNonNull(job, "job");
+            occurrences = List.copyOf(occurrences);
+            skipped = List.copyOf(skipped);
+            Objects.requireNonNull(nextPageToken, "nextPageToken");
+        }
+
+        /**
+         * Whether the store has no such job: on a first page that is also the last, no job record and no occurrence
+         * record. (A later page cannot tell, and a first page with a next page neither.)
+         */
+        public boolean noSuchJob() {
+            return firstPage && job.isEmpty() && occurrences.isEmpty() && nextPageToken.isEmpty();
+        }
     }
 
     /**

@@ -60,13 +60,14 @@ public abstract class ETagLockStore implements LockStore {
     }
 
     /**
-     * Lists one page of at most {@code pageSize} object keys, from the store's own page token {@code pageToken}
-     * ({@code null}: the first page): directly under the prefix ({@code occurrences} false: the job records; keys with
-     * {@code /} left out), or under the prefix's {@link ObjectKeys#OCCURRENCE_PREFIX} (the occurrence records, kept
-     * apart for a lifecycle rule); each key relative to the prefix.
+     * Lists one page of at most {@code pageSize} object keys that start with the prefix followed by {@code under},
+     * keys with a {@code /} after that left out, from the store's own page token {@code pageToken} ({@code null}: the
+     * first page); each key relative to the prefix. {@code under} is empty for the job records, or starts with
+     * {@link ObjectKeys#OCCURRENCE_PREFIX}: every occurrence record (kept apart for a lifecycle rule), or one job's
+     * ({@code occurrences/<encoded job>%40}).
      */
     protected abstract KeyPage listKeysUnder(
-            boolean occurrences, @Nullable String pageToken, int pageSize, CallTimeouts deadline);
+            String under, @Nullable String pageToken, int pageSize, CallTimeouts deadline);
 
     /** The key of lock {@code name} without the prefix: the encoding {@link StoredNames#decode} inverts. */
     protected abstract String encodeName(String name);
@@ -166,13 +167,6 @@ public abstract class ETagLockStore implements LockStore {
         return known.read(name, readObject(name, timeouts.forSettling(leaseLeft)));
     }
 
-    /**
-     * One page of keys ({@link #listKeys}), then a read of each lock object, since its state is in its body: 1 + n
-     * requests for a page of n. An object under the prefix that is no lock object (a key that is no encoded lock name,
-     * {@link StoredNames#decode}, or a body that is no lock record) is another tool's or a half-written one: skipped
-     * and reported in {@link LockRecordPage#skipped()}, never renamed, and the listing goes on. An object deleted
-     * between the listing and its read is left out.
-     */
     /** Marks a page token among the occurrence records (neither S3's nor Blob Storage's tokens contain a space). */
     private static final String OCCURRENCES_TOKEN = "occurrences ";
 
@@ -184,7 +178,11 @@ public abstract class ETagLockStore implements LockStore {
     private KeyPage listKeys(@Nullable String pageToken, int pageSize, CallTimeouts deadline) {
         boolean occurrences = pageToken != null && pageToken.startsWith(OCCURRENCES_TOKEN);
         String token = occurrences ? pageToken.substring(OCCURRENCES_TOKEN.length()) : pageToken;
-        KeyPage page = listKeysUnder(occurrences, token == null || token.isEmpty() ? null : token, pageSize, deadline);
+        KeyPage page = listKeysUnder(
+                occurrences ? ObjectKeys.OCCURRENCE_PREFIX : "",
+                token == null || token.isEmpty() ? null : token,
+                pageSize,
+                deadline);
         if (occurrences) {
             return page.nextPageToken() == null
                     ? page
@@ -196,16 +194,53 @@ public abstract class ETagLockStore implements LockStore {
         if (page.keys().size() >= pageSize) {
             return new KeyPage(page.keys(), OCCURRENCES_TOKEN);
         }
-        KeyPage more = listKeysUnder(true, null, pageSize - page.keys().size(), deadline);
+        KeyPage more = listKeysUnder(
+                ObjectKeys.OCCURRENCE_PREFIX, null, pageSize - page.keys().size(), deadline);
         List<String> keys = new ArrayList<>(page.keys());
         keys.addAll(more.keys());
         return new KeyPage(keys, more.nextPageToken() == null ? null : OCCURRENCES_TOKEN + more.nextPageToken());
     }
 
+    /**
+     * One page of keys ({@link #listKeys}), then a read of each lock object, since its state is in its body: 1 + n
+     * requests for a page of n. An object under the prefix that is no lock object (a key that is no encoded lock name,
+     * {@link StoredNames#decode}, or a body that is no lock record) is another tool's or a half-written one: skipped
+     * and reported in {@link LockRecordPage#skipped()}, never renamed, and the listing goes on. An object deleted
+     * between the listing and its read is left out.
+     */
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();
-        KeyPage page = listKeys(pageToken, pageSize, deadline);
+        return readEach(listKeys(pageToken, pageSize, deadline), deadline);
+    }
+
+    /** The job records only: one listing directly under the prefix, then a read of each object (1 + n requests). */
+    @Override
+    public LockRecordPage listJobs(@Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        return readEach(listKeysUnder("", pageToken, pageSize, deadline), deadline);
+    }
+
+    /**
+     * One job's occurrence records only: one listing under {@code <prefix>occurrences/<encoded job>%40}, in key order,
+     * which is tick order (the tick has a fixed width), then a read of each object (1 + n requests). The listing may
+     * hold another job's records whose name starts with the same text ({@code a@b}'s for {@code a}); core drops them.
+     */
+    @Override
+    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+        CallTimeouts deadline = timeouts.forRead();
+        return readEach(
+                listKeysUnder(ObjectKeys.OCCURRENCE_PREFIX + encodeName(job + "@"), pageToken, pageSize, deadline),
+                deadline);
+    }
+
+    /** True: one job's occurrence records are listed by their key prefix. */
+    @Override
+    public boolean listsOccurrencesByJob() {
+        return true;
+    }
+
+    private LockRecordPage readEach(KeyPage page, CallTimeouts deadline) {
         List<LockRecord> records = new ArrayList<>();
         List<LockRecordPage.Skipped> skipped = new ArrayList<>();
         for (String key : page.keys()) {

@@ -1,10 +1,12 @@
 package dev.cloudlock.spi;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -74,6 +76,50 @@ public interface LockStore {
      * @param pageSize how many records a page may hold at most, 1 to {@link #MAX_PAGE_SIZE} (core checks it)
      */
     LockRecordPage list(@Nullable String pageToken, int pageSize);
+
+    /**
+     * One page of the job records: the records whose names are no occurrence record's
+     * ({@link CompletedTicks#jobOf} empty). The default is a page of {@link #list} with the occurrence records left
+     * out, so a page may hold fewer than asked, even none, and still have a next page: correct on every store, at
+     * the cost of reading the occurrence records too. A store that keeps occurrence records apart (under a key
+     * prefix of their own) overrides it to read the job records only. Its page tokens are its own, not
+     * {@link #list}'s.
+     */
+    default LockRecordPage listJobs(@Nullable String pageToken, int pageSize) {
+        LockRecordPage page = list(pageToken, pageSize);
+        return new LockRecordPage(
+                page.records().stream()
+                        .filter(r -> CompletedTicks.jobOf(r.name()).isEmpty())
+                        .toList(),
+                page.skipped(),
+                page.nextPageToken());
+    }
+
+    /**
+     * One page of the occurrence records of {@code job} ({@link CompletedTicks#recordName
+     * &lt;job&gt;@&lt;tick&gt;}). A page may also hold records that are not the job's (core keeps only those
+     * {@link CompletedTicks#tickOf} names the job's), and fewer than asked, even none, with a next page. The default
+     * is a page of {@link #list} reduced to the names that start with {@code job@}: correct on every store, but it
+     * reads every record of the store to find one job's; a store that can read by a key prefix overrides it. Its page
+     * tokens are its own, not {@link #list}'s.
+     */
+    default LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+        String start = job + "@";
+        LockRecordPage page = list(pageToken, pageSize);
+        return new LockRecordPage(
+                page.records().stream().filter(r -> r.name().startsWith(start)).toList(),
+                List.of(),
+                page.nextPageToken());
+    }
+
+    /**
+     * Whether {@link #listOccurrences} reads only the given job's records (by a key prefix), so that listing one job's
+     * occurrence records costs what that job has; false (the default) when it reads every record of the store, and
+     * core then sums up a page of jobs from one pass over {@link #list} instead of one pass per job.
+     */
+    default boolean listsOccurrencesByJob() {
+        return false;
+    }
 
     /** The largest page {@link #list} is asked for. */
     int MAX_PAGE_SIZE = 1000;

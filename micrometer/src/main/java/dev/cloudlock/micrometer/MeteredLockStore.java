@@ -149,6 +149,21 @@ public final class MeteredLockStore implements LockStore {
     }
 
     @Override
+    public boolean listsOccurrencesByJob() {
+        return store.listsOccurrencesByJob();
+    }
+
+    @Override
+    public LockRecordPage listJobs(@Nullable String pageToken, int pageSize) {
+        return timed("list", NO_LOCK, () -> store.listJobs(pageToken, pageSize), r -> true);
+    }
+
+    @Override
+    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+        return timed("list", NO_LOCK, () -> store.listOccurrences(job, pageToken, pageSize), r -> true);
+    }
+
+    @Override
     public StoreSetup init() {
         return timed("init", NO_LOCK, store::init, r -> true);
     }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreUnavailableException;
@@ -92,6 +94,154 @@ abstract class AdminCases extends ContractCases {
         assertThat(skipped)
                 .as("the stray record, reported with its key")
                 .anySatisfy(s -> assertThat(s.key()).contains(stray));
+    }
+
+    /** Every job record of the store with its summary, page by page ({@code pageSize} jobs a page). */
+    private Map<String, LockAdmin.Job> jobs(int pageSize) {
+        Map<String, LockAdmin.Job> seen = new HashMap<>();
+        LockAdmin admin = provider("admin").admin();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.JobsPage page = admin.jobs(token.orElse(null), pageSize, LockAdmin.MAX_SUMMARY_LIMIT);
+            for (LockAdmin.Job job : page.jobs()) {
+                assertThat(seen.put(job.lock().name(), job))
+                        .as("listed twice: " + job.lock().name())
+                        .isNull();
+            }
+            token = page.nextPageToken();
+            assertThat(++pages).as("pages (a listing that never ends)").isLessThan(10_000);
+        } while (token.isPresent());
+        return seen;
+    }
+
+    /** The occurrence records of {@code job}, every page ({@code pageSize} records read a page). */
+    private List<String> occurrences(String job, int pageSize) {
+        List<String> names = new ArrayList<>();
+        LockAdmin admin = provider("admin").admin();
+        Optional<String> token = Optional.empty();
+        int pages = 0;
+        do {
+            LockAdmin.OccurrencesPage page = admin.occurrences(job, token.orElse(null), pageSize);
+            page.occurrences().forEach(lock -> names.add(lock.name()));
+            token = page.nextPageToken();
+            assertThat(++pages).as("pages (a listing that never ends)").isLessThan(100_000);
+        } while (token.isPresent());
+        return names;
+    }
+
+    private void runTick(String job, Instant tick) {
+        provider("runner")
+                .lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+    }
+
+    @Test
+    void theJobListingShowsEachJobOnceWithItsOccurrenceRecordsSummedUpAndNoOtherJobs() {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(12));
+        String job = uniqueName("summed");
+        String longer = job + "b"; // a job whose name starts with the first's
+        String withAt = job + "@x"; // a job whose name is the first's, '@' and more
+        String plain = uniqueName("no-occurrences");
+        for (int i = 0; i < 3; i++) {
+            runTick(job, base.plus(Duration.ofMinutes(i)));
+        }
+        FencedLock running = provider("runner")
+                .lockTick(
+                        config(job),
+                        base.plus(Duration.ofMinutes(5)),
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow();
+        FencedLock stuck = provider("crashed")
+                .tryLock(config(CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(4)))))
+                .orElseThrow();
+        runTick(longer, base.minus(Duration.ofHours(1)));
+        runTick(withAt, base.plus(Duration.ofHours(2)));
+        provider("plain").tryLock(config(plain)).orElseThrow().unlock();
+
+        Map<String, LockAdmin.Job> jobs = jobs(3);
+
+        assertThat(jobs).containsKeys(job, longer, withAt, plain);
+        assertThat(jobs.keySet())
+                .as("no occurrence record is listed as a job")
+                .noneMatch(name -> CompletedTicks.jobOf(name).isPresent());
+        LockAdmin.OccurrenceSummary summary = jobs.get(job).occurrences().orElseThrow();
+        assertThat(summary.count()).isEqualTo(5);
+        assertThat(summary.complete()).isTrue();
+        assertThat(summary.oldestTick()).isEqualTo(base);
+        assertThat(summary.newestTick()).isEqualTo(base.plus(Duration.ofMinutes(5)));
+        assertThat(summary.held()).isEqualTo(2);
+        assertThat(summary.heldTicks())
+                .containsExactly(base.plus(Duration.ofMinutes(4)), base.plus(Duration.ofMinutes(5)));
+        assertThat(jobs.get(job).lock().held())
+                .as("the job's lock, held by the running tick")
+                .isTrue();
+        LockAdmin.OccurrenceSummary ofLonger = jobs.get(longer).occurrences().orElseThrow();
+        assertThat(ofLonger.count()).isEqualTo(1);
+        assertThat(ofLonger.oldestTick()).isEqualTo(base.minus(Duration.ofHours(1)));
+        assertThat(ofLonger.held()).isZero();
+        assertThat(jobs.get(withAt).occurrences().orElseThrow().newestTick()).isEqualTo(base.plus(Duration.ofHours(2)));
+        assertThat(jobs.get(plain).occurrences())
+                .as("a job without occurrence records has no summary")
+                .isEmpty();
+
+        assertThat(occurrences(job, 2))
+                .as("exactly the job's occurrence records, none of '" + longer + "' or '" + withAt + "'")
+                .containsExactlyInAnyOrder(
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base),
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(1))),
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(2))),
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(4))),
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(5))));
+        assertThat(occurrences(plain, 1000)).isEmpty();
+        running.unlock();
+        stuck.unlock();
+    }
+
+    @Test
+    void aJobSummaryStoppedAtItsLimitSaysItIsIncomplete() {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(12));
+        String job = uniqueName("limited");
+        for (int i = 0; i < 3; i++) {
+            runTick(job, base.plus(Duration.ofMinutes(i)));
+        }
+        LockAdmin admin = provider("admin").admin();
+        Optional<LockAdmin.OccurrenceSummary> limited = Optional.empty();
+        Optional<String> token = Optional.empty();
+        do {
+            LockAdmin.JobsPage page = admin.jobs(token.orElse(null), 1000, 2);
+            for (LockAdmin.Job seen : page.jobs()) {
+                if (seen.lock().name().equals(job)) {
+                    limited = seen.occurrences();
+                }
+            }
+            token = page.nextPageToken();
+        } while (token.isPresent());
+        assertThat(limited).as("a summary over 2 records read of a job with 3").isPresent();
+        assertThat(limited.get().complete()).isFalse();
+        assertThat(limited.get().count()).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aJobTheStoreHasNoRecordOfHasNoOccurrenceRecordsAndNoJobRecord() {
+        String unknown = uniqueName("never-ran");
+        LockAdmin.OccurrencesPage first = provider("admin").admin().occurrences(unknown, null, 1000);
+        assertThat(first.firstPage()).isTrue();
+        assertThat(first.job()).isEmpty();
+        assertThat(occurrences(unknown, 1000)).isEmpty();
+        if (first.nextPageToken().isEmpty()) {
+            assertThat(first.noSuchJob()).isTrue();
+        }
+        // the control: a job that ran is one
+        String ran = uniqueName("ran");
+        runTick(ran, Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(3)));
+        LockAdmin.OccurrencesPage known = provider("admin").admin().occurrences(ran, null, 1000);
+        assertThat(known.job()).isPresent();
+        assertThat(known.noSuchJob()).isFalse();
     }
 
     @Test

@@ -106,6 +106,23 @@ public final class FaultInjectingStore implements LockStore {
     }
 
     @Override
+    public boolean listsOccurrencesByJob() {
+        return real.listsOccurrencesByJob();
+    }
+
+    @Override
+    public LockRecordPage listJobs(@Nullable String pageToken, int pageSize) {
+        failIfUnavailable();
+        return real.listJobs(pageToken, pageSize);
+    }
+
+    @Override
+    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+        failIfUnavailable();
+        return real.listOccurrences(job, pageToken, pageSize);
+    }
+
+    @Override
     public StoreSetup init() {
         failIfUnavailable();
         return real.init();

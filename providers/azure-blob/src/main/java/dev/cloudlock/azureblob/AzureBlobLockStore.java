@@ -155,14 +155,15 @@ public final class AzureBlobLockStore extends ETagLockStore {
     }
 
     /**
-     * One List Blobs page under the prefix or its {@code occurrences/}, with {@code /} as delimiter (lock blob names
-     * never contain one, so "folders" under the prefix are left out); the page token is Blob Storage's continuation
-     * marker. {@link ETagLockStore#list} then reads each lock blob, since its state is in its body (the listing's own
+     * One List Blobs page of the blobs under the prefix followed by {@code relative} (the job records, the
+     * {@code occurrences/}, or one job's occurrence records), with {@code /} as delimiter (lock blob names never
+     * contain one after it, so "folders" are left out); the page token is Blob Storage's continuation marker.
+     * {@link ETagLockStore} then reads each lock blob, since its state is in its body (the listing's own
      * properties hold no lock state): 1 + n requests for a page of n.
      */
     @Override
-    protected KeyPage listKeysUnder(boolean occurrences, @Nullable String marker, int pageSize, CallTimeouts deadline) {
-        String under = occurrences ? prefix + ObjectKeys.OCCURRENCE_PREFIX : prefix;
+    protected KeyPage listKeysUnder(String relative, @Nullable String marker, int pageSize, CallTimeouts deadline) {
+        String under = prefix + relative;
         ListBlobsOptions options = new ListBlobsOptions().setPrefix(under).setMaxResultsPerPage(pageSize);
         PagedResponse<BlobItem> page = call(
                 () -> {

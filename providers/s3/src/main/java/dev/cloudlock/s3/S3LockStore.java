@@ -123,14 +123,15 @@ public final class S3LockStore extends ETagLockStore {
     }
 
     /**
-     * One {@code ListObjectsV2} page under the prefix or its {@code occurrences/} (with {@code /} as delimiter: lock
-     * keys never contain one); the page token is S3's continuation token. {@link ETagLockStore#list} then reads each
-     * lock object, since its state is in its body: 1 + n requests for a page of n.
+     * One {@code ListObjectsV2} page of the keys under the prefix followed by {@code relative} (the job records, the
+     * {@code occurrences/}, or one job's occurrence records), with {@code /} as delimiter: lock keys never contain one
+     * after it; the page token is S3's continuation token. {@link ETagLockStore} then reads each lock object, since its
+     * state is in its body: 1 + n requests for a page of n.
      */
     @Override
     protected KeyPage listKeysUnder(
-            boolean occurrences, @Nullable String continuation, int pageSize, CallTimeouts deadline) {
-        String under = occurrences ? prefix + ObjectKeys.OCCURRENCE_PREFIX : prefix;
+            String relative, @Nullable String continuation, int pageSize, CallTimeouts deadline) {
+        String under = prefix + relative;
         ListObjectsV2Response listing = call(
                 () -> client.listObjectsV2(b -> b.bucket(bucket)
                         .prefix(under)

@@ -12,10 +12,11 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * The {@link CloudLocksEndpoint} over HTTP, with status codes a script can rely on: 200 with the answer; 400 for a
- * parameter the endpoint refuses (a page size out of range, a malformed page token or lock name); 404 for a lock the
- * store has no record of, on every operation; 409 for a release a condition refused (the fence moved on, the record
- * kept changing); 503 when the store failed. Every answer but a 200 has the body {@link Problem}, and the release
- * answers its {@link CloudLocksEndpoint.Release} with its 404 or 409.
+ * parameter the endpoint refuses (a page size or summary limit out of range, a malformed page token or lock name);
+ * 404 for a lock the store has no record of, on every operation, and for a job it has not; 409 for a release a
+ * condition refused (the fence moved on, the record kept changing); 503 when the store failed. Every answer but a
+ * 200 has the body {@link Problem}, and the release answers its {@link CloudLocksEndpoint.Release} with its 404 or
+ * 409.
  */
 @EndpointWebExtension(endpoint = CloudLocksEndpoint.class)
 public class CloudLocksEndpointWebExtension {
@@ -30,10 +31,27 @@ public class CloudLocksEndpointWebExtension {
         this.endpoint = endpoint;
     }
 
-    /** {@link CloudLocksEndpoint#locks}, or 400 for a page size or token it refuses, or 503. */
+    /**
+     * {@link CloudLocksEndpoint#locks}, or 400 for a page size, summary limit, token or job name it refuses, or 404
+     * with a body when {@code occurrences} names no job the store has, or 503.
+     */
     @ReadOperation
-    public WebEndpointResponse<Object> locks(@Nullable String pageToken, @Nullable Integer pageSize) {
-        return answer(() -> new WebEndpointResponse<>(endpoint.locks(pageToken, pageSize)));
+    public WebEndpointResponse<Object> locks(
+            @Nullable String pageToken,
+            @Nullable Integer pageSize,
+            @Nullable Integer summaryLimit,
+            @Nullable String occurrences) {
+        return answer(() -> {
+            Object page = endpoint.locks(pageToken, pageSize, summaryLimit, occurrences);
+            return page == null
+                    ? new WebEndpointResponse<>(
+                            new Problem(
+                                    "no-such-job",
+                                    "The store has no job '" + occurrences + "': no record of it and no occurrence"
+                                            + " record '" + occurrences + "@<tick>'"),
+                            WebEndpointResponse.STATUS_NOT_FOUND)
+                    : new WebEndpointResponse<>(page);
+        });
     }
 
     /** {@link CloudLocksEndpoint#lock}, or 404 with a body when the store has no record of it, or 400, or 503. */
@@ -82,7 +100,7 @@ public class CloudLocksEndpointWebExtension {
     /**
      * Why a request got no answer.
      *
-     * @param error {@code bad-request}, {@code no-such-lock} or {@code store-error}
+     * @param error {@code bad-request}, {@code no-such-lock}, {@code no-such-job} or {@code store-error}
      * @param message what went wrong, in the store's or the parameter's words
      */
     public record Problem(String error, @Nullable String message) {}

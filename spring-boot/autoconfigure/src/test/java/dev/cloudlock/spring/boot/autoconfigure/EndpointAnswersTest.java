@@ -3,13 +3,20 @@ package dev.cloudlock.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.micrometer.CloudLockMeters;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterAll;
@@ -91,6 +98,100 @@ class EndpointAnswersTest {
                 StarterApps.postJson(app, "/actuator/cloudlocks/fenced", "{\"fence\":" + second.fencingToken() + "}");
         assertThat(current.statusCode()).isEqualTo(200);
         assertThat(body(current).get("outcome").asString()).isEqualTo("RELEASED");
+    }
+
+    /** Every page of {@code path} (which has its query), the {@code locks} of each, by name. */
+    private static Map<String, JsonNode> allPages(String path) {
+        Map<String, JsonNode> locks = new LinkedHashMap<>();
+        String token = null;
+        do {
+            HttpResponse<String> response = StarterApps.get(
+                    app,
+                    path + (token == null ? "" : "&pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8)));
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            JsonNode page = body(response);
+            page.get("locks").forEach(lock -> locks.put(lock.get("name").asString(), lock));
+            token = page.has("nextPageToken") && !page.get("nextPageToken").isNull()
+                    ? page.get("nextPageToken").asString()
+                    : null;
+        } while (token != null);
+        return locks;
+    }
+
+    private static void runTick(CloudLockProvider provider, String job, Instant tick) {
+        provider.lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+    }
+
+    private static LockConfiguration config(String name) {
+        return new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO);
+    }
+
+    @Test
+    void theListingShowsJobsWithTheirOccurrenceRecordsSummedUpAndOneJobsRecordsOnRequest() {
+        CloudLockProvider provider = app.getBean(CloudLockProvider.class);
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
+        for (int i = 0; i < 3; i++) {
+            runTick(provider, "summed", base.plus(Duration.ofMinutes(i)));
+        }
+        Instant running = base.plus(Duration.ofMinutes(3));
+        FencedLock run = provider.lockTick(
+                        config("summed"),
+                        running,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow();
+        runTick(provider, "summedb", base.minus(Duration.ofMinutes(30)));
+        runTick(provider, "summed@x", base.plus(Duration.ofMinutes(30)));
+        provider.tryLock(config("plain")).orElseThrow().unlock();
+
+        Map<String, JsonNode> jobs = allPages("/actuator/cloudlocks?pageSize=2");
+
+        assertThat(jobs).containsKeys("summed", "summedb", "summed@x", "plain");
+        assertThat(jobs.keySet())
+                .as("no occurrence record is listed as a job")
+                .noneMatch(name -> CompletedTicks.jobOf(name).isPresent());
+        JsonNode summary = jobs.get("summed").get("occurrences");
+        assertThat(summary.get("count").asInt()).isEqualTo(4);
+        assertThat(summary.get("complete").asBoolean()).isTrue();
+        assertThat(summary.get("oldestTick").asString()).isEqualTo(base.toString());
+        assertThat(summary.get("newestTick").asString()).isEqualTo(running.toString());
+        assertThat(summary.get("held").asInt()).isEqualTo(1);
+        assertThat(summary.get("heldTicks").get(0).asString()).isEqualTo(running.toString());
+        assertThat(jobs.get("summedb").get("occurrences").get("count").asInt()).isEqualTo(1);
+        assertThat(jobs.get("summedb").get("occurrences").get("held").asInt()).isZero();
+        assertThat(jobs.get("summed@x").get("occurrences").get("count").asInt()).isEqualTo(1);
+        assertThat(jobs.get("plain").has("occurrences"))
+                .as("a job without occurrence records has no summary")
+                .isFalse();
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            expected.add(CompletedTicks.EVERY_OCCURRENCE.recordName("summed", base.plus(Duration.ofMinutes(i))));
+        }
+        Map<String, JsonNode> records = allPages("/actuator/cloudlocks?occurrences=summed&pageSize=2");
+        assertThat(records.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(records.get(expected.get(3)).get("held").asBoolean()).isTrue();
+        assertThat(records.get(expected.get(0)).get("held").asBoolean()).isFalse();
+        run.unlock();
+    }
+
+    @Test
+    void theOccurrencesOfAnUnknownJobAre404NamingItAndASummaryLimitOutOfRangeIs400() {
+        HttpResponse<String> unknown = StarterApps.get(app, "/actuator/cloudlocks?occurrences=never-ran");
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+        assertThat(body(unknown).get("error").asString()).isEqualTo("no-such-job");
+        assertThat(body(unknown).get("message").asString()).contains("'never-ran'");
+
+        HttpResponse<String> limit = StarterApps.get(app, "/actuator/cloudlocks?summaryLimit=0");
+        assertThat(limit.statusCode()).as(limit.body()).isEqualTo(400);
+        assertThat(body(limit).get("message").asString()).contains("summaryLimit", "was 0");
+        // the control: a limit in range
+        assertThat(StarterApps.get(app, "/actuator/cloudlocks?summaryLimit=1").statusCode())
+                .isEqualTo(200);
     }
 
     @Test
