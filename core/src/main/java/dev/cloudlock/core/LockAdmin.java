@@ -82,11 +82,12 @@ public final class LockAdmin {
      * at most {@code summaryLimit} records (each page the store is asked for counts in full, whether or not what it
      * held was the job's); when the records go on past that, the summary says so ({@link OccurrenceSummary#complete()}
      * false) and counts only what it read. Where the store lists one job's occurrence records by a key prefix
-     * ({@link LockStore#listsOccurrencesByJob()}: S3, Blob Storage) each job's summary reads its own records, at most
-     * ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and one read per record, its state
-     * being in its body); elsewhere one pass over the store's listing ({@link LockStore#list}) sums up every job of the
-     * page at once, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per page, and is
-     * complete only when the store holds no more records than that.
+     * ({@link LockStore#listsOccurrencesByJob()}: S3, Blob Storage, Firestore, Cosmos DB) each job's summary reads its
+     * own records, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and on the
+     * object stores one read per record, its state being in its body); elsewhere (DynamoDB) one pass over the store's
+     * listing ({@link LockStore#list}) sums up every job of the page at once, at most
+     * ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per page, and is complete only when the store
+     * holds no more records than that.
      *
      * @param pageToken {@code null} for the first page, else {@link JobsPage#nextPageToken()} of the previous one (a
      *     token of {@link #list} is none)
