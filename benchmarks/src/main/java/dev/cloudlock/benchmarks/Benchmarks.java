@@ -39,6 +39,7 @@ public final class Benchmarks {
         long leaseMillis = 5_000;
         boolean everyOccurrence = false;
         boolean firestoreCycle = false;
+        boolean listing = false;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
@@ -61,12 +62,13 @@ public final class Benchmarks {
                 case "--waiting" -> waiting = true;
                 case "--every-occurrence" -> everyOccurrence = true;
                 case "--firestore-cycle" -> firestoreCycle = true;
+                case "--listing" -> listing = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
                 default ->
                     throw new IllegalArgumentException("Unknown option '" + args[i]
                             + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
-                            + " --firestore-cycle,"
+                            + " --firestore-cycle, --listing,"
                             + " --soak (with --store "
                             + String.join("|", SoakBenchmark.STORES) + ", --acquisitions N, --threads N, --faults"
                             + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
@@ -92,9 +94,14 @@ public final class Benchmarks {
                     SOAK_TIME_LIMIT);
             System.exit(soak(options, String.join(" ", args), out) ? 0 : 1);
         }
-        if ((coldStart ? 1 : 0) + (waiting ? 1 : 0) + (everyOccurrence ? 1 : 0) + (firestoreCycle ? 1 : 0) > 1) {
-            throw new IllegalArgumentException(
-                    "--cold-start, --waiting, --every-occurrence and --firestore-cycle are four reports: give one");
+        if ((coldStart ? 1 : 0)
+                        + (waiting ? 1 : 0)
+                        + (everyOccurrence ? 1 : 0)
+                        + (firestoreCycle ? 1 : 0)
+                        + (listing ? 1 : 0)
+                > 1) {
+            throw new IllegalArgumentException("--cold-start, --waiting, --every-occurrence, --firestore-cycle and"
+                    + " --listing are five reports: give one");
         }
         Report report = coldStart
                 ? runColdStart(quick ? 1 : coldStarts, repo)
@@ -102,7 +109,9 @@ public final class Benchmarks {
                         ? runWaiting(quick)
                         : everyOccurrence
                                 ? runEveryOccurrence(quick)
-                                : firestoreCycle ? FirestoreCycleBenchmark.run(quick) : run(quick, repo);
+                                : firestoreCycle
+                                        ? FirestoreCycleBenchmark.run(quick)
+                                        : listing ? runListing(quick) : run(quick, repo);
         String name = LocalDate.now(ZoneOffset.UTC)
                 + (quick ? "-quick" : "")
                 + (coldStart
@@ -111,7 +120,7 @@ public final class Benchmarks {
                                 ? "-waiting"
                                 : everyOccurrence
                                         ? "-every-occurrence"
-                                        : firestoreCycle ? "-firestore-cycle" : "-lock-cycle");
+                                        : firestoreCycle ? "-firestore-cycle" : listing ? "-listing" : "-lock-cycle");
         report.write(out, name, "cloudlock benchmarks " + LocalDate.now(ZoneOffset.UTC) + (quick ? " (quick)" : ""));
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");
@@ -266,6 +275,41 @@ public final class Benchmarks {
         }
         try (AzureBlobTarget target = new AzureBlobTarget()) {
             stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
+        }
+        report.put("machine", machine());
+        report.put("quick", quick);
+        report.put("stores", stores);
+        return report;
+    }
+
+    /**
+     * What the operators' listings cost in requests, per store, with jobs that record every occurrence:
+     * {@code --listing} writes {@code <date>-listing.md} and {@code .json}.
+     */
+    public static Report runListing(boolean quick) throws Exception {
+        Emulators.cosmosTrustStore();
+        int jobs = 3;
+        int ticks = quick ? 20 : 400;
+        Report report = new Report();
+        report.paragraph(machine() + "\n\nEach store starts empty but for the benchmark's floor records. Request"
+                + " counts carry over to the cloud.");
+        Map<String, Object> stores = new LinkedHashMap<>();
+        try (DynamoDbTarget target = new DynamoDbTarget(
+                "DynamoDB on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
+            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
+        }
+        try (S3Target target = new S3Target(
+                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
+            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
+        }
+        try (FirestoreTarget target = new FirestoreTarget()) {
+            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
+        }
+        try (CosmosTarget target = new CosmosTarget()) {
+            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
+        }
+        try (AzureBlobTarget target = new AzureBlobTarget()) {
+            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
         }
         report.put("machine", machine());
         report.put("quick", quick);

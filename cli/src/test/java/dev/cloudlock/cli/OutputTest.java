@@ -2,11 +2,13 @@ package dev.cloudlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.spi.LockRecordPage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +39,33 @@ class OutputTest {
             true);
 
     private static final LockView BARE = new LockView("né-€-名", null, null, null, 0, null, false);
+
+    @Test
+    void aSummaryThatStoppedAtItsLimitSaysAtLeastAndTheTableNamesTheOption() {
+        Instant oldest = Instant.parse("2026-11-24T03:02:00Z");
+        LockAdmin.OccurrenceSummary complete =
+                new LockAdmin.OccurrenceSummary(3, true, oldest, oldest.plusSeconds(120), 0, List.of());
+        LockAdmin.OccurrenceSummary cut = new LockAdmin.OccurrenceSummary(
+                1000, false, oldest, oldest.plusSeconds(60_000), 12, List.of(oldest, oldest.plusSeconds(60)));
+
+        assertThat(Output.occurrences(complete))
+                .isEqualTo("3, 2026-11-24 03:02:00Z to 2026-11-24 03:04:00Z, none held");
+        assertThat(Output.occurrences(cut))
+                .startsWith("at least 1000, ")
+                .endsWith("12 held: 2026-11-24 03:02:00Z, 2026-11-24 03:03:00Z, ...");
+        assertThat(Output.jobs(List.of(new LockAdmin.Job(HELD, Optional.of(cut))), 1000, NOW))
+                .contains("OCCURRENCES", "at least 1000", "--summary-limit");
+        assertThat(Output.jobs(List.of(new LockAdmin.Job(HELD, Optional.of(complete))), 1000, NOW))
+                .as("the control: a complete summary has no note")
+                .doesNotContain("--summary-limit");
+        assertThat(Output.jobsJson(List.of(new LockAdmin.Job(BARE, Optional.empty())), List.of()))
+                .as("a job without occurrence records: no occurrences field")
+                .isEqualTo("{\"locks\":[{\"name\":\"né-€-名\",\"fence\":0,\"held\":false}],\"skipped\":[]}");
+        assertThat(Output.json(cut))
+                .isEqualTo("{\"count\":1000,\"complete\":false,\"oldestTick\":\"2026-11-24T03:02:00Z\","
+                        + "\"newestTick\":\"2026-11-24T19:42:00Z\",\"held\":12,"
+                        + "\"heldTicks\":[\"2026-11-24T03:02:00Z\",\"2026-11-24T03:03:00Z\"]}");
+    }
 
     @Test
     void theTableShowsInstantsAndTheLeaseLeftInAHumanForm() {

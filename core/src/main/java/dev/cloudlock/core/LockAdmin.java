@@ -82,11 +82,12 @@ public final class LockAdmin {
      * at most {@code summaryLimit} records (each page the store is asked for counts in full, whether or not what it
      * held was the job's); when the records go on past that, the summary says so ({@link OccurrenceSummary#complete()}
      * false) and counts only what it read. Where the store lists one job's occurrence records by a key prefix
-     * ({@link LockStore#listsOccurrencesByJob()}: S3, Blob Storage) each job's summary reads its own records, at most
-     * ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and one read per record, its state
-     * being in its body); elsewhere one pass over the store's listing ({@link LockStore#list}) sums up every job of the
-     * page at once, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per page, and is
-     * complete only when the store holds no more records than that.
+     * ({@link LockStore#listsOccurrencesByJob()}: S3, Blob Storage, Firestore, Cosmos DB) each job's summary reads its
+     * own records, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and on the
+     * object stores one read per record, its state being in its body); elsewhere (DynamoDB) one pass over the store's
+     * listing ({@link LockStore#list}) sums up every job of the page at once, at most
+     * ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per page, and is complete only when the store
+     * holds no more records than that.
      *
      * @param pageToken {@code null} for the first page, else {@link JobsPage#nextPageToken()} of the previous one (a
      *     token of {@link #list} is none)
@@ -105,26 +106,27 @@ public final class LockAdmin {
             return new JobsPage(List.of(), page.skipped(), Optional.ofNullable(page.nextPageToken()));
         }
         Instant now = provider.storeTime(page.records().get(0).name()).earliest();
-        Map<String, Summing> sums = new LinkedHashMap<>();
+        Map<String, Summing> sums = new LinkedHashMap<>(); // a name too long for occurrence records has none
         for (LockRecord record : page.records()) {
-            sums.put(record.name(), new Summing());
+            if (record.name().length() <= CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
+                sums.put(record.name(), new Summing());
+            }
         }
         if (store.listsOccurrencesByJob()) {
             for (Map.Entry<String, Summing> job : sums.entrySet()) {
-                if (job.getKey().length() <= CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
-                    sum(
-                            (token, size) -> store.listOccurrences(job.getKey(), token, size),
-                            summaryLimit,
-                            Map.of(job.getKey(), job.getValue()),
-                            now);
-                }
+                sum(
+                        (token, size) -> store.listOccurrences(job.getKey(), token, size),
+                        summaryLimit,
+                        Map.of(job.getKey(), job.getValue()),
+                        now);
             }
-        } else {
+        } else if (!sums.isEmpty()) {
             sum(store::list, summaryLimit, sums, now);
         }
         List<Job> jobs = new ArrayList<>();
         for (LockRecord record : page.records()) {
-            jobs.add(new Job(LockView.of(record, now), sums.get(record.name()).summary()));
+            Summing sum = sums.get(record.name());
+            jobs.add(new Job(LockView.of(record, now), sum == null ? Optional.empty() : sum.summary()));
         }
         return new JobsPage(jobs, page.skipped(), Optional.ofNullable(page.nextPageToken()));
     }
@@ -214,10 +216,10 @@ public final class LockAdmin {
         LockRecordPage page = store.listOccurrences(job, pageToken, pageSize);
         reportStrays(page);
         List<LockView> records = new ArrayList<>();
+        Instant now = provider.storeTime(job).earliest();
         for (LockRecord record : page.records()) {
             if (CompletedTicks.tickOf(job, record.name()).isPresent()) {
-                records.add(
-                        LockView.of(record, provider.storeTime(record.name()).earliest()));
+                records.add(LockView.of(record, now));
             }
         }
         return new OccurrencesPage(

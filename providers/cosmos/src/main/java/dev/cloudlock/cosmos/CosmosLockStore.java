@@ -19,6 +19,8 @@ import com.azure.cosmos.models.CosmosPatchOperations;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.SqlParameter;
+import com.azure.cosmos.models.SqlQuerySpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -319,6 +321,31 @@ public final class CosmosLockStore implements LockStore {
      */
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
+        return page(new SqlQuerySpec("SELECT * FROM c"), pageToken, pageSize);
+    }
+
+    /**
+     * One job's occurrence records only: a query of the items whose id starts with {@code <encoded job>@}
+     * ({@code STARTSWITH}, served by the index on {@code id}), one per page. It may hold another job's records whose
+     * name starts with the same text ({@code a@b}'s for {@code a}); core drops them.
+     */
+    @Override
+    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+        return page(
+                new SqlQuerySpec(
+                        "SELECT * FROM c WHERE STARTSWITH(c.id, @start)",
+                        new SqlParameter("@start", CosmosItemIds.encode(job + "@"))),
+                pageToken,
+                pageSize);
+    }
+
+    /** True: one job's occurrence records are a query by the start of their ids. */
+    @Override
+    public boolean listsOccurrencesByJob() {
+        return true;
+    }
+
+    private LockRecordPage page(SqlQuerySpec query, @Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();
         CosmosQueryRequestOptions options = new CosmosQueryRequestOptions();
         options.setCosmosEndToEndOperationLatencyPolicyConfig(
@@ -329,7 +356,7 @@ public final class CosmosLockStore implements LockStore {
         long sent = clockSkew.nanoTime();
         try {
             page = container
-                    .queryItems("SELECT * FROM c", options, ObjectNode.class)
+                    .queryItems(query, options, ObjectNode.class)
                     .iterableByPage(pageToken, pageSize)
                     .iterator()
                     .next();

@@ -332,9 +332,31 @@ public final class FirestoreLockStore implements LockStore {
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
         Query query = collection.orderBy(FieldPath.documentId()).limit(pageSize);
-        if (pageToken != null) {
-            query = query.startAfter(pageToken);
-        }
+        return page(pageToken == null ? query : query.startAfter(pageToken), pageSize);
+    }
+
+    /**
+     * One job's occurrence records only: the documents whose ids lie from {@code <encoded job>@} to just before
+     * {@code <encoded job>A} ({@code A} follows {@code @}), in document-id order, which is tick order (the tick has a
+     * fixed width); one query per page. The range may hold another job's records whose name starts with the same
+     * text ({@code a@b}'s for {@code a}); core drops them.
+     */
+    @Override
+    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+        String from = FirestoreDocumentIds.encode(job + "@");
+        String to = from.substring(0, from.length() - 1) + "A";
+        Query query = collection.orderBy(FieldPath.documentId()).endBefore(to).limit(pageSize);
+        return page(pageToken == null ? query.startAt(from) : query.startAfter(pageToken), pageSize);
+    }
+
+    /** True: one job's occurrence records are a range of document ids. */
+    @Override
+    public boolean listsOccurrencesByJob() {
+        return true;
+    }
+
+    /** One page of {@code query}, which asks for {@code pageSize} documents; its last document's id is the token. */
+    private LockRecordPage page(Query query, int pageSize) {
         long sent = clockSkew.nanoTime();
         QuerySnapshot page = await(query.get(), "list", "", new Deadline(timeouts.forRead()));
         long answered = System.nanoTime();

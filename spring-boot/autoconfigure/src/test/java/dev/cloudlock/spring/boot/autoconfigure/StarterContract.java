@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.micrometer.CloudLockMeters;
 import dev.cloudlock.micrometer.MeteredLockStore;
 import dev.cloudlock.spi.LockStore;
@@ -13,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -159,6 +162,70 @@ abstract class StarterContract {
                     assertThat(analysis.getDescription()).contains("The " + store() + " lock store is not usable");
                     assertThat(analysis.getAction()).startsWith("Create the");
                 });
+    }
+
+    /**
+     * On the store's emulator, over HTTP: a job with three occurrence records (the running tick's held) is listed
+     * once with its summary, and {@code ?occurrences=} lists exactly its records, none of a job named like it and
+     * more; a job the store has not is 404.
+     */
+    @Test
+    void theEndpointSumsUpAJobsOccurrenceRecordsAndListsThemOnRequest() {
+        CloudLockProvider provider = app.getBean(CloudLockProvider.class);
+        String job = "summed-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(1));
+        for (String name : List.of(job, job + "b")) {
+            for (int i = 0; i < 2; i++) {
+                provider.lockTick(
+                                new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO),
+                                base.plus(Duration.ofMinutes(i)),
+                                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                                CompletedTicks.EVERY_OCCURRENCE)
+                        .lock()
+                        .orElseThrow()
+                        .completeTick();
+            }
+        }
+        Instant running = base.plus(Duration.ofMinutes(2));
+        FencedLock run = provider.lockTick(
+                        new LockConfiguration(Instant.now(), job, Duration.ofMinutes(1), Duration.ZERO),
+                        running,
+                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
+                        CompletedTicks.EVERY_OCCURRENCE)
+                .lock()
+                .orElseThrow();
+
+        HttpResponse<String> list = StarterApps.get(app, "/actuator/cloudlocks?pageSize=1000&summaryLimit=100000");
+        assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+        JsonNode summary = null;
+        for (JsonNode lock : JSON.readTree(list.body()).get("locks")) {
+            assertThat(CompletedTicks.jobOf(lock.get("name").asString())).isEmpty();
+            if (lock.get("name").asString().equals(job)) {
+                summary = lock.get("occurrences");
+            }
+        }
+        assertThat(summary).as(list.body()).isNotNull();
+        assertThat(summary.get("count").asInt()).isEqualTo(3);
+        assertThat(summary.get("oldestTick").asString()).isEqualTo(base.toString());
+        assertThat(summary.get("newestTick").asString()).isEqualTo(running.toString());
+        assertThat(summary.get("held").asInt()).isEqualTo(1);
+
+        HttpResponse<String> records =
+                StarterApps.get(app, "/actuator/cloudlocks?occurrences=" + job + "&pageSize=1000");
+        assertThat(records.statusCode()).as(records.body()).isEqualTo(200);
+        List<String> names = new ArrayList<>();
+        JSON.readTree(records.body())
+                .get("locks")
+                .forEach(lock -> names.add(lock.get("name").asString()));
+        assertThat(names)
+                .containsExactlyInAnyOrder(
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base),
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(1))),
+                        CompletedTicks.EVERY_OCCURRENCE.recordName(job, running));
+        assertThat(StarterApps.get(app, "/actuator/cloudlocks?occurrences=never-ran-" + job)
+                        .statusCode())
+                .isEqualTo(404);
+        run.unlock();
     }
 
     @Test
