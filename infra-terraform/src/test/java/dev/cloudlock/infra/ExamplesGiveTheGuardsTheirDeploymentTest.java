@@ -12,6 +12,8 @@ import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,14 +23,15 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each example's function gets, from the modules, the guard settings its deployment needs: the environment is
  * evaluated from the {@code .tf} files (the module's defaults, the example's inputs, the outputs of the example's
  * other modules), read by the guard's own {@code fromEnvironment}, and checked against what the modules deploy: the
  * lease base is the function's timeout, the tick resolution is the schedule's grain, and the store location is the
- * one the modules create and grant. The Azure example's timer reads its schedule from the app setting the module sets
- * from its {@code timer_schedule} input.
+ * one the modules create and grant. The Azure example's timer (from its package) reads its schedule from the app
+ * setting the module sets from its {@code timer_schedule} input.
  */
 class ExamplesGiveTheGuardsTheirDeploymentTest {
 
@@ -123,11 +126,16 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     }
 
     @Test
-    void theAzureExamplesTimerReadsItsScheduleFromTheAppSettingTheModuleFillsFromItsScheduleInput() throws Exception {
-        assertTheTimerReadsTheModulesSchedule(Class.forName(
-                "dev.cloudlock.examples.NightlyReportTimerFunction",
-                false,
-                ExamplesGiveTheGuardsTheirDeploymentTest.class.getClassLoader()));
+    void theAzureExamplesTimerReadsItsScheduleFromTheAppSettingTheModuleFillsFromItsScheduleInput(@TempDir Path work)
+            throws Exception {
+        // the example's timer as its package has it (examples/azure-timer-function), the annotations from here
+        Path app = Packages.unzip(NightlyReportTimerPackageTest.PACKAGE, work);
+        try (URLClassLoader function = new URLClassLoader(
+                new URL[] {app.resolve("nightly-report-timer-1.0.0.jar").toUri().toURL()},
+                ExamplesGiveTheGuardsTheirDeploymentTest.class.getClassLoader())) {
+            assertTheTimerReadsTheModulesSchedule(
+                    Class.forName("dev.cloudlock.examples.NightlyReportTimerFunction", false, function));
+        }
     }
 
     /** The negative control: the example's timer as it was, its schedule written in the annotation. */
@@ -150,29 +158,34 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     private static void assertTheTimerReadsTheModulesSchedule(Class<?> function) {
         String schedule = timerSchedule(function);
         for (String example : new String[] {"azure", "azure-blob"}) {
-            TerraformModule caller = examples.get(example);
-            Function<String, String> platform =
-                    ref -> ref.startsWith("azurerm_") ? "https://" + ref.replace('.', '-') + ".example/" : null;
-            // the module's timer_schedule input made recognisable: the app setting that carries it is the schedule's
-            String marker = "0 17 3 * * *";
-            Function<String, Optional<String>> inputs = inputs(caller, "job", platform);
-            Map<String, String> env = new ModuleEnvironment(
-                            target(caller, "job"),
-                            input -> input.equals("timer_schedule") ? Optional.of(marker) : inputs.apply(input),
-                            platformOf(caller, platform))
-                    .of("azurerm_linux_function_app", "app_settings");
-            List<String> carriers = env.entrySet().stream()
-                    .filter(setting -> setting.getValue().equals(marker))
-                    .map(Map.Entry::getKey)
-                    .toList();
-            assertThat(carriers)
-                    .as(example + ": the app settings set from the module's timer_schedule")
-                    .hasSize(1);
             assertThat(schedule)
                     .as(example + ": the @TimerTrigger schedule of " + function.getSimpleName()
                             + " (a schedule written there ignores the module's)")
-                    .isEqualTo("%" + carriers.get(0) + "%");
+                    .isEqualTo("%" + scheduleSetting(example) + "%");
         }
+    }
+
+    /** The one app setting the Azure example's module fills from its {@code timer_schedule} input. */
+    static String scheduleSetting(String example) {
+        TerraformModule caller = examples.get(example);
+        Function<String, String> platform =
+                ref -> ref.startsWith("azurerm_") ? "https://" + ref.replace('.', '-') + ".example/" : null;
+        // the module's timer_schedule input made recognisable: the app setting that carries it is the schedule's
+        String marker = "0 17 3 * * *";
+        Function<String, Optional<String>> inputs = inputs(caller, "job", platform);
+        Map<String, String> env = new ModuleEnvironment(
+                        target(caller, "job"),
+                        input -> input.equals("timer_schedule") ? Optional.of(marker) : inputs.apply(input),
+                        platformOf(caller, platform))
+                .of("azurerm_linux_function_app", "app_settings");
+        List<String> carriers = env.entrySet().stream()
+                .filter(setting -> setting.getValue().equals(marker))
+                .map(Map.Entry::getKey)
+                .toList();
+        assertThat(carriers)
+                .as(example + ": the app settings set from the module's timer_schedule")
+                .hasSize(1);
+        return carriers.get(0);
     }
 
     /** The schedule of the one {@code @TimerTrigger} parameter of {@code function}'s {@code @FunctionName} methods. */
