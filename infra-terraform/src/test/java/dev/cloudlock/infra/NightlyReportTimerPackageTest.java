@@ -104,6 +104,21 @@ class NightlyReportTimerPackageTest {
     }
 
     @Test
+    void theHostJsonOnTheAzurePageIsThePackagesOne() throws IOException {
+        Path page = Node.INFRA_DIR.toAbsolutePath().normalize().resolveSibling("docs/functions/azure-functions.md");
+        String markdown = Files.readString(page, StandardCharsets.UTF_8);
+        String section = markdown.substring(markdown.indexOf("### Package"));
+        int start = section.indexOf("```json\n") + "```json\n".length();
+        String shown = section.substring(start, section.indexOf("\n```", start));
+        ObjectMapper json = new ObjectMapper();
+        assertThat(json.readTree(shown))
+                .as("the page's host.json against the one the package carries (the plugin copies the project's)")
+                .isEqualTo(json.readTree(app.resolve("host.json").toFile()));
+        assertThat(json.readTree(shown).path("extensionBundle").path("id").asText())
+                .isEqualTo("Microsoft.Azure.Functions.ExtensionBundle");
+    }
+
+    @Test
     void theModulesAppSettingsRunThePackagedTimerOnceAndItsLogsNameJobTickAndFence() throws Exception {
         String job = appSettings.get("CLOUDLOCK_JOB_NAME");
         Instant tick = Instant.now().truncatedTo(ChronoUnit.MINUTES);
