@@ -8,14 +8,18 @@ import java.util.logging.Logger;
 final class TestExecutionContext implements ExecutionContext {
     private final String functionName;
     private final String invocationId = UUID.randomUUID().toString();
+    // held, as the worker holds its logger: the LogManager keeps loggers only weakly, so a logger looked up again after
+    // a collection is a new one, without the handlers a test added
+    private final Logger logger;
 
     TestExecutionContext(String functionName) {
         this.functionName = functionName;
+        this.logger = Logger.getLogger("Function." + functionName);
     }
 
     @Override
     public Logger getLogger() {
-        return Logger.getLogger("Function." + functionName);
+        return logger;
     }
 
     @Override
