@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * current minute twice, as a retry of the same occurrence would arrive, and prints the function's console: the
  * first delivery runs ({@code ACQUIRED}, with its fencing token), the second is skipped ({@code DONE}).
  *
- * <p>{@code ./mvnw -q -pl examples -am package -DskipTests -Plocal-lambda} builds the package and runs this.
+ * <p>{@code ./mvnw -q -pl examples -am package -DskipTests -Plocal-lambda} builds the package and runs this
+ * (infra-terraform's {@code LocalLambdaRunTest} runs it so and compares what it prints with the Lambda page).
  * Arguments: the package (default {@code aws-lambda-function/target/nightly-report-lambda-1.0.0.jar}) and the handler.
  */
 public final class LocalLambdaRun {
@@ -93,8 +94,8 @@ public final class LocalLambdaRun {
 
     /**
      * What the {@code aws} example's modules set on the function (aws-scheduled-lambda's environment block, with the
-     * module's defaults). infra-terraform's {@code LocalLambdaRunAgreesWithTheModulesTest} evaluates the {@code .tf}
-     * files and fails when this drifts from them.
+     * module's defaults). infra-terraform's {@code NightlyReportLambdaPackageTest} evaluates the {@code .tf} files and
+     * fails when this drifts from them.
      */
     public static Map<String, String> moduleEnvironment() {
         Map<String, String> env = new LinkedHashMap<>();

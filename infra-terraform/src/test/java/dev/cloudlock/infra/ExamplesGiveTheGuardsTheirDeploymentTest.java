@@ -3,36 +3,60 @@ package dev.cloudlock.infra;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
+import com.microsoft.azure.functions.ExecutionContext;
 import com.microsoft.azure.functions.annotation.FunctionName;
 import com.microsoft.azure.functions.annotation.TimerTrigger;
+import dev.cloudlock.azureblob.AzureBlobLockProvider;
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
+import dev.cloudlock.function.Tick;
+import dev.cloudlock.function.TickJob;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.azure.AzureGuardSettings;
+import dev.cloudlock.function.azure.AzureTickGuard;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
+import dev.cloudlock.function.gcp.GcpTickGuard;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each example's function gets, from the modules, the guard settings its deployment needs: the environment is
  * evaluated from the {@code .tf} files (the module's defaults, the example's inputs, the outputs of the example's
  * other modules), read by the guard's own {@code fromEnvironment}, and checked against what the modules deploy: the
  * lease base is the function's timeout, the tick resolution is the schedule's grain, and the store location is the
- * one the modules create and grant, and the guard knows the schedule the module creates. The Azure example's timer reads its schedule from the app setting the module sets
- * from its {@code timer_schedule} input.
+ * one the modules create and grant, and the guard knows the schedule the module creates. The Azure example's timer
+ * (from its package) reads its schedule from the app setting the module sets from its {@code timer_schedule} input.
  */
 class ExamplesGiveTheGuardsTheirDeploymentTest {
 
@@ -68,6 +92,128 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 settings.guard(),
                 argument("gcp", "job", "google_cloud_scheduler_job", "schedule"),
                 argument("gcp", "job", "google_cloud_scheduler_job", "time_zone"));
+    }
+
+    /**
+     * The lease the GCP guard takes with the module's environment, read back from the store while the job runs: the
+     * function's timeout_seconds plus the 5 s margin (before the module set CLOUDLOCK_FUNCTION_TIMEOUT, 9 min 5 s for a
+     * 60 s function).
+     */
+    @Test
+    void theGcpExamplesGuardHoldsTheJobForTheFunctionsTimeoutPlusTheMarginOnFirestore() throws Exception {
+        Map<String, String> env = environment(
+                "gcp", "job", "google_cloudfunctions2_function", "service_config.environment_variables", ref -> null);
+        GcpGuardSettings settings = GcpGuardSettings.fromEnvironment(env);
+        String job = env.get("CLOUDLOCK_JOB_NAME") + "-lease";
+        try (Firestore firestore = FirestoreOptions.newBuilder()
+                .setProjectId(Emulators.FIRESTORE_PROJECT)
+                .setDatabaseId(settings.database())
+                .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
+                .build()
+                .getService()) {
+            CloudLockProvider provider = FirestoreLockProvider.builder()
+                    .firestore(firestore)
+                    .collection(settings.collection())
+                    .build();
+            Duration lease = leaseSeenWhileRunning(
+                    provider, job, run -> new GcpTickGuard(settings, provider).run(new Tick(job, Instant.now()), run));
+            assertThat(lease)
+                    .isEqualTo(Duration.ofSeconds(number(modules.get("gcp-scheduled-function"), "timeout_seconds"))
+                            .plus(settings.guard().leaseMargin()));
+
+            // negative control: the module's environment without CLOUDLOCK_FUNCTION_TIMEOUT, as before it set it
+            Map<String, String> without = new HashMap<>(env);
+            without.remove("CLOUDLOCK_FUNCTION_TIMEOUT");
+            GcpGuardSettings defaults = GcpGuardSettings.fromEnvironment(without);
+            assertThat(leaseSeenWhileRunning(
+                            provider,
+                            job + "-default",
+                            run -> new GcpTickGuard(defaults, provider)
+                                    .run(new Tick(job + "-default", Instant.now()), run)))
+                    .as("the default lease base")
+                    .isEqualTo(Duration.ofMinutes(9).plusSeconds(5));
+        }
+    }
+
+    /**
+     * The lease the Azure guard takes with the azure-blob example's app settings, read back from Blob Storage (Azurite,
+     * reached by a connection string: the module's endpoint is for the app's identity) while the job runs: the host's
+     * functionTimeout plus the 5 s margin (before the module set CLOUDLOCK_FUNCTION_TIMEOUT, 30 min 5 s on a plan
+     * whose timeout is 5 min).
+     */
+    @Test
+    void theAzureBlobExamplesGuardHoldsTheJobForTheHostsTimeoutPlusTheMarginOnBlobStorage() throws Exception {
+        Map<String, String> env = environment(
+                "azure-blob",
+                "job",
+                "azurerm_linux_function_app",
+                "app_settings",
+                ref -> ref.equals("azurerm_storage_account.host.primary_blob_endpoint") ? PRIMARY_BLOB_ENDPOINT : null);
+        String job = env.get("CLOUDLOCK_JOB_NAME") + "-lease";
+        Map<String, String> withJob = new HashMap<>(env);
+        withJob.put("CLOUDLOCK_JOB_NAME", job);
+        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(withJob);
+        AzureGuardSettings.Blob blob = Objects.requireNonNull(settings.blob());
+        BlobContainerClient container = new BlobContainerClientBuilder()
+                .connectionString(Emulators.azuriteConnectionString(Emulators.azurite()))
+                .containerName(blob.container())
+                .buildClient();
+        container.createIfNotExists();
+        CloudLockProvider provider = AzureBlobLockProvider.builder()
+                .container(container)
+                .prefix(blob.prefix())
+                .build();
+        Instant next = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        String timer = "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":{\"Last\":\"" + next.minusSeconds(60)
+                + "\",\"Next\":\"" + next + "\",\"LastUpdated\":\"" + next.minusSeconds(60)
+                + "\"},\"IsPastDue\":false}";
+        Duration lease = leaseSeenWhileRunning(
+                provider, job, run -> new AzureTickGuard(settings, provider).run(timer, context(job), run));
+        assertThat(lease)
+                .isEqualTo(Duration.ofMinutes(number(modules.get("azure-timer-function"), "function_timeout_minutes"))
+                        .plus(settings.guard().leaseMargin()));
+
+        // negative control: the module's app settings without CLOUDLOCK_FUNCTION_TIMEOUT, as before it set it
+        Map<String, String> without = new HashMap<>(withJob);
+        without.remove("CLOUDLOCK_FUNCTION_TIMEOUT");
+        without.put("CLOUDLOCK_JOB_NAME", job + "-default");
+        AzureGuardSettings defaults = AzureGuardSettings.fromEnvironment(without);
+        assertThat(leaseSeenWhileRunning(
+                        provider,
+                        job + "-default",
+                        run -> new AzureTickGuard(defaults, provider).run(timer, context(job), run)))
+                .as("the default lease base")
+                .isEqualTo(Duration.ofMinutes(30).plusSeconds(5));
+    }
+
+    /** A guard's run whose job is given: the status it returns. */
+    interface GuardedRun {
+        TickStatus run(TickJob job) throws Exception;
+    }
+
+    /** Runs {@code guarded} with a job that reads {@code job}'s lock from the store: lockUntil - lockedAt. */
+    private static Duration leaseSeenWhileRunning(CloudLockProvider provider, String job, GuardedRun guarded)
+            throws Exception {
+        AtomicReference<LockView> seen = new AtomicReference<>();
+        assertThat(guarded.run(run -> seen.set(provider.admin().show(job).orElseThrow())))
+                .isEqualTo(TickStatus.ACQUIRED);
+        LockView lock = seen.get();
+        assertThat(lock.held()).as("held while the job runs").isTrue();
+        return Duration.between(Objects.requireNonNull(lock.lockedAt()), Objects.requireNonNull(lock.lockUntil()));
+    }
+
+    /** The ExecutionContext the Java worker passes: the function's name and a logger. */
+    private static ExecutionContext context(String functionName) {
+        Logger logger = Logger.getLogger("Host.Function." + functionName);
+        return (ExecutionContext) Proxy.newProxyInstance(
+                ExecutionContext.class.getClassLoader(),
+                new Class<?>[] {ExecutionContext.class},
+                (proxy, method, arguments) -> switch (method.getName()) {
+                    case "getLogger" -> logger;
+                    case "getFunctionName" -> functionName;
+                    case "getInvocationId" -> "lease-test";
+                    default -> null;
+                });
     }
 
     @Test
@@ -171,11 +317,16 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     }
 
     @Test
-    void theAzureExamplesTimerReadsItsScheduleFromTheAppSettingTheModuleFillsFromItsScheduleInput() throws Exception {
-        assertTheTimerReadsTheModulesSchedule(Class.forName(
-                "dev.cloudlock.examples.NightlyReportTimerFunction",
-                false,
-                ExamplesGiveTheGuardsTheirDeploymentTest.class.getClassLoader()));
+    void theAzureExamplesTimerReadsItsScheduleFromTheAppSettingTheModuleFillsFromItsScheduleInput(@TempDir Path work)
+            throws Exception {
+        // the example's timer as its package has it (examples/azure-timer-function), the annotations from here
+        Path app = Packages.unzip(NightlyReportTimerPackageTest.PACKAGE, work);
+        try (URLClassLoader function = new URLClassLoader(
+                new URL[] {app.resolve("nightly-report-timer-1.0.0.jar").toUri().toURL()},
+                ExamplesGiveTheGuardsTheirDeploymentTest.class.getClassLoader())) {
+            assertTheTimerReadsTheModulesSchedule(
+                    Class.forName("dev.cloudlock.examples.NightlyReportTimerFunction", false, function));
+        }
     }
 
     /** The negative control: the example's timer as it was, its schedule written in the annotation. */
@@ -198,30 +349,41 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     private static void assertTheTimerReadsTheModulesSchedule(Class<?> function) {
         String schedule = timerSchedule(function);
         for (String example : new String[] {"azure", "azure-blob"}) {
-            TerraformModule caller = examples.get(example);
-            Function<String, String> platform =
-                    ref -> ref.startsWith("azurerm_") ? "https://" + ref.replace('.', '-') + ".example/" : null;
-            // the module's timer_schedule input made recognisable: the app setting that carries it is the schedule's
-            String marker = "0 17 3 * * *";
-            Function<String, Optional<String>> inputs = inputs(caller, "job", platform);
-            Map<String, String> env = new ModuleEnvironment(
-                            target(caller, "job"),
-                            input -> input.equals("timer_schedule") ? Optional.of(marker) : inputs.apply(input),
-                            platformOf(caller, platform))
-                    .of("azurerm_linux_function_app", "app_settings");
-            List<String> carriers = env.entrySet().stream()
-                    .filter(setting -> setting.getValue().equals(marker))
-                    .map(Map.Entry::getKey)
-                    .toList();
-            assertThat(carriers)
-                    .as(example + ": the app settings set from the module's timer_schedule: the timer's, and the"
-                            + " guard's")
-                    .containsExactlyInAnyOrder(AzureGuardSettings.TIMER_SCHEDULE, GuardEnvironment.SCHEDULE);
             assertThat(schedule)
                     .as(example + ": the @TimerTrigger schedule of " + function.getSimpleName()
                             + " (a schedule written there ignores the module's)")
-                    .isEqualTo("%" + AzureGuardSettings.TIMER_SCHEDULE + "%");
+                    .isEqualTo("%" + scheduleSetting(example) + "%");
         }
+    }
+
+    /**
+     * The app setting the Azure example's module fills from its {@code timer_schedule} input for the timer (the guard's
+     * {@code CLOUDLOCK_SCHEDULE} carries the same value).
+     */
+    static String scheduleSetting(String example) {
+        TerraformModule caller = examples.get(example);
+        Function<String, String> platform =
+                ref -> ref.startsWith("azurerm_") ? "https://" + ref.replace('.', '-') + ".example/" : null;
+        // the module's timer_schedule input made recognisable: the app setting that carries it is the schedule's
+        String marker = "0 17 3 * * *";
+        Function<String, Optional<String>> inputs = inputs(caller, "job", platform);
+        Map<String, String> env = new ModuleEnvironment(
+                        target(caller, "job"),
+                        input -> input.equals("timer_schedule") ? Optional.of(marker) : inputs.apply(input),
+                        platformOf(caller, platform))
+                .of("azurerm_linux_function_app", "app_settings");
+        List<String> carriers = env.entrySet().stream()
+                .filter(setting -> setting.getValue().equals(marker))
+                .map(Map.Entry::getKey)
+                .toList();
+        assertThat(carriers)
+                .as(example + ": the app settings set from the module's timer_schedule: the timer's, and the guard's")
+                .hasSize(2)
+                .contains(GuardEnvironment.SCHEDULE);
+        return carriers.stream()
+                .filter(setting -> !setting.equals(GuardEnvironment.SCHEDULE))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The schedule of the one {@code @TimerTrigger} parameter of {@code function}'s {@code @FunctionName} methods. */

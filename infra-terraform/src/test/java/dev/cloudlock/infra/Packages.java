@@ -44,4 +44,27 @@ final class Packages {
         }
         return target;
     }
+
+    /** The contents of {@code zip}, written under {@code target}: a deployment archive as the platform unpacks it. */
+    static Path unzip(Path zip, Path target) throws IOException {
+        try (ZipFile in = new ZipFile(zip.toFile())) {
+            Enumeration<? extends ZipEntry> entries = in.entries();
+            while (entries.hasMoreElements()) {
+                ZipEntry entry = entries.nextElement();
+                Path to = target.resolve(entry.getName()).normalize();
+                assertThat(to.startsWith(target))
+                        .as("%s inside the archive's folder", to)
+                        .isTrue();
+                if (entry.isDirectory()) {
+                    Files.createDirectories(to);
+                    continue;
+                }
+                Files.createDirectories(to.getParent());
+                try (InputStream content = in.getInputStream(entry)) {
+                    Files.copy(content, to);
+                }
+            }
+        }
+        return target;
+    }
 }

@@ -100,6 +100,32 @@ public final class TickGuard {
      */
     public <T extends @Nullable Object> TickResult<T> call(Tick tick, Duration remainingTime, TickCallable<T> job)
             throws Exception {
+        return call(tick, remainingTime, job, Duration.ZERO, true);
+    }
+
+    /**
+     * Runs {@code job} for {@code tick} like {@link #run(Tick, TickJob)}, for a tick its platform placed ahead of now
+     * on purpose: an Azure {@code RunOnStartup} invocation stands for the time before the schedule's next occurrence
+     * and takes the last tick before it, which lies up to a whole schedule interval ahead. Such a tick may lie
+     * {@code lead} further ahead of the store's time than {@link #run(Tick, TickJob)} allows (one resolution step and
+     * the clock skew tolerance); a tick further ahead is still refused. Such a tick stands for no occurrence of the
+     * schedule, so a {@link GuardSettings#schedule() schedule} neither refuses it nor has it report a missed one.
+     *
+     * @param lead how far ahead of now the platform placed the tick; not negative
+     * @throws IllegalStateException when the settings have no function timeout
+     * @throws Exception the job's own exception, after releasing the lock without recording the tick
+     */
+    public TickStatus runAhead(Tick tick, Duration lead, TickJob job) throws Exception {
+        Objects.requireNonNull(lead, "lead");
+        if (lead.isNegative()) {
+            throw new IllegalArgumentException("lead must not be negative, was " + lead);
+        }
+        return call(tick, functionTimeout(), body(job), lead, false).status();
+    }
+
+    private <T extends @Nullable Object> TickResult<T> call(
+            Tick tick, Duration remainingTime, TickCallable<T> job, Duration lead, boolean occurrence)
+            throws Exception {
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(job, "job");
         if (remainingTime == null || remainingTime.isNegative() || remainingTime.isZero()) {
@@ -108,7 +134,7 @@ public final class TickGuard {
         DeliveryListener.Delivery delivery = listener.delivered(tick);
         TickResult<T> result;
         try {
-            result = guarded(tick, remainingTime, job, delivery);
+            result = guarded(tick, remainingTime, job, lead, occurrence ? settings.schedule() : null, delivery);
         } catch (Exception | Error failure) {
             delivery.failed(failure);
             throw failure;
@@ -118,15 +144,20 @@ public final class TickGuard {
     }
 
     private <T extends @Nullable Object> TickResult<T> guarded(
-            Tick tick, Duration remainingTime, TickCallable<T> job, DeliveryListener.Delivery delivery)
+            Tick tick,
+            Duration remainingTime,
+            TickCallable<T> job,
+            Duration lead,
+            @Nullable Schedule schedule,
+            DeliveryListener.Delivery delivery)
             throws Exception {
-        Schedule schedule = settings.schedule();
         Instant occurrence = schedule == null ? null : occurrenceOf(tick, schedule);
         Duration lease = remainingTime.plus(settings.leaseMargin());
         Duration atLeast = settings.lockAtLeastFor().compareTo(lease) > 0 ? lease : settings.lockAtLeastFor();
         // A tick truncated to the resolution may lie up to one resolution step before the firing; a scheduler may
-        // fire early, and the store's time is an estimate: further ahead than that, the event time is wrong.
-        Duration maxLead = settings.tickResolution().plus(CloudLockProvider.DEFAULT_MAX_TICK_LEAD);
+        // fire early, and the store's time is an estimate: further ahead than that (and the lead the platform chose),
+        // the event time is wrong.
+        Duration maxLead = settings.tickResolution().plus(lead).plus(CloudLockProvider.DEFAULT_MAX_TICK_LEAD);
         TickAttempt attempt = provider.lockTick(
                 new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast),
                 tick.scheduledTime(),
@@ -265,13 +296,17 @@ public final class TickGuard {
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public <T extends @Nullable Object> TickResult<T> call(Tick tick, TickCallable<T> job) throws Exception {
+        return call(tick, functionTimeout(), job);
+    }
+
+    private Duration functionTimeout() {
         Duration timeout = settings.functionTimeout();
         if (timeout == null) {
             throw new IllegalStateException("No function timeout to size the lease: set "
                     + GuardEnvironment.FUNCTION_TIMEOUT + " or GuardSettings.withFunctionTimeout(...), or pass the"
                     + " invocation's remaining time");
         }
-        return call(tick, timeout, job);
+        return timeout;
     }
 
     private static <T extends @Nullable Object> TickResult<T> skipped(Tick tick, TickStatus status) {

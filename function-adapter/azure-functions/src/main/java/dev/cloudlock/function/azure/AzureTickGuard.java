@@ -54,7 +54,10 @@ import org.jspecify.annotations.Nullable;
  *       the resolution ({@code Next} minus one resolution step). Every instance start between two occurrences — a
  *       restart, a scale-out, a deployment to several apps — maps to that one tick, so start-ups run the job once per
  *       schedule interval, and never take the occurrence at {@code Next} itself. ({@code Last} cannot name an
- *       occurrence here: after a start-up run the host records the start-up time as {@code Last}.);</li>
+ *       occurrence here: after a start-up run the host records the start-up time as {@code Last}.) That tick lies
+ *       ahead of now, up to a whole schedule interval, and is allowed that lead ({@link TickGuard#runAhead}); being
+ *       no occurrence of the schedule, it is neither refused by {@code CLOUDLOCK_SCHEDULE} nor reports a missed
+ *       one;</li>
  *   <li>no schedule status ({@code useMonitor = false}): the invocation time. Set the resolution to the schedule's
  *       grain then.</li>
  * </ul>
@@ -189,13 +192,21 @@ public final class AzureTickGuard {
      * @throws Exception the job's own exception, after releasing the lock without recording the tick
      */
     public TickStatus run(String timerInfo, ExecutionContext context, TickJob job) throws Exception {
-        Tick tick = tickOf(timerInfo, context);
+        Objects.requireNonNull(context, "context");
+        AzureTimerInfo info = AzureTimerInfo.parse(timerInfo);
+        Instant now = clock.instant();
+        Tick tick = settings().guard().tickAt(occurrence(info, now), context::getFunctionName);
         Objects.requireNonNull(job, "job");
         AtomicReference<TickContext> ran = new AtomicReference<>();
-        TickStatus status = ready().guard().run(tick, run -> {
+        TickJob recorded = run -> {
             ran.set(run);
             job.run(run);
-        });
+        };
+        // a start-up invocation's tick lies before Next, up to a schedule interval ahead of now (allowed that much),
+        // and is no occurrence of the schedule
+        TickStatus status = startUp(info, now)
+                ? ready().guard().runAhead(tick, Duration.between(now, Objects.requireNonNull(info.next())), recorded)
+                : ready().guard().run(tick, recorded);
         String outcome = "cloudlock: " + tick.jobName() + " at " + tick.scheduledTime() + ": " + status;
         context.getLogger()
                 .info(
@@ -218,13 +229,17 @@ public final class AzureTickGuard {
     }
 
     private Instant occurrence(AzureTimerInfo info, Instant now) {
-        if (info.next() == null) {
+        Instant next = info.next();
+        if (next == null) {
             return now;
         }
-        if (info.pastDue() || !info.next().isAfter(now.plus(EARLY_FIRING_TOLERANCE))) {
-            return info.next();
-        }
-        return info.next().minus(settings().guard().tickResolution());
+        return startUp(info, now) ? next.minus(settings().guard().tickResolution()) : next;
+    }
+
+    /** A {@code RunOnStartup} invocation: not past due, and {@code Next} further ahead than an early firing. */
+    private static boolean startUp(AzureTimerInfo info, Instant now) {
+        Instant next = info.next();
+        return next != null && !info.pastDue() && next.isAfter(now.plus(EARLY_FIRING_TOLERANCE));
     }
 
     private static CloudLockProvider cosmosProvider(AzureGuardSettings settings) {

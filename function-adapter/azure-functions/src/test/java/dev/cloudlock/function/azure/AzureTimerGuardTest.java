@@ -8,12 +8,16 @@ import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
+import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickBusyException;
+import dev.cloudlock.function.TickGuard;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -167,6 +171,105 @@ class AzureTimerGuardTest {
         NightlyReportTimerFunction onTime = app("on-time", "2026-11-30T03:00:00.080Z");
         assertThat(invoke(onTime, afterStartup)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(onTime.runs).containsExactly("2026-11-30T03:00:00Z fence=2");
+    }
+
+    /**
+     * A start-up on an hourly schedule, in the store's own time: the tick the guard takes lies up to an hour ahead of
+     * the store's time, on purpose. At the module's resolution of a minute, before, every such start-up failed with
+     * "ahead of the store's time ... check the scheduler's event time" (the negative control: the same tick through
+     * TickGuard.run, which allows one resolution step).
+     */
+    @Test
+    void aStartUpOnAnHourlyScheduleRunsInTheStoresOwnTimeAtTheModulesResolution() throws Exception {
+        Instant now = Instant.now();
+        Instant hour = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1));
+        // at least two steps ahead, as on most of the hour
+        Instant next = Duration.between(now, hour).compareTo(Duration.ofMinutes(2)) < 0
+                ? hour.plus(Duration.ofHours(1))
+                : hour;
+        String startup = timer(now.minus(Duration.ofMinutes(50)).toString(), next.toString(), false);
+        AzureGuardSettings perMinute = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
+
+        NightlyReportTimerFunction first = live("first-start", perMinute);
+        assertThat(invoke(first, startup)).isEqualTo(TickStatus.ACQUIRED);
+        assertThat(first.runs).containsExactly(next.minus(Duration.ofMinutes(1)) + " fence=1");
+        assertThat(invoke(live("other-app", perMinute), startup))
+                .as("another instance starting before the next occurrence")
+                .isEqualTo(TickStatus.DONE);
+
+        // negative control: the same tick allowed one resolution step ahead, as every tick was before
+        CloudLockProvider provider = DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .lockedBy("control")
+                .build();
+        TickGuard plain = TickGuard.builder(provider)
+                .settings(perMinute.guard().withFunctionTimeout(Duration.ofMinutes(5)))
+                .build();
+        assertThatThrownBy(() -> plain.run(new Tick("control", next.minus(Duration.ofMinutes(1))), run -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ahead of the store's time");
+
+        // what is not a start-up keeps the one-step limit: a past-due invocation whose Next lies an hour ahead
+        String pastDueAhead = timer(now.minus(Duration.ofMinutes(50)).toString(), next.toString(), true);
+        assertThatThrownBy(() -> invoke(live("past-due", perMinute), pastDueAhead))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ahead of the store's time");
+    }
+
+    /**
+     * A start-up invocation stands for no occurrence of the schedule (its tick is the step before {@code Next}), so the
+     * schedule the module sets ({@code CLOUDLOCK_SCHEDULE}, hourly here) neither refuses it nor has it report a missed
+     * occurrence; an invocation at {@code Next} is still checked against the schedule. Negative control: the start-up
+     * tick run as a scheduled one is refused as no occurrence.
+     */
+    @Test
+    void aStartUpRunsWithTheModulesScheduleWhichStillChecksScheduledInvocations() throws Exception {
+        Instant now = Instant.now();
+        Instant hour = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1));
+        Instant next = Duration.between(now, hour).compareTo(Duration.ofMinutes(2)) < 0
+                ? hour.plus(Duration.ofHours(1))
+                : hour;
+        Schedule hourly = Schedule.parse(Schedule.Syntax.NCRONTAB, "0 0 * * * *", ZoneOffset.UTC, "CLOUDLOCK_SCHEDULE");
+        AzureGuardSettings scheduled = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.defaults()
+                        .withTickResolution(Duration.ofMinutes(1))
+                        .withSchedule(hourly));
+
+        NightlyReportTimerFunction app = live("scheduled-start", scheduled);
+        String startup = timer(now.minus(Duration.ofMinutes(50)).toString(), next.toString(), false);
+        assertThat(invoke(app, startup)).isEqualTo(TickStatus.ACQUIRED);
+        assertThat(app.runs).containsExactly(next.minus(Duration.ofMinutes(1)) + " fence=1");
+
+        Instant quarterPast = now.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofMinutes(43));
+        String offSchedule = timer(quarterPast.minus(Duration.ofHours(1)).toString(), quarterPast.toString(), true);
+        assertThatThrownBy(() -> invoke(live("past-due-off-schedule", scheduled), offSchedule))
+                .as("a past-due invocation whose Next is no occurrence of the schedule")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not an occurrence of the schedule");
+
+        TickGuard plain = TickGuard.builder(DynamoDbLockProvider.builder()
+                        .client(client)
+                        .tableName("shedlock")
+                        .lockedBy("control")
+                        .build())
+                .settings(scheduled.guard().withFunctionTimeout(Duration.ofMinutes(5)))
+                .build();
+        assertThatThrownBy(() -> plain.run(new Tick("control", next.minus(Duration.ofMinutes(1))), run -> {}))
+                .as("negative control: the start-up tick as a scheduled one")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not an occurrence of the schedule");
+    }
+
+    /** An app whose clock is this machine's, as the store's is: the tick's lead is judged as deployed. */
+    private static NightlyReportTimerFunction live(String name, AzureGuardSettings settings) {
+        CloudLockProvider provider = DynamoDbLockProvider.builder()
+                .client(client)
+                .tableName("shedlock")
+                .lockedBy(name)
+                .build();
+        return new NightlyReportTimerFunction(new AzureTickGuard(settings, provider, Clock.systemUTC()));
     }
 
     @Test

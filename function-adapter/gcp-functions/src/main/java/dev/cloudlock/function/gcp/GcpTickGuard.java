@@ -142,8 +142,13 @@ public final class GcpTickGuard {
     public Tick tickOf(HttpRequest request) {
         Objects.requireNonNull(request, "request");
         String time = request.getFirstHeader(SCHEDULE_TIME_HEADER)
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"));
+                .orElseThrow(() -> new IllegalArgumentException(request.getFirstHeader("ce-type")
+                        // an Eventarc trigger (the Pub/Sub module's) delivers its CloudEvent over HTTP, in binary mode
+                        .map(type -> "The request is a CloudEvent (" + type + "), not a Cloud Scheduler HTTP request:"
+                                + " for a Pub/Sub trigger, extend GuardedPubSubFunction (or call"
+                                + " GcpTickGuard.run(CloudEvent, job))")
+                        .orElse("The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"
+                                + " (A function behind a Pub/Sub trigger extends GuardedPubSubFunction.)")));
         return settings.guard().tickAt(PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), () -> {
             String header = request.getFirstHeader(JOB_NAME_HEADER)
                     .filter(name -> !name.isBlank())

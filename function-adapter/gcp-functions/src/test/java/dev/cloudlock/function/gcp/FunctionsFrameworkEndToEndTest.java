@@ -360,4 +360,29 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains("X-CloudScheduler-ScheduleTime");
     }
+
+    /**
+     * The HTTP function deployed behind the Pub/Sub module's trigger: Eventarc POSTs the message as a binary-mode
+     * CloudEvent. It is refused naming the function class that fits that trigger (before, only "is it from Cloud
+     * Scheduler?").
+     */
+    @Test
+    void aPubSubCloudEventSentToTheHttpFunctionIsRejectedNamingTheFunctionThatFits() throws Exception {
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(httpUrl)
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .header("ce-id", "1001")
+                        .header("ce-specversion", "1.0")
+                        .header("ce-type", "google.cloud.pubsub.topic.v1.messagePublished")
+                        .header("ce-source", "//pubsub.googleapis.com/projects/p/topics/nightly-report-ticks")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"message\":{\"messageId\":\"1001\",\"publishTime\":\"2026-11-30T02:00:00Z\"}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains("google.cloud.pubsub.topic.v1.messagePublished")
+                .contains("GuardedPubSubFunction");
+    }
 }

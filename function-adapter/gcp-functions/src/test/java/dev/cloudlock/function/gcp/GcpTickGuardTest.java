@@ -193,6 +193,56 @@ class GcpTickGuardTest {
                 .isEqualTo(TickStatus.ACQUIRED);
     }
 
+    /**
+     * The database the module passes (gcp-firestore-lock's {@code database}, as CLOUDLOCK_FIRESTORE_DATABASE) is the
+     * one the guard writes to: before, the guard read no database setting and locked in {@code (default)}, where the
+     * module's IAM condition grants nothing. The negative control, the same run without the setting, lands in
+     * {@code (default)}: the check can tell the two apart.
+     */
+    @Test
+    void theGuardLocksInTheDatabaseItsSettingNames() throws Exception {
+        Emulators.resetFirestore();
+        assertThat(lockIn(Map.of(GcpGuardSettings.DATABASE, "locks-db"), "named-db"))
+                .as("documents of job named-db in (default), locks-db")
+                .containsExactly(false, true);
+        assertThat(lockIn(Map.of(), "default-db"))
+                .as("negative control, without the setting: in (default), locks-db")
+                .containsExactly(true, false);
+    }
+
+    /**
+     * Runs one tick of {@code job} through a guard built from {@code settings} and the emulator's variables, and says
+     * whether the job's lock document is in {@code (default)} and in {@code locks-db}.
+     */
+    private static Boolean[] lockIn(Map<String, String> settings, String job) throws Exception {
+        Map<String, String> environment = new HashMap<>(settings);
+        environment.put(
+                "FIRESTORE_EMULATOR_HOST", "127.0.0.1:" + Emulators.firestore().port());
+        environment.put("GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
+        environment.put("CLOUDLOCK_FUNCTION_TIMEOUT", "PT30S");
+        GcpGuardSettings guardSettings = GcpGuardSettings.fromEnvironment(environment);
+        GcpTickGuard guard = new GcpTickGuard(guardSettings, GcpTickGuard.firestore(guardSettings, environment::get));
+        assertThat(guard.run(new Tick(job, Instant.parse("2026-11-30T02:00:00Z")), run -> {}))
+                .isEqualTo(TickStatus.ACQUIRED);
+        Boolean[] found = new Boolean[2];
+        String[] databases = {"(default)", "locks-db"};
+        for (int i = 0; i < databases.length; i++) {
+            try (Firestore database = FirestoreOptions.newBuilder()
+                    .setProjectId(Emulators.FIRESTORE_PROJECT)
+                    .setDatabaseId(databases[i])
+                    .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
+                    .build()
+                    .getService()) {
+                found[i] = database.collection(guardSettings.collection())
+                        .document(job)
+                        .get()
+                        .get(10, TimeUnit.SECONDS)
+                        .exists();
+            }
+        }
+        return found;
+    }
+
     @Test
     void rejectsEventsThatAreNotPubSubMessages() {
         CloudEvent storage = CloudEventBuilder.v1()

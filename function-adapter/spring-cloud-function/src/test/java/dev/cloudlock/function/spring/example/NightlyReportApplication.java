@@ -1,5 +1,6 @@
 package dev.cloudlock.function.spring.example;
 
+// snippet:application
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.function.spring.GuardedFunctions;
@@ -43,3 +44,4 @@ public class NightlyReportApplication {
                 "hourlySync", request -> "synced " + request.getPayload().get("source"));
     }
 }
+// end-snippet:application

@@ -1,5 +1,6 @@
 package dev.cloudlock.examples;
 
+// snippet:timer
 import com.microsoft.azure.functions.ExecutionContext;
 import com.microsoft.azure.functions.annotation.FunctionName;
 import com.microsoft.azure.functions.annotation.TimerTrigger;
@@ -12,7 +13,7 @@ import dev.cloudlock.function.azure.AzureTickGuard;
  * azure-timer-function module sets them); the other settings are CLOUDLOCK_TICK_RESOLUTION,
  * CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME. The host reads the schedule from the app setting
  * CLOUDLOCK_TIMER_SCHEDULE (an NCRONTAB expression such as {@code 0 0 2 * * *}, which the module sets from its
- * {@code schedule} input): a schedule written in the annotation would ignore the module's.
+ * {@code timer_schedule} input): a schedule written in the annotation would ignore the module's.
  */
 public class NightlyReportTimerFunction {
 
@@ -34,3 +35,4 @@ public class NightlyReportTimerFunction {
         });
     }
 }
+// end-snippet:timer
