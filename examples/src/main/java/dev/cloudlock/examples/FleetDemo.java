@@ -201,6 +201,11 @@ public final class FleetDemo {
             token = token == null ? fencingToken : Math.max(token, fencingToken);
         }
 
+        /** Whether a run with a newer token than {@code fencingToken} has written. */
+        synchronized boolean newerThan(long fencingToken) {
+            return token != null && token > fencingToken;
+        }
+
         /** Writes that landed although a newer token had written already (only unfenced). */
         synchronized int staleWritesLanded() {
             return staleWritesLanded;
@@ -414,13 +419,19 @@ public final class FleetDemo {
                 long work = fail
                         ? interval.toMillis() / 10
                         : pause
-                                ? LEASE.toMillis() + interval.toMillis()
+                                ? LEASE.toMillis()
                                 : tick % 7 == 3 ? interval.toMillis() * 3 / 2 : interval.toMillis() / 4;
                 if (pause) {
                     pausedInstance.set(Integer.parseInt(instance.substring(instance.lastIndexOf('-') + 1)));
                 }
                 Thread.sleep(work);
                 if (pause) {
+                    // past its lease, the pause lasts until another instance has taken the lock and written (at most
+                    // ten intervals more), however slowly a loaded machine lets that happen
+                    long resume = System.nanoTime() + interval.multipliedBy(10).toNanos();
+                    while (!report.newerThan(token) && System.nanoTime() < resume) {
+                        Thread.sleep(10);
+                    }
                     pausedInstance.set(-1);
                 }
                 Long refusedBy = null;
