@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -178,7 +179,15 @@ final class EveryOccurrenceBenchmark {
                         + " characters) " + jobSize.bytes() + " bytes (" + jobSize.counted()
                         + "); an occurrence record ("
                         + occurrenceRecord.length() + "-character name) " + tickSize.bytes() + " bytes ("
-                        + tickSize.counted() + "), one per occurrence, kept.")
+                        + tickSize.counted() + "), one per occurrence, expired by the store after the retention ("
+                        + CompletedTicks.DEFAULT_OCCURRENCE_RETENTION.toDays() + " days by default, on S3 and Blob"
+                        + " Storage the lifecycle rule's days, at least one more: about "
+                        + String.format(
+                                Locale.ROOT,
+                                "%,d records, %,d bytes",
+                                CompletedTicks.DEFAULT_OCCURRENCE_RETENTION.toMinutes(),
+                                CompletedTicks.DEFAULT_OCCURRENCE_RETENTION.toMinutes() * tickSize.bytes())
+                        + " for a job every minute).")
                 .table(List.of("delivery", "watermark", "by API call", "every occurrence", "by API call"), rows);
         return json;
     }
