@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * One store's part of the benchmarks: its targets for each report, on the backends it offers there, and its soak
@@ -83,12 +82,12 @@ public interface BenchmarkStore {
         return all().stream()
                 .filter(store -> store.name().equals(name))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("Unknown store '" + name + "': give one of " + names()
-                        + " (the stores whose modules this build has)"));
+                .orElseThrow(() -> new IllegalArgumentException("Unknown store '" + name + "': give one of "
+                        + String.join(", ", names()) + " (the stores whose modules this build has)"));
     }
 
-    /** The names of the stores on the class path, in report order, separated by commas. */
-    static String names() {
-        return all().stream().map(BenchmarkStore::name).collect(Collectors.joining(", "));
+    /** The names of the stores on the class path, in report order. */
+    static List<String> names() {
+        return all().stream().map(BenchmarkStore::name).toList();
     }
 }

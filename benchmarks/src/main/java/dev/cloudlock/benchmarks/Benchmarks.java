@@ -73,7 +73,7 @@ public final class Benchmarks {
                         throw new IllegalArgumentException("Unknown option '" + args[i]
                                 + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
                                 + " --listing, " + ownReportOptions(ownReports) + "--soak (with --store "
-                                + BenchmarkStore.names() + ", --acquisitions N, --threads N, --faults"
+                                + String.join("|", BenchmarkStore.names()) + ", --acquisitions N, --threads N, --faults"
                                 + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
                     }
                     if (ownReport != null) {
@@ -86,7 +86,8 @@ public final class Benchmarks {
         }
         if (soak) {
             if (store == null) {
-                throw new IllegalArgumentException("--soak needs --store, one of " + BenchmarkStore.names());
+                throw new IllegalArgumentException(
+                        "--soak needs --store, one of " + String.join(", ", BenchmarkStore.names()));
             }
             if (!faults.equals("on") && !faults.equals("off")) {
                 throw new IllegalArgumentException("--faults takes on or off, was '" + faults + "'");

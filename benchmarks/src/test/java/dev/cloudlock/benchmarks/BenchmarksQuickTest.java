@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,17 +16,16 @@ import org.junit.jupiter.api.Test;
  */
 class BenchmarksQuickTest {
 
-    private static final Set<String> FOUND =
-            BenchmarkStore.all().stream().map(BenchmarkStore::name).collect(Collectors.toSet());
+    private static final Set<String> FOUND = Set.copyOf(BenchmarkStore.names());
 
     @Test
     void aStoreTheBuildDoesNotHaveIsRefusedNamingTheOnesItHas() {
         assertThat(FOUND).isNotEmpty();
         assertThatThrownBy(() -> BenchmarkStore.named("no-such-store"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Unknown store 'no-such-store': give one of " + BenchmarkStore.names()
+                .hasMessage("Unknown store 'no-such-store': give one of " + String.join(", ", BenchmarkStore.names())
                         + " (the stores whose modules this build has)");
-        System.out.println("Stores found: " + BenchmarkStore.names());
+        System.out.println("Stores found: " + String.join(", ", BenchmarkStore.names()));
     }
 
     @Test

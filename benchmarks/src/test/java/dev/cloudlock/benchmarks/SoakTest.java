@@ -86,7 +86,7 @@ class SoakTest {
     void badOptionsAreRefusedBeforeAnyEmulatorStarts() {
         assertThatThrownBy(() -> options("mongodb", 10, SoakBenchmark.Faults.none()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("give one of " + BenchmarkStore.names());
+                .hasMessageContaining("give one of " + String.join(", ", BenchmarkStore.names()));
         assertThatThrownBy(() -> options("dynamodb", 0, SoakBenchmark.Faults.none()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("acquisitions");
