@@ -8,13 +8,15 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One command for the whole report: {@code ./mvnw -q -pl benchmarks exec:exec} writes
  * {@code benchmarks/results/<date>-lock-cycle.md} and {@code .json}; {@code --cold-start} (with exec:exec,
  * {@code -Dcloudlock.bench.report=cold-start}) writes the guards' cold-start report, {@code <date>-cold-start};
- * {@code --firestore-cycle} ({@code -Dcloudlock.bench.report=firestore-cycle}) writes {@code <date>-firestore-cycle},
- * Firestore's steady-state cycle on the store's current path and the read-first one before it, in one run.
+ * a store's own report ({@link BenchmarkStore#ownReports()}, such as {@code --firestore-cycle}; with exec:exec,
+ * {@code -Dcloudlock.bench.report=firestore-cycle}) writes {@code <date>-<report>}. Every report measures the stores
+ * {@link BenchmarkStore#all()} finds, the ones whose modules the build has.
  * {@code --quick} runs every measurement with few samples (seconds; the test command runs it so the harness cannot
  * rot). {@code --soak --store S} (with exec:exec, {@code exec:exec@soak}) writes {@code <date>-soak-<store>}: a long
  * contended run, faults on or off, checked for violations (see {@link SoakBenchmark}); it exits with status 1 when it
@@ -38,7 +40,9 @@ public final class Benchmarks {
         String faultKinds = SoakBenchmark.DEFAULT_FAULT_KINDS;
         long leaseMillis = 5_000;
         boolean everyOccurrence = false;
-        boolean firestoreCycle = false;
+        String ownReport = null;
+        Map<String, BenchmarkStore.OwnReport> ownReports = new LinkedHashMap<>();
+        BenchmarkStore.all().forEach(found -> ownReports.putAll(found.ownReports()));
         boolean listing = false;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
@@ -61,23 +65,29 @@ public final class Benchmarks {
                 case "--cold-starts" -> coldStarts = Integer.parseInt(args[++i]);
                 case "--waiting" -> waiting = true;
                 case "--every-occurrence" -> everyOccurrence = true;
-                case "--firestore-cycle" -> firestoreCycle = true;
                 case "--listing" -> listing = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
-                default ->
-                    throw new IllegalArgumentException("Unknown option '" + args[i]
-                            + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
-                            + " --firestore-cycle, --listing,"
-                            + " --soak (with --store "
-                            + String.join("|", SoakBenchmark.STORES) + ", --acquisitions N, --threads N, --faults"
-                            + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
+                default -> {
+                    if (!args[i].startsWith("--") || !ownReports.containsKey(args[i].substring(2))) {
+                        throw new IllegalArgumentException("Unknown option '" + args[i]
+                                + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
+                                + " --listing, " + ownReportOptions(ownReports) + "--soak (with --store "
+                                + String.join("|", BenchmarkStore.names()) + ", --acquisitions N, --threads N, --faults"
+                                + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
+                    }
+                    if (ownReport != null) {
+                        throw new IllegalArgumentException(
+                                "--" + ownReport + " and " + args[i] + " are two reports: give one");
+                    }
+                    ownReport = args[i].substring(2);
+                }
             }
         }
         if (soak) {
             if (store == null) {
                 throw new IllegalArgumentException(
-                        "--soak needs --store, one of " + String.join(", ", SoakBenchmark.STORES));
+                        "--soak needs --store, one of " + String.join(", ", BenchmarkStore.names()));
             }
             if (!faults.equals("on") && !faults.equals("off")) {
                 throw new IllegalArgumentException("--faults takes on or off, was '" + faults + "'");
@@ -97,11 +107,11 @@ public final class Benchmarks {
         if ((coldStart ? 1 : 0)
                         + (waiting ? 1 : 0)
                         + (everyOccurrence ? 1 : 0)
-                        + (firestoreCycle ? 1 : 0)
+                        + (ownReport != null ? 1 : 0)
                         + (listing ? 1 : 0)
                 > 1) {
-            throw new IllegalArgumentException("--cold-start, --waiting, --every-occurrence, --firestore-cycle and"
-                    + " --listing are five reports: give one");
+            throw new IllegalArgumentException("--cold-start, --waiting, --every-occurrence, "
+                    + ownReportOptions(ownReports) + "and --listing are reports of their own: give one");
         }
         Report report = coldStart
                 ? runColdStart(quick ? 1 : coldStarts, repo)
@@ -109,8 +119,8 @@ public final class Benchmarks {
                         ? runWaiting(quick)
                         : everyOccurrence
                                 ? runEveryOccurrence(quick)
-                                : firestoreCycle
-                                        ? FirestoreCycleBenchmark.run(quick)
+                                : ownReport != null
+                                        ? ownReports.get(ownReport).run(quick)
                                         : listing ? runListing(quick) : run(quick, repo);
         String name = LocalDate.now(ZoneOffset.UTC)
                 + (quick ? "-quick" : "")
@@ -120,11 +130,18 @@ public final class Benchmarks {
                                 ? "-waiting"
                                 : everyOccurrence
                                         ? "-every-occurrence"
-                                        : firestoreCycle ? "-firestore-cycle" : listing ? "-listing" : "-lock-cycle");
+                                        : ownReport != null ? "-" + ownReport : listing ? "-listing" : "-lock-cycle");
         report.write(out, name, "cloudlock benchmarks " + LocalDate.now(ZoneOffset.UTC) + (quick ? " (quick)" : ""));
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");
         System.exit(0); // the shared emulators stop in their shutdown hooks
+    }
+
+    /** The stores' own reports as options, each followed by a comma and a space. */
+    private static String ownReportOptions(Map<String, BenchmarkStore.OwnReport> ownReports) {
+        StringBuilder options = new StringBuilder();
+        ownReports.keySet().forEach(name -> options.append("--").append(name).append(", "));
+        return options.toString();
     }
 
     /** How long a soak may run before it stops by itself (its report then says so). */
@@ -158,29 +175,8 @@ public final class Benchmarks {
         report.paragraph(machine() + "\n\nEmulators run on the same machine: absolute latencies are the"
                 + " emulators', not the cloud's; request counts, ratios to the floor and the guard's overhead in"
                 + " requests carry over.");
-        Map<String, Object> providers = new LinkedHashMap<>();
-        for (Map.Entry<String, String> backend : List.of(
-                Map.entry("DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint()),
-                Map.entry(
-                        "DynamoDB on moto 5.2.1 (requests serialised)",
-                        Emulators.moto().endpoint()))) {
-            try (DynamoDbTarget target = new DynamoDbTarget(backend.getKey(), backend.getValue())) {
-                providers.put(backend.getKey(), LockCycleBenchmark.run(target, samples, holdings, report));
-            }
-        }
-        try (S3Target target = new S3Target(
-                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
-            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
-        }
-        try (FirestoreTarget target = new FirestoreTarget()) {
-            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
-        }
-        try (CosmosTarget target = new CosmosTarget()) {
-            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
-        }
-        try (AzureBlobTarget target = new AzureBlobTarget()) {
-            providers.put(target.name(), LockCycleBenchmark.run(target, samples, holdings, report));
-        }
+        Map<String, Object> providers = perTarget(
+                BenchmarkStore.Run.LOCK_CYCLE, target -> LockCycleBenchmark.run(target, samples, holdings, report));
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("providers", providers);
@@ -222,21 +218,8 @@ public final class Benchmarks {
         report.paragraph(machine() + "\n\nPauses between attempts: jittered, from 12.5-25 ms doubling to 0.5-1 s"
                 + " (`LockWait`). Emulators run on the same machine: waits are the emulators'; requests per holding"
                 + " carry over to the cloud for the same hold times.");
-        Map<String, Object> stores = new LinkedHashMap<>();
-        try (DynamoDbTarget target = new DynamoDbTarget(
-                "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint())) {
-            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
-        }
-        try (S3Target target = new S3Target(
-                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
-            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
-        }
-        try (FirestoreTarget target = new FirestoreTarget()) {
-            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
-        }
-        try (CosmosTarget target = new CosmosTarget()) {
-            stores.put(target.name(), WaitingBenchmark.run(target, shapes, report));
-        }
+        Map<String, Object> stores =
+                perTarget(BenchmarkStore.Run.WAITING, target -> WaitingBenchmark.run(target, shapes, report));
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("stores", stores);
@@ -254,28 +237,9 @@ public final class Benchmarks {
         report.paragraph(machine() + "\n\nEach job first runs one tick uncounted (its record exists, the client"
                 + " knows the store's time); an occurrence record is always new. Request counts carry over to"
                 + " the cloud.");
-        Map<String, Object> stores = new LinkedHashMap<>();
-        try (DynamoDbTarget target = new DynamoDbTarget(
-                "DynamoDB on dynalite 4.0.0", Emulators.dynalite().endpoint())) {
-            stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
-        }
-        try (DynamoDbTarget target = new DynamoDbTarget(
-                "DynamoDB on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
-            stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
-        }
-        try (S3Target target = new S3Target(
-                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
-            stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
-        }
-        try (FirestoreTarget target = new FirestoreTarget()) {
-            stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
-        }
-        try (CosmosTarget target = new CosmosTarget()) {
-            stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
-        }
-        try (AzureBlobTarget target = new AzureBlobTarget()) {
-            stores.put(target.name(), EveryOccurrenceBenchmark.run(target, repetitions, report));
-        }
+        Map<String, Object> stores = perTarget(
+                BenchmarkStore.Run.EVERY_OCCURRENCE,
+                target -> EveryOccurrenceBenchmark.run(target, repetitions, report));
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("stores", stores);
@@ -293,28 +257,34 @@ public final class Benchmarks {
         Report report = new Report();
         report.paragraph(machine() + "\n\nEach store starts empty but for the benchmark's floor records. Request"
                 + " counts carry over to the cloud.");
-        Map<String, Object> stores = new LinkedHashMap<>();
-        try (DynamoDbTarget target = new DynamoDbTarget(
-                "DynamoDB on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
-            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
-        }
-        try (S3Target target = new S3Target(
-                "S3 on moto 5.2.1 (requests serialised)", Emulators.moto().endpoint())) {
-            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
-        }
-        try (FirestoreTarget target = new FirestoreTarget()) {
-            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
-        }
-        try (CosmosTarget target = new CosmosTarget()) {
-            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
-        }
-        try (AzureBlobTarget target = new AzureBlobTarget()) {
-            stores.put(target.name(), ListingBenchmark.run(target, jobs, ticks, report));
-        }
+        Map<String, Object> stores =
+                perTarget(BenchmarkStore.Run.LISTING, target -> ListingBenchmark.run(target, jobs, ticks, report));
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("stores", stores);
         return report;
+    }
+
+    /** A measurement of one target, into its part of a report's JSON. */
+    private interface Measurement {
+        Object run(LockCycleBenchmark.Target target) throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code measurement} on every target the stores found offer for {@code run}, one at a time and in report
+     * order, each closed after it; their results by target name.
+     */
+    private static Map<String, Object> perTarget(BenchmarkStore.Run run, Measurement measurement)
+            throws InterruptedException {
+        Map<String, Object> results = new LinkedHashMap<>();
+        for (BenchmarkStore store : BenchmarkStore.all()) {
+            for (Supplier<LockCycleBenchmark.Target> backend : store.targets(run)) {
+                try (LockCycleBenchmark.Target target = backend.get()) {
+                    results.put(target.name(), measurement.run(target));
+                }
+            }
+        }
+        return results;
     }
 
     static String machine() {

@@ -6,7 +6,6 @@ import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.testkit.LockHistory;
 import dev.cloudlock.testkit.WireFault;
-import dev.cloudlock.testkit.WireFaultInterceptor;
 import dev.cloudlock.testkit.WireFaultProxy;
 import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
@@ -41,22 +40,10 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  */
 final class SoakBenchmark {
 
-    /** The stores a soak runs on, by the name {@code --store} takes. */
-    static final List<String> STORES = List.of("dynamodb", "s3", "firestore", "cosmos", "azure-blob");
-
-    /**
-     * How often the soak's Azurite collects overwritten blob contents: not within a soak. Azurite stops answering
-     * while it collects: at its fixed 10 minutes, the first collection (after about 120,000 writes to one blob)
-     * stalled it for more than 13 minutes; every minute, it stalled for one to two minutes each time, longer each
-     * time. A soak's overwritten contents (a few hundred bytes each) stay in memory instead. See
-     * {@link Emulators#startAzurite(Duration)}.
-     */
-    private static final Duration AZURITE_GC_INTERVAL = Duration.ofDays(1);
-
     /**
      * What one soak run does.
      *
-     * @param store one of {@link #STORES}
+     * @param store the name of a store {@link BenchmarkStore#all()} finds
      * @param acquisitions how many holdings to take, in all
      * @param threads workers contending for the lock, each with its own provider (one instance each)
      * @param faults where faults come from ({@link Faults#none()} for none)
@@ -66,10 +53,7 @@ final class SoakBenchmark {
      */
     record Options(String store, int acquisitions, int threads, Faults faults, Duration lease, Duration timeLimit) {
         Options {
-            if (!STORES.contains(store)) {
-                throw new IllegalArgumentException(
-                        "Unknown store '" + store + "': give one of " + String.join(", ", STORES));
-            }
+            BenchmarkStore.named(store); // refuses a store the build does not have, naming the ones it has
             if (acquisitions < 1) {
                 throw new IllegalArgumentException("acquisitions must be at least 1, was " + acquisitions);
             }
@@ -115,7 +99,7 @@ final class SoakBenchmark {
             return new Faults() {
                 @Override
                 public LockCycleBenchmark.Target target(String store) {
-                    return SoakBenchmark.target(store);
+                    return BenchmarkStore.named(store).soakTarget();
                 }
 
                 @Override
@@ -132,8 +116,9 @@ final class SoakBenchmark {
 
         /**
          * Faults on the wire between the real SDK and the emulator ({@link WireFaults#failAtRandom}): a
-         * {@link WireFaultProxy} in front of the HTTP stores' emulators, a {@link WireFaultInterceptor} on Firestore's
-         * gRPC channel. Each request meets one of {@code kinds}, chosen evenly, with probability {@code rate}.
+         * {@link WireFaultProxy} in front of an HTTP store's emulator or a {@code WireFaultInterceptor} on a gRPC
+         * channel, as the store's {@link BenchmarkStore#soakTarget(BenchmarkStore.FaultWire)} chooses. Each request
+         * meets one of {@code kinds}, chosen evenly, with probability {@code rate}.
          *
          * @throws IllegalArgumentException when {@code rate} is not within (0, 1] or no kind is given, before anything
          *     starts
@@ -143,7 +128,8 @@ final class SoakBenchmark {
             new WireFaults().failAtRandom(rate, seed, chosen); // refuses a bad rate or no kind, before anything starts
             WireFaults wire = new WireFaults();
             List<WireFaultProxy> proxies = new CopyOnWriteArrayList<>();
-            return new Faults() {
+            /** The faults, and the wire a store's faulty target sends its requests through. */
+            final class OnWire implements Faults, BenchmarkStore.FaultWire {
                 @Override
                 public void begin() {
                     wire.failAtRandom(rate, seed, chosen);
@@ -151,31 +137,21 @@ final class SoakBenchmark {
 
                 @Override
                 public LockCycleBenchmark.Target target(String store) {
-                    return switch (store) {
-                        case "dynamodb" ->
-                            new DynamoDbTarget(DYNAMODB, http(WireFaultProxy.Store.DYNAMODB, dynamodb()));
-                        case "s3" -> new S3Target(S3, http(WireFaultProxy.Store.S3, s3()));
-                        case "firestore" ->
-                            new FirestoreTarget(new WireFaultInterceptor(wire, WireFaultInterceptor.FIRESTORE_WRITES));
-                        case "cosmos" ->
-                            new CosmosTarget(proxy(WireFaultProxy.https(
-                                    WireFaultProxy.Store.COSMOS,
-                                    wire,
-                                    Emulators.cosmos().port(),
-                                    Emulators.cosmosKeyStore(),
-                                    Emulators.COSMOS_TLS_PASSWORD.toCharArray())));
-                        case "azure-blob" ->
-                            new AzureBlobTarget(
-                                    http(WireFaultProxy.Store.AZURE_BLOB, Emulators.startAzurite(AZURITE_GC_INTERVAL)));
-                        default -> throw new IllegalArgumentException("Unknown store '" + store + "'");
-                    };
+                    return BenchmarkStore.named(store).soakTarget(this);
                 }
 
-                private String http(WireFaultProxy.Store kind, EmulatorProcess emulator) {
+                @Override
+                public WireFaults faults() {
+                    return wire;
+                }
+
+                @Override
+                public String http(WireFaultProxy.Store kind, EmulatorProcess emulator) {
                     return proxy(WireFaultProxy.http(kind, wire, emulator.port()));
                 }
 
-                private String proxy(WireFaultProxy proxy) {
+                @Override
+                public String proxy(WireFaultProxy proxy) {
                     proxies.add(proxy);
                     return proxy.url();
                 }
@@ -198,7 +174,8 @@ final class SoakBenchmark {
                 public void close() {
                     proxies.forEach(WireFaultProxy::close);
                 }
-            };
+            }
+            return new OnWire();
         }
     }
 
@@ -251,29 +228,6 @@ final class SoakBenchmark {
             }
         }
         return kinds;
-    }
-
-    private static final String DYNAMODB = "DynamoDB on dynalite 4.0.0";
-    private static final String S3 = "S3 on moto 5.2.1 (requests serialised)";
-
-    private static EmulatorProcess dynamodb() {
-        return Emulators.dynalite();
-    }
-
-    private static EmulatorProcess s3() {
-        return Emulators.moto();
-    }
-
-    /** The store's target on its emulator (the one the other benchmarks use). */
-    static LockCycleBenchmark.Target target(String store) {
-        return switch (store) {
-            case "dynamodb" -> new DynamoDbTarget(DYNAMODB, dynamodb().endpoint());
-            case "s3" -> new S3Target(S3, s3().endpoint());
-            case "firestore" -> new FirestoreTarget();
-            case "cosmos" -> new CosmosTarget();
-            case "azure-blob" -> new AzureBlobTarget();
-            default -> throw new IllegalArgumentException("Unknown store '" + store + "'");
-        };
     }
 
     /** Runs the soak on its store's emulator. */

@@ -57,7 +57,7 @@ class SoakTest {
         SoakBenchmark.Faults broken = new SoakBenchmark.Faults() {
             @Override
             public LockCycleBenchmark.Target target(String store) {
-                return SoakBenchmark.target(store);
+                return BenchmarkStore.named(store).soakTarget();
             }
 
             @Override
@@ -86,8 +86,8 @@ class SoakTest {
     void badOptionsAreRefusedBeforeAnyEmulatorStarts() {
         assertThatThrownBy(() -> options("mongodb", 10, SoakBenchmark.Faults.none()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("dynamodb, s3, firestore, cosmos, azure-blob");
-        assertThatThrownBy(() -> options("s3", 0, SoakBenchmark.Faults.none()))
+                .hasMessageContaining("give one of " + String.join(", ", BenchmarkStore.names()));
+        assertThatThrownBy(() -> options("dynamodb", 0, SoakBenchmark.Faults.none()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("acquisitions");
         assertThatThrownBy(() -> SoakBenchmark.faultKinds("RESPONSE_LOST,SLOW"))
