@@ -12,8 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
+import java.util.stream.Stream;
 
 /**
  * One emulator process on 127.0.0.1 and a free port: started, waited for until it answers HTTP, and stopped by its
@@ -51,7 +56,43 @@ public final class EmulatorProcess implements AutoCloseable {
      */
     public static EmulatorProcess start(
             String name, IntFunction<List<String>> command, String readyPath, Duration timeout) {
-        int port = freePort();
+        return start(name, command, readyPath, timeout, EmulatorProcess::freePort);
+    }
+
+    /** {@link #start(String, IntFunction, String, Duration)} on the ports {@code ports} hands out, one per attempt. */
+    static EmulatorProcess start(
+            String name, IntFunction<List<String>> command, String readyPath, Duration timeout, IntSupplier ports) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(name, command, readyPath, timeout, ports.getAsInt());
+            } catch (PortTakenException taken) {
+                if (attempt == PORT_ATTEMPTS) {
+                    throw new IllegalStateException(
+                            "Emulator " + name + ": " + PORT_ATTEMPTS + " free ports in a row were taken by another"
+                                    + " process before it could bind them",
+                            taken);
+                }
+            }
+        }
+    }
+
+    /**
+     * Free ports tried in a row: a port {@link #freePort()} returns may be taken by another JVM's emulator (the
+     * modules of {@code -T 2} and the forks of one module start theirs at the same time) before this one binds it.
+     */
+    private static final int PORT_ATTEMPTS = 3;
+
+    /** Another process answered on the port this emulator was given, before this one could bind it. */
+    private static final class PortTakenException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PortTakenException(String message) {
+            super(message);
+        }
+    }
+
+    private static EmulatorProcess startOnce(
+            String name, IntFunction<List<String>> command, String readyPath, Duration timeout, int port) {
         List<String> cmd = new ArrayList<>(command.apply(port));
         Path log;
         Process process;
@@ -88,7 +129,11 @@ public final class EmulatorProcess implements AutoCloseable {
                                 .GET()
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());
-                return;
+                if (listenerIsOurs().orElse(true)) {
+                    return;
+                }
+                stop();
+                throw new PortTakenException("another process listens on port " + port);
             } catch (IOException e) {
                 sleep(50);
             } catch (InterruptedException e) {
@@ -100,6 +145,58 @@ public final class EmulatorProcess implements AutoCloseable {
         stop();
         throw new IllegalStateException("Emulator " + name + " did not answer on " + uri + " within " + timeout
                 + ". Its output:\n" + logTail());
+    }
+
+    /**
+     * Whether the socket listening on this emulator's port belongs to its process or one of their descendants, by
+     * the socket inodes of {@code /proc/net/tcp[6]} and {@code /proc/<pid>/fd}; empty where this cannot be told
+     * (no {@code /proc}, or the listener is in another network namespace).
+     */
+    private Optional<Boolean> listenerIsOurs() {
+        Set<String> inodes = new HashSet<>();
+        String hexPort = String.format(":%04X", port);
+        try {
+            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                Path file = Path.of(table);
+                if (!Files.isReadable(file)) {
+                    continue;
+                }
+                for (String line : Files.readAllLines(file)) {
+                    String[] fields = line.trim().split("\\s+");
+                    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                    if (fields.length > 9 && fields[1].endsWith(hexPort) && fields[3].equals("0A")) {
+                        inodes.add("socket:[" + fields[9] + "]");
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
+        if (inodes.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ProcessHandle> tree = new ArrayList<>();
+        tree.add(process.toHandle());
+        process.descendants().forEach(tree::add);
+        boolean read = false;
+        for (ProcessHandle handle : tree) {
+            Path fds = Path.of("/proc", Long.toString(handle.pid()), "fd");
+            try (Stream<Path> links = Files.list(fds)) {
+                read = true;
+                if (links.anyMatch(link -> {
+                    try {
+                        return inodes.contains(Files.readSymbolicLink(link).toString());
+                    } catch (IOException | UnsupportedOperationException gone) {
+                        return false;
+                    }
+                })) {
+                    return Optional.of(true);
+                }
+            } catch (IOException | UncheckedIOException gone) {
+                // the process ended, or its fds are not ours to read
+            }
+        }
+        return read ? Optional.of(false) : Optional.empty();
     }
 
     /** {@code http://127.0.0.1:<port>}. */
