@@ -201,6 +201,7 @@ public final class StoreCheck {
         Duration hold = medianRead.compareTo(MIN_HOLD) < 0
                 ? MIN_HOLD
                 : medianRead.compareTo(MAX_HOLD) > 0 ? MAX_HOLD : medianRead;
+        Duration lostPause = hold.dividedBy(options.threads());
         ConcurrentLinkedQueue<Holding> holdings = new ConcurrentLinkedQueue<>();
         AtomicInteger attempts = new AtomicInteger();
         AtomicInteger refusedReleases = new AtomicInteger();
@@ -226,6 +227,10 @@ public final class StoreCheck {
                                     if (!lock.get().release(null)) {
                                         refusedReleases.incrementAndGet();
                                     }
+                                } else {
+                                    // a loser waits a share of a holding, or on a store faster than a holding
+                                    // (the in-memory store) the losers spend every attempt while one thread holds
+                                    Thread.sleep(lostPause.toMillis(), lostPause.toNanosPart() % 1_000_000);
                                 }
                             }
                         } catch (InterruptedException e) {
