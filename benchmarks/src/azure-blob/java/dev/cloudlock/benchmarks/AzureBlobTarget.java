@@ -108,12 +108,8 @@ final class AzureBlobTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
-        double usd = 0;
-        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
-            usd += e.getValue() * (e.getKey().equals("Get Blob") ? READ_PRICE : WRITE_PRICE);
-        }
-        return usd;
+    public double pricePerMillion(String operation) {
+        return operation.equals("Get Blob") ? READ_PRICE : WRITE_PRICE;
     }
 
     @Override

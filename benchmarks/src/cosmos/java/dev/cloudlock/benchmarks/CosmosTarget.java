@@ -153,12 +153,8 @@ final class CosmosTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
-        double ru = 0;
-        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
-            ru += e.getValue() * (e.getKey().startsWith("GET") ? READ_RU : WRITE_RU);
-        }
-        return ru * RU_PRICE;
+    public double pricePerMillion(String operation) {
+        return (operation.startsWith("GET") ? READ_RU : WRITE_RU) * RU_PRICE;
     }
 
     @Override

@@ -89,12 +89,8 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
-        double usd = 0;
-        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
-            usd += e.getValue() * (e.getKey().equals("GetItem") ? READ_PRICE : WRITE_PRICE);
-        }
-        return usd;
+    public double pricePerMillion(String operation) {
+        return operation.equals("GetItem") ? READ_PRICE : WRITE_PRICE;
     }
 
     @Override

@@ -136,12 +136,8 @@ final class FirestoreTarget implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
-        double usd = 0;
-        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
-            usd += e.getValue() * (e.getKey().equals("Commit") ? WRITE_PRICE : READ_PRICE);
-        }
-        return usd;
+    public double pricePerMillion(String operation) {
+        return operation.equals("Commit") ? WRITE_PRICE : READ_PRICE;
     }
 
     @Override

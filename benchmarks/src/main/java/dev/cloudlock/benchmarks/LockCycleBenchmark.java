@@ -36,8 +36,17 @@ final class LockCycleBenchmark {
 
         void floorRead(String key);
 
+        /** USD per million requests of {@code operation}, at the store's published prices ({@link #prices()}). */
+        double pricePerMillion(String operation);
+
         /** USD per million repetitions of {@code requestsPerCycle}. */
-        double costPerMillion(Map<String, Integer> requestsPerCycle);
+        default double costPerMillion(Map<String, Integer> requestsPerCycle) {
+            double usd = 0;
+            for (Map.Entry<String, Integer> requests : requestsPerCycle.entrySet()) {
+                usd += requests.getValue() * pricePerMillion(requests.getKey());
+            }
+            return usd;
+        }
 
         String prices();
 

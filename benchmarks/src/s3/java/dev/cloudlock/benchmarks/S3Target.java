@@ -100,12 +100,8 @@ final class S3Target implements LockCycleBenchmark.Target {
     }
 
     @Override
-    public double costPerMillion(Map<String, Integer> requestsPerCycle) {
-        double usd = 0;
-        for (Map.Entry<String, Integer> e : requestsPerCycle.entrySet()) {
-            usd += e.getValue() * (e.getKey().equals("GetObject") ? GET_PRICE : PUT_PRICE);
-        }
-        return usd;
+    public double pricePerMillion(String operation) {
+        return operation.equals("GetObject") ? GET_PRICE : PUT_PRICE;
     }
 
     @Override

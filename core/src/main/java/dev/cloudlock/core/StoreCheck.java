@@ -192,6 +192,10 @@ public final class StoreCheck {
         }
     }
 
+    private static void sleep(Duration duration) throws InterruptedException {
+        Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000);
+    }
+
     /** One holding in the race: from when its acquisition returned to when its release was sent (monotonic). */
     private record Holding(int thread, long fence, long acquired, long releaseSent) {}
 
@@ -221,7 +225,7 @@ public final class StoreCheck {
                                 Optional<CloudLockProvider.StoreLock> lock = provider.tryLockForAdmin(config(name));
                                 if (lock.isPresent()) {
                                     long acquired = System.nanoTime();
-                                    Thread.sleep(hold.toMillis(), hold.toNanosPart() % 1_000_000);
+                                    sleep(hold);
                                     long releaseSent = System.nanoTime();
                                     holdings.add(new Holding(thread, lock.get().fencingToken(), acquired, releaseSent));
                                     if (!lock.get().release(null)) {
@@ -230,7 +234,7 @@ public final class StoreCheck {
                                 } else {
                                     // a loser waits a share of a holding, or on a store faster than a holding
                                     // (the in-memory store) the losers spend every attempt while one thread holds
-                                    Thread.sleep(lostPause.toMillis(), lostPause.toNanosPart() % 1_000_000);
+                                    sleep(lostPause);
                                 }
                             }
                         } catch (InterruptedException e) {
