@@ -2,14 +2,21 @@ package dev.cloudlock.benchmarks;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.spi.IsoTimestamps;
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import net.javacrumbs.shedlock.core.ClockProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 /** The DynamoDB provider on one emulator, with every request counted on the wire by operation. */
 final class DynamoDbTarget implements LockCycleBenchmark.Target {
@@ -79,6 +86,37 @@ final class DynamoDbTarget implements LockCycleBenchmark.Target {
                         AttributeValue.fromS("0f8fad5b-d9cb-469f-a165-70867728950e"),
                         ":one",
                         AttributeValue.fromN("1"))));
+    }
+
+    /**
+     * ShedLock's DynamoDB provider's two requests, as it sends them (facts of its wire format, not its code): an
+     * {@code UpdateItem} setting {@code lockUntil}, {@code lockedAt} and {@code lockedBy} on the condition that the
+     * lease is over or absent, and an unconditional {@code UpdateItem} of {@code lockUntil}, both returning the
+     * updated attributes.
+     */
+    @Override
+    public Optional<Consumer<String>> shedLockCycle() {
+        return Optional.of(key -> {
+            Instant now = ClockProvider.now();
+            client.updateItem(b -> b.tableName("shedlock")
+                    .key(Map.of("_id", AttributeValue.fromS(key)))
+                    .updateExpression("set lockUntil = :lockUntil, lockedAt = :lockedAt, lockedBy = :lockedBy")
+                    .conditionExpression("lockUntil <= :lockedAt or attribute_not_exists(lockUntil)")
+                    .expressionAttributeValues(Map.of(
+                            ":lockUntil",
+                            AttributeValue.fromS(IsoTimestamps.format(now.plus(Duration.ofMinutes(5)))),
+                            ":lockedAt",
+                            AttributeValue.fromS(IsoTimestamps.format(now)),
+                            ":lockedBy",
+                            AttributeValue.fromS("bench-host")))
+                    .returnValues(ReturnValue.UPDATED_NEW));
+            client.updateItem(b -> b.tableName("shedlock")
+                    .key(Map.of("_id", AttributeValue.fromS(key)))
+                    .updateExpression("set lockUntil = :lockUntil")
+                    .expressionAttributeValues(
+                            Map.of(":lockUntil", AttributeValue.fromS(IsoTimestamps.format(ClockProvider.now()))))
+                    .returnValues(ReturnValue.UPDATED_NEW));
+        });
     }
 
     @Override

@@ -425,7 +425,11 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     /** Rejects a lease that would end after the latest instant a record can hold, without overflowing. */
     private static void checkLeaseEnd(Instant now, Duration lockAtMostFor) {
-        if (lockAtMostFor.compareTo(Duration.between(now, IsoTimestamps.MAX)) > 0) {
+        // Duration.between would compute the ~8,000 years to MAX in nanoseconds first and catch the overflow: an
+        // exception on every acquisition
+        Duration untilMax = Duration.ofSeconds(
+                IsoTimestamps.MAX.getEpochSecond() - now.getEpochSecond(), IsoTimestamps.MAX.getNano() - now.getNano());
+        if (lockAtMostFor.compareTo(untilMax) > 0) {
             throw new IllegalArgumentException("lockAtMostFor (" + lockAtMostFor + ") would end the lease after "
                     + IsoTimestamps.MAX + ", the latest time a lock record can hold");
         }

@@ -56,7 +56,10 @@ public final class ClockSkewMonitor {
 
         /** Half the width of the bounds: the store's clock is within this of the midpoint. */
         public Duration uncertainty() {
-            return Duration.between(earliest, latest).dividedBy(2);
+            // Duration.dividedBy goes through BigDecimal; halving seconds and nanoseconds is exact to the nanosecond
+            Duration width = Duration.between(earliest, latest);
+            return Duration.ofSeconds(
+                    width.getSeconds() / 2, width.getSeconds() % 2 * 500_000_000L + width.getNano() / 2);
         }
     }
 
@@ -87,6 +90,13 @@ public final class ClockSkewMonitor {
     private final Supplier<Instant> clientClock;
     private final Deque<Bounds> recent = new ArrayDeque<>();
     private boolean warned;
+    /**
+     * The last {@code Date} header parsed: responses within the same second repeat it, and parsing it is the
+     * monitor's largest cost per response.
+     */
+    private volatile @Nullable HttpDate lastDate;
+
+    private record HttpDate(String header, Instant time) {}
 
     /** A monitor that warns when the store's clock is certainly more than {@code tolerance} away from ours. */
     public ClockSkewMonitor(Duration tolerance) {
@@ -147,13 +157,19 @@ public final class ClockSkewMonitor {
         if (dateHeader == null) {
             return;
         }
+        HttpDate last = lastDate;
         Instant serverTime;
-        try {
-            serverTime = ZonedDateTime.parse(dateHeader, DateTimeFormatter.RFC_1123_DATE_TIME)
-                    .toInstant();
-        } catch (DateTimeParseException e) {
-            LOG.debug("Ignoring unparsable Date header '{}'", dateHeader);
-            return;
+        if (last != null && last.header().equals(dateHeader)) {
+            serverTime = last.time();
+        } else {
+            try {
+                serverTime = ZonedDateTime.parse(dateHeader, DateTimeFormatter.RFC_1123_DATE_TIME)
+                        .toInstant();
+            } catch (DateTimeParseException e) {
+                LOG.debug("Ignoring unparsable Date header '{}'", dateHeader);
+                return;
+            }
+            lastDate = new HttpDate(dateHeader, serverTime);
         }
         observe(serverTime, Duration.ofSeconds(1), sentNanos, receivedNanos);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +84,21 @@ class ClockSkewMonitorTest {
         ClockSkewMonitor.ServerTime time = monitor.serverTime().orElseThrow();
         assertThat(time.uncertainty()).isBetween(Duration.ofMillis(500), Duration.ofMillis(506));
         assertBoundsHoldTheStoreTime();
+    }
+
+    @Test
+    void uncertaintyIsHalfTheBoundsToTheNanosecond() {
+        Instant earliest = Instant.parse("2026-12-02T10:00:00Z");
+        for (Duration width : List.of(
+                Duration.ZERO,
+                Duration.ofNanos(1),
+                Duration.ofSeconds(1, 3),
+                Duration.ofSeconds(3, 999_999_999),
+                Duration.ofDays(400).plusNanos(7))) {
+            assertThat(new ClockSkewMonitor.ServerTime(earliest, earliest.plus(width)).uncertainty())
+                    .as("%s", width)
+                    .isEqualTo(width.dividedBy(2));
+        }
     }
 
     @Test

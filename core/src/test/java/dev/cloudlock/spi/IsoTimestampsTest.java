@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.LockStoreException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -36,6 +38,25 @@ class IsoTimestampsTest {
             assertThat(Integer.signum(IsoTimestamps.format(a).compareTo(IsoTimestamps.format(b))))
                     .isEqualTo(Integer.signum(a.compareTo(b)));
             assertThat(IsoTimestamps.parse(IsoTimestamps.format(a))).isEqualTo(a);
+        }
+    }
+
+    @Test
+    void writesWhatTheIsoPatternWritesAcrossTheWholeRange() {
+        DateTimeFormatter iso =
+                DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+        Random random = new Random(7);
+        List<Instant> instants = new ArrayList<>(List.of(
+                Instant.EPOCH,
+                IsoTimestamps.MAX,
+                Instant.parse("2024-02-29T23:59:59.999Z"),
+                Instant.parse("2000-01-01T00:00:00.000999999Z")));
+        for (int i = 0; i < 5_000; i++) {
+            instants.add(Instant.ofEpochSecond(
+                    random.nextLong(0, IsoTimestamps.MAX.getEpochSecond()), random.nextInt(1_000_000_000)));
+        }
+        for (Instant instant : instants) {
+            assertThat(IsoTimestamps.format(instant)).as("%s", instant).isEqualTo(iso.format(instant));
         }
     }
 

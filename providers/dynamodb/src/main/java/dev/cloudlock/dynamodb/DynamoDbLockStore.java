@@ -143,6 +143,7 @@ public final class DynamoDbLockStore implements LockStore {
     private final @Nullable SortKey sortKey;
     private final ClockSkewMonitor clockSkew;
     private final CallTimeouts timeouts;
+    private volatile @Nullable Deadline lastDeadline;
 
     /**
      * @param client the DynamoDB client (its region, credentials and HTTP client are the caller's choice)
@@ -527,13 +528,24 @@ public final class DynamoDbLockStore implements LockStore {
         }
     }
 
-    /** The per-request deadline, so it bounds the application's own client too. */
-    private static AwsRequestOverrideConfiguration override(CallTimeouts deadline) {
-        return AwsRequestOverrideConfiguration.builder()
+    /**
+     * The per-request deadline, so it bounds the application's own client too; built once while requests ask for the
+     * same deadline (a job's acquisitions share one lease).
+     */
+    private AwsRequestOverrideConfiguration override(CallTimeouts deadline) {
+        Deadline last = lastDeadline;
+        if (last != null && last.timeouts().equals(deadline)) {
+            return last.override();
+        }
+        AwsRequestOverrideConfiguration override = AwsRequestOverrideConfiguration.builder()
                 .apiCallTimeout(deadline.total())
                 .apiCallAttemptTimeout(deadline.perAttempt())
                 .build();
+        lastDeadline = new Deadline(deadline, override);
+        return override;
     }
+
+    private record Deadline(CallTimeouts timeouts, AwsRequestOverrideConfiguration override) {}
 
     /** Runs one DynamoDB call, letting a failed condition through and translating every other failure. */
     private <T extends DynamoDbResponse> T call(
