@@ -33,7 +33,25 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
  */
 final class GcpGuardBenchmark {
 
-    private static final List<String> VARIANTS = List.of("unguarded", "guarded");
+    /** A function: its id in the samples file (no spaces), its name in the report, its class, its baseline's id. */
+    private record Variant(String id, String name, Class<?> function, String comparedWith) {}
+
+    private static final List<Variant> FUNCTIONS = List.of(
+            new Variant("unguarded", "unguarded", BenchGcpFunctions.Plain.class, "unguarded"),
+            new Variant("guarded", "guarded", BenchGcpFunctions.Guarded.class, "unguarded"),
+            new Variant(
+                    "uses-firestore",
+                    "uses Firestore, unguarded",
+                    BenchGcpFunctions.UsesFirestore.class,
+                    "uses-firestore"),
+            new Variant(
+                    "uses-firestore-guarded",
+                    "uses Firestore, guarded on its client",
+                    BenchGcpFunctions.UsesFirestoreGuarded.class,
+                    "uses-firestore"));
+
+    private static final List<String> VARIANTS =
+            FUNCTIONS.stream().map(Variant::id).toList();
     private static final List<String> PHASES = List.of("loaded", "built", "answered");
 
     private GcpGuardBenchmark() {}
@@ -99,27 +117,51 @@ final class GcpGuardBenchmark {
         }
         List<List<String>> rows = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
-        for (String variant : VARIANTS) {
-            Samples c = measured.cold(variant);
+        Map<String, String> names = new LinkedHashMap<>();
+        FUNCTIONS.forEach(f -> names.put(f.id(), f.name()));
+        for (Variant function : FUNCTIONS) {
+            Samples c = measured.cold(function.id());
+            boolean baseline = function.id().equals(function.comparedWith());
+            double added = c.percentileMillis(50)
+                    - measured.cold(function.comparedWith()).percentileMillis(50);
             rows.add(List.of(
-                    variant,
+                    function.name(),
                     ms(c.percentileMillis(50)),
                     ms(c.percentileMillis(90)),
-                    variant.equals("unguarded") ? "—" : ms(c.percentileMillis(50) - measured.baselineColdP50()),
-                    ms(measured.warm(variant).percentileMillis(50))));
-            json.put(variant, measured.json(variant));
+                    baseline ? "—" : ms(added) + " (against " + names.get(function.comparedWith()) + ")",
+                    ms(measured.warm(function.id()).percentileMillis(50))));
+            Map<String, Object> v = measured.json(function.id());
+            v.put("comparedWith", names.get(function.comparedWith()));
+            v.put("addedColdStartP50Ms", added);
+            json.put(function.name(), v);
         }
+        double addedToFirestoreUser = measured.cold("uses-firestore-guarded").percentileMillis(50)
+                - measured.cold("uses-firestore").percentileMillis(50);
+        json.put("addedToAFunctionThatUsesFirestoreP50Ms", addedToFirestoreUser);
         long bytes = LambdaGuardBenchmark.classPathBytes(deployment);
         json.put("deploymentBytes", bytes);
         report.heading("GCP guard: cold start against the same function unguarded")
-                .paragraph("Both functions are HTTP functions for a Cloud Scheduler target, served by the real"
+                .paragraph("All functions are HTTP functions for a Cloud Scheduler target, served by the real"
                         + " Functions Framework invoker (2.0.0) in a fresh JVM per cold start (`java "
                         + String.join(" ", jvmOptions) + "`) on the function's deployment class path, on the Cloud"
                         + " Firestore emulator, all inside a network namespace of their own. Cold start = invoker"
                         + " JVM started → first response to Cloud Scheduler's request (sent from the start on, as"
                         + " GCP holds a request until the instance listens). Warm = one request of a new occurrence"
-                        + " (the guarded function reads, writes and releases: 3 Firestore calls). " + coldStarts
+                        + " (a guarded function reads, writes and releases: 3 Firestore calls, plus the job's own"
+                        + " write for a job that uses Firestore). " + coldStarts
                         + " cold starts (interleaved) and " + warmInvocations + " warm requests per function.")
+                .paragraph("Two jobs: an empty one (`unguarded`, `guarded`: the guard is then the only thing that"
+                        + " uses Firestore, so its figure is mostly the Firestore client's first use), and one that"
+                        + " **uses Firestore** itself: it builds its own client when the function is created"
+                        + " (`FirestoreOptions.getDefaultInstance().getService()`) and writes one document of its own"
+                        + " per request; guarded, the guard shares that client (`new GcpTickGuard(settings,"
+                        + " FirestoreLockProvider.builder().firestore(firestore)...)`). google-cloud-firestore "
+                        + FIRESTORE_VERSION + " offers its `Firestore` API over gRPC only (an HTTP/JSON stub exists"
+                        + " only for the generated `FirestoreClient`, which neither the `Firestore` API nor"
+                        + " cloudlock uses), so there is no lighter transport to measure.")
+                .paragraph(String.format(
+                        "Added by the guard to a function that already uses Firestore: **%.0f ms** p50",
+                        addedToFirestoreUser))
                 .table(
                         List.of(
                                 "function",
@@ -131,7 +173,7 @@ final class GcpGuardBenchmark {
                 .paragraph("Where a cold start goes (p50 of each mark, ms after the invoker JVM was started):"
                         + " `loaded` = the invoker has loaded the function class, `built` = the function (and its"
                         + " guard and Firestore client) is constructed, `answered` = the first response arrived.")
-                .table(List.of("function", "loaded", "built", "answered"), measured.breakdownRows())
+                .table(List.of("function", "loaded", "built", "answered"), named(measured.breakdownRows(), names))
                 .paragraph(String.format(
                         "Deployment size (jars of cloudlock-function-gcp's runtime class path): **%.2f MiB**"
                                 + " (%d bytes).",
@@ -152,9 +194,8 @@ final class GcpGuardBenchmark {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         StringBuilder out = new StringBuilder();
-        Map<String, String> targets = Map.of(
-                "unguarded", BenchGcpFunctions.Plain.class.getName(),
-                "guarded", BenchGcpFunctions.Guarded.class.getName());
+        Map<String, String> targets = new LinkedHashMap<>();
+        FUNCTIONS.forEach(f -> targets.put(f.id(), f.function().getName()));
         for (int round = 0; round < coldStarts; round++) {
             for (String variant : VARIANTS) {
                 int port = freePort();
@@ -300,6 +341,35 @@ final class GcpGuardBenchmark {
         throw new IllegalStateException("The Functions Framework invoker jar is missing: build"
                 + " function-adapter/gcp-functions first (./mvnw -pl function-adapter/gcp-functions -am"
                 + " test-compile)");
+    }
+
+    /** The breakdown's rows with each function's id replaced by its name in the report. */
+    private static List<List<String>> named(List<List<String>> rows, Map<String, String> names) {
+        List<List<String>> named = new ArrayList<>();
+        for (List<String> row : rows) {
+            List<String> copy = new ArrayList<>(row);
+            copy.set(0, names.get(row.get(0)));
+            named.add(copy);
+        }
+        return named;
+    }
+
+    /** The version of google-cloud-firestore on this class path (as its jar's manifest or file name says). */
+    private static final String FIRESTORE_VERSION = firestoreVersion();
+
+    private static String firestoreVersion() {
+        String version = Firestore.class.getPackage().getImplementationVersion();
+        if (version != null) {
+            return version;
+        }
+        String location = Firestore.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .getPath();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("google-cloud-firestore-([^/]+)\\.jar")
+                .matcher(location);
+        return m.find() ? m.group(1) : "(version unknown)";
     }
 
     private static String ms(double millis) {

@@ -35,39 +35,119 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class LambdaGuardBenchmark {
 
-    /**
-     * A way to run the job: what it is called in the report, its handler class, whether its runtime maps an
-     * application class-data archive made by a training run of the same handler, and the variant its cold start is
-     * compared with (itself for a baseline).
-     */
-    private record Variant(String name, String handlerClass, boolean classDataArchive, String comparedWith) {
+    /** What a runtime maps at start-up that a training cold start of the same handler wrote. */
+    private enum StartCache {
+        NONE,
+        /** an application class-data archive ({@code -XX:ArchiveClassesAtExit}, then {@code -XX:SharedArchiveFile}) */
+        CLASS_DATA_ARCHIVE,
+        /** a Java 25 AOT cache (JEP 483/514: {@code -XX:AOTCacheOutput}, then {@code -XX:AOTCache}) */
+        AOT_CACHE
+    }
 
-        Variant(String name, String handlerClass) {
-            this(name, handlerClass, false, UNGUARDED);
+    /**
+     * A way to run the job: what it is called in the report, its handler class, whether it runs on Java 25 rather
+     * than this JVM's Java, what it maps at start-up, whether its deployment adds the AWS CRT HTTP client, and the
+     * variant its cold start is compared with (itself for a baseline).
+     */
+    private record Variant(
+            String name, String handlerClass, boolean java25, StartCache cache, boolean crt, String comparedWith) {
+
+        Variant(String name, Class<?> handler, String comparedWith) {
+            this(name, handler.getName(), false, StartCache.NONE, false, comparedWith);
+        }
+
+        Variant(String name, Class<?> handler, StartCache cache, String comparedWith) {
+            this(name, handler.getName(), false, cache, false, comparedWith);
+        }
+
+        /** A class-data archive and an AOT cache hold classes from jars only, so those runtimes run on jars. */
+        boolean jarsOnly() {
+            return cache != StartCache.NONE || java25;
+        }
+
+        String id() {
+            return handlerClass.substring(handlerClass.lastIndexOf('$') + 1)
+                    + (java25 ? "-java25" : "")
+                    + (cache == StartCache.NONE ? "" : "-" + cache.name().toLowerCase(java.util.Locale.ROOT));
         }
     }
 
     private static final String UNGUARDED = "unguarded";
     private static final String UNGUARDED_ARCHIVED = "unguarded, with an application class-data archive";
+    private static final String USES_SDK = "uses DynamoDB, unguarded";
+    private static final String USES_SDK_GUARDED = "uses DynamoDB, guarded on its client";
+    private static final String USES_SDK_CRT = "uses DynamoDB, CRT HTTP client, unguarded";
+    private static final String USES_SDK_25 = "uses DynamoDB, Java 25, unguarded";
+    private static final String USES_SDK_25_AOT = "uses DynamoDB, Java 25 with an AOT cache, unguarded";
 
+    /**
+     * The variants, baselines first in each group. The empty job's variants are the history (the guard against a
+     * handler that never touches AWS); the variants of a job that uses DynamoDB are what a user pays. Dropped on
+     * 2026-12-02 for run time: the empty job guarded and primed in the init phase, and primed on a background thread
+     * (+641 and +550 ms on 2026-12-01: priming moves the work, it does not remove it).
+     */
     private static final List<Variant> VARIANTS = List.of(
-            new Variant(UNGUARDED, BenchHandlers.Plain.class.getName()),
+            new Variant(UNGUARDED, BenchHandlers.Plain.class, UNGUARDED),
             new Variant(
-                    "guarded, SDK default client (before issue 19)", BenchHandlers.GuardedSdkDefaults.class.getName()),
-            new Variant("guarded", BenchHandlers.Guarded.class.getName()),
-            new Variant("guarded, primed in init", BenchHandlers.GuardedPrimed.class.getName()),
+                    "guarded, SDK default client (before issue 19)", BenchHandlers.GuardedSdkDefaults.class, UNGUARDED),
+            new Variant("guarded", BenchHandlers.Guarded.class, UNGUARDED),
             new Variant(
-                    "guarded, primed in the background during init",
-                    BenchHandlers.GuardedPrimedInBackground.class.getName()),
-            new Variant(UNGUARDED_ARCHIVED, BenchHandlers.Plain.class.getName(), true, UNGUARDED_ARCHIVED),
+                    UNGUARDED_ARCHIVED, BenchHandlers.Plain.class, StartCache.CLASS_DATA_ARCHIVE, UNGUARDED_ARCHIVED),
             new Variant(
                     "guarded, with an application class-data archive",
-                    BenchHandlers.Guarded.class.getName(),
+                    BenchHandlers.Guarded.class,
+                    StartCache.CLASS_DATA_ARCHIVE,
+                    UNGUARDED_ARCHIVED),
+            new Variant(USES_SDK, BenchHandlers.UsesDynamoDb.class, USES_SDK),
+            new Variant(USES_SDK_GUARDED, BenchHandlers.UsesDynamoDbGuarded.class, USES_SDK),
+            new Variant(
+                    USES_SDK_CRT,
+                    BenchHandlers.UsesDynamoDbCrt.class.getName(),
+                    false,
+                    StartCache.NONE,
                     true,
-                    UNGUARDED_ARCHIVED));
+                    USES_SDK_CRT),
+            new Variant(
+                    "uses DynamoDB, CRT HTTP client, guarded on its client",
+                    BenchHandlers.UsesDynamoDbCrtGuarded.class.getName(),
+                    false,
+                    StartCache.NONE,
+                    true,
+                    USES_SDK_CRT),
+            new Variant(
+                    USES_SDK_25, BenchHandlers.UsesDynamoDb.class.getName(), true, StartCache.NONE, false, USES_SDK_25),
+            new Variant(
+                    "uses DynamoDB, Java 25, guarded on its client",
+                    BenchHandlers.UsesDynamoDbGuarded.class.getName(),
+                    true,
+                    StartCache.NONE,
+                    false,
+                    USES_SDK_25),
+            new Variant(
+                    USES_SDK_25_AOT,
+                    BenchHandlers.UsesDynamoDb.class.getName(),
+                    true,
+                    StartCache.AOT_CACHE,
+                    false,
+                    USES_SDK_25_AOT),
+            new Variant(
+                    "uses DynamoDB, Java 25 with an AOT cache, guarded on its client",
+                    BenchHandlers.UsesDynamoDbGuarded.class.getName(),
+                    true,
+                    StartCache.AOT_CACHE,
+                    false,
+                    USES_SDK_25_AOT));
 
     /** The phases of a cold start, in order, as marks the handlers print (plus "answered", seen here). */
-    private static final List<String> PHASES = List.of("loaded", "built", "primed", "answered");
+    private static final List<String> PHASES = List.of("loaded", "built", "answered");
+
+    /**
+     * The Java 25 installation the Java 25 variants run on: {@code -Dcloudlock.bench.java25=<JAVA_HOME>}, by default
+     * Temurin 25's usual place on Debian and Ubuntu; where it has no {@code bin/java}, those variants are left out.
+     */
+    static final String JAVA_25_PROPERTY = "cloudlock.bench.java25";
+
+    private static final String JAVA_25_DEFAULT = "/usr/lib/jvm/temurin-25-jdk-amd64";
 
     /** The {@code JAVA_TOOL_OPTIONS} the Lambda page and the Terraform module recommend for fast start-up. */
     static final List<String> RECOMMENDED_JVM_OPTIONS = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
@@ -86,28 +166,55 @@ final class LambdaGuardBenchmark {
                     .init();
         }
         Path deployment = repo.resolve("function-adapter/aws-lambda/target/runtime-classpath.txt");
-        String classPath = runtimeClassPath(deployment, repo);
-        // a class-data archive holds classes from jars only (the JVM refuses to dump with a non-empty directory on
-        // the class path), so the archived variants run on jars of the build's class folders
-        String jarClassPath = jarsOnly(classPath, work);
-        List<String> names = VARIANTS.stream().map(Variant::name).toList();
+        String classPath = runtimeClassPath(deployment, repo, List.of());
+        String crtClassPath = runtimeClassPath(deployment, repo, CRT_JARS);
+        // a class-data archive or an AOT cache holds classes from jars only (the JVM refuses to dump with a non-empty
+        // directory on the class path), so those variants run on jars of the build's class folders
+        Path java25 = Path.of(System.getProperty(JAVA_25_PROPERTY, JAVA_25_DEFAULT), "bin", "java");
+        boolean haveJava25 = Files.isExecutable(java25);
+        List<Variant> variants = VARIANTS.stream()
+                .filter(variant -> haveJava25 || !variant.java25())
+                .toList();
+        List<String> names = variants.stream().map(Variant::name).toList();
         ColdStartSamples samples = new ColdStartSamples(names, PHASES);
+        Map<String, String> classPaths = new HashMap<>();
+        Map<String, Path> javas = new HashMap<>();
+        Map<String, String> jarred = new HashMap<>(); // each class path as jars once: a cache checks its jars' times
         Map<String, List<String>> options = new HashMap<>();
-        Map<String, Long> archiveBytes = new LinkedHashMap<>();
-        for (Variant variant : VARIANTS) {
+        Map<String, Long> cacheBytes = new LinkedHashMap<>();
+        Path thisJava = Path.of(System.getProperty("java.home"), "bin", "java");
+        for (Variant variant : variants) {
+            String path = variant.crt() ? crtClassPath : classPath;
+            classPaths.put(variant.name(), variant.jarsOnly() ? jarred.computeIfAbsent(path, jarsOnly(work)) : path);
+            javas.put(variant.name(), variant.java25() ? java25 : thisJava);
+        }
+        for (Variant variant : variants) {
             List<String> variantOptions = new ArrayList<>(jvmOptions);
-            if (variant.classDataArchive()) {
-                Path archive = train(variant, jarClassPath, jvmOptions, work);
-                archiveBytes.put(variant.name(), Files.size(archive));
-                variantOptions.add("-XX:SharedArchiveFile=" + archive);
+            if (variant.cache() != StartCache.NONE) {
+                Path cache =
+                        train(variant, javas.get(variant.name()), classPaths.get(variant.name()), jvmOptions, work);
+                cacheBytes.put(variant.name(), Files.size(cache));
+                if (variant.cache() == StartCache.AOT_CACHE) {
+                    // AOTMode=on: a cache the JVM cannot use fails the start instead of being ignored silently
+                    variantOptions.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + cache));
+                } else {
+                    variantOptions.add("-XX:SharedArchiveFile=" + cache);
+                }
             }
             options.put(variant.name(), variantOptions);
         }
         // interleaved, so that a noisy moment of this shared machine hits every variant alike
         for (int round = 0; round < coldStarts; round++) {
-            for (Variant variant : VARIANTS) {
-                String path = variant.classDataArchive() ? jarClassPath : classPath;
-                measure(variant, path, options.get(variant.name()), round, warmInvocations, work, samples);
+            for (Variant variant : variants) {
+                measure(
+                        variant,
+                        javas.get(variant.name()),
+                        classPaths.get(variant.name()),
+                        options.get(variant.name()),
+                        round,
+                        warmInvocations,
+                        work,
+                        samples);
             }
         }
         Samples bare = twoBareUpdateItems(warmInvocations * 4);
@@ -115,7 +222,7 @@ final class LambdaGuardBenchmark {
         List<List<String>> rows = new ArrayList<>();
         Map<String, Object> json = new LinkedHashMap<>();
         double bareP50 = bare.percentileMillis(50);
-        for (Variant variant : VARIANTS) {
+        for (Variant variant : variants) {
             String name = variant.name();
             Samples c = samples.cold(name);
             boolean baseline = name.equals(variant.comparedWith());
@@ -134,17 +241,31 @@ final class LambdaGuardBenchmark {
             v.put("comparedWith", variant.comparedWith());
             v.put("addedColdStartP50Ms", coldAdded);
             v.put("warmAddedOverTwoBareUpdateItems", warmAdded / bareP50);
+            v.put("java", variant.java25() ? "25" : System.getProperty("java.specification.version"));
             json.put(name, v);
         }
-        json.put("classDataArchiveBytes", archiveBytes);
+        double addedToSdkUser = samples.cold(USES_SDK_GUARDED).percentileMillis(50)
+                - samples.cold(USES_SDK).percentileMillis(50);
+        json.put("addedToAHandlerThatUsesTheSdkP50Ms", addedToSdkUser);
+        json.put("startCacheBytes", cacheBytes);
         json.put("twoBareUpdateItemsP50Ms", bareP50);
         json.put("jvmOptions", jvmOptions);
 
         long lean = classPathBytes(deployment);
         long withDefaults = classPathBytes(repo.resolve("providers/dynamodb/target/runtime-classpath.txt"));
+        long crtClient = jarBytes(crtClassPath, "aws-crt-client-") + jarBytes(crtClassPath, "crt-core-");
+        long crtNative = jarBytes(crtClassPath, "aws-crt-") - crtClient;
         json.put(
                 "deploymentBytes",
-                Map.of("cloudlockFunctionAws", lean, "dynamodbWithSdkDefaultHttpClients", withDefaults));
+                Map.of(
+                        "cloudlockFunctionAws",
+                        lean,
+                        "dynamodbWithSdkDefaultHttpClients",
+                        withDefaults,
+                        "cloudlockFunctionAwsWithCrtClient",
+                        lean + crtClient + crtNative,
+                        "awsCrtNativeJar",
+                        crtNative));
 
         report.heading("AWS Lambda guard: cold start and warm overhead against the same handler unguarded")
                 .paragraph("Every handler runs in the real runtime interface client (2.10.1) in a fresh JVM per cold"
@@ -152,12 +273,27 @@ final class LambdaGuardBenchmark {
                         + " (cloudlock-function-aws and its dependencies plus the runtime client), against a Runtime"
                         + " API served on 127.0.0.1 and DynamoDB on moto. Cold start = runtime JVM started → first"
                         + " response; the invocation is queued before the JVM starts, as on a cold Lambda. Warm = one"
-                        + " invocation of a new tick (the guarded handler acquires and completes it: 2 DynamoDB"
-                        + " requests). " + coldStarts + " cold starts (interleaved) and " + warmInvocations
+                        + " invocation of a new tick (a guarded handler acquires and completes it: 2 DynamoDB"
+                        + " requests, plus the job's own write for a job that uses DynamoDB). " + coldStarts
+                        + " cold starts (interleaved) and " + warmInvocations
                         + " warm invocations per handler. Added cold start and warm overhead are each variant's p50"
-                        + " minus that of the unguarded handler on the same class path and archive setting; warm"
-                        + " overhead as a ratio to two bare `UpdateItem` calls on the same table timed in the same run"
+                        + " minus that of its baseline (named in the column: the same job unguarded, on the same"
+                        + " Java, HTTP client, class path and start-up cache); warm overhead as a ratio to two bare"
+                        + " `UpdateItem` calls on the same table timed in the same run"
                         + String.format(" (p50 %.2f ms).", bareP50))
+                .paragraph("Two jobs: an empty one (`unguarded`, `guarded`: the guard is then the only thing that"
+                        + " touches AWS, so its figure is mostly the AWS SDK's first use), and one that **uses"
+                        + " DynamoDB** as most scheduled functions do: it builds its own client in the init phase"
+                        + " (region and credentials from Lambda's variables, the URL-connection HTTP client, or the"
+                        + " AWS CRT one) and writes one item of its own (`UpdateItem`) per invocation; guarded, the"
+                        + " guard shares that client (`new LambdaTickGuard(settings, DynamoDbLockProvider.builder()"
+                        + ".client(client)...)`). The Java 25 variants run on "
+                        + (haveJava25 ? "`" + java25 + "`" : "no Java 25 here: left out (`-D" + JAVA_25_PROPERTY + "`)")
+                        + ", the class path as jars, with and without an AOT cache (JEP 483/514: written by one"
+                        + " training cold start of the same handler with `-XX:AOTCacheOutput`, mapped with"
+                        + " `-XX:AOTMode=on -XX:AOTCache`), as a container-image deployment can.")
+                .paragraph(String.format(
+                        "Added by the guard to a handler that already uses the SDK: **%.0f ms** p50", addedToSdkUser))
                 .table(
                         List.of(
                                 "handler",
@@ -169,42 +305,68 @@ final class LambdaGuardBenchmark {
                         rows)
                 .paragraph("Where a cold start goes (p50 of each mark, ms after the runtime JVM was started):"
                         + " `loaded` = the runtime client has loaded the handler class, `built` = the handler (and"
-                        + " its guard and DynamoDB client) is constructed, `primed` = the init-phase request is"
-                        + " answered, `answered` = the first invocation's response reached the Runtime API.")
-                .table(List.of("handler", "loaded", "built", "primed", "answered"), samples.breakdownRows())
+                        + " its guard and DynamoDB client) is constructed, `answered` = the first invocation's"
+                        + " response reached the Runtime API.")
+                .table(List.of("handler", "loaded", "built", "answered"), samples.breakdownRows())
                 .paragraph(String.format(
                         "Deployment size (jars on the runtime class path): cloudlock-function-aws with its lean"
                                 + " HTTP client **%.2f MiB** (%d bytes); cloudlock-dynamodb with the SDK's default"
-                                + " Apache 5 and Netty clients %.2f MiB (plus the function's own code).",
-                        lean / 1048576.0, lean, withDefaults / 1048576.0))
-                .paragraph("Application class-data archives (`-XX:SharedArchiveFile`, made by one training cold"
-                        + " start of the same handler with `-XX:ArchiveClassesAtExit` on this JVM): "
-                        + archiveBytes.entrySet().stream()
+                                + " Apache 5 and Netty clients %.2f MiB (plus the function's own code); with the"
+                                + " AWS CRT HTTP client added **%.2f MiB**, of which the CRT's native jar"
+                                + " (`aws-crt`, its native libraries for every platform) is %.2f MiB and"
+                                + " `aws-crt-client` with the SDK's `crt-core` %.2f MiB.",
+                        lean / 1048576.0,
+                        lean,
+                        withDefaults / 1048576.0,
+                        (lean + crtClient + crtNative) / 1048576.0,
+                        crtNative / 1048576.0,
+                        crtClient / 1048576.0))
+                .paragraph("Start-up caches, each made by one training cold start of the same handler (a class-data"
+                        + " archive with `-XX:ArchiveClassesAtExit` on this JVM, an AOT cache with"
+                        + " `-XX:AOTCacheOutput` on Java 25): "
+                        + cacheBytes.entrySet().stream()
                                 .map(e -> String.format("%s %.2f MiB", e.getKey(), e.getValue() / 1048576.0))
                                 .collect(java.util.stream.Collectors.joining("; "))
                         + ".");
         return json;
     }
 
+    /** The jars the CRT variants add to the deployment: the AWS CRT HTTP client, the SDK's CRT core, the CRT. */
+    private static final List<String> CRT_JARS = List.of("aws-crt-client-", "crt-core-", "aws-crt-");
+
+    /** The total size of the jars of {@code classPath} whose names start with {@code prefix}. */
+    private static long jarBytes(String classPath, String prefix) throws IOException {
+        long bytes = 0;
+        for (String entry : classPath.split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (path.getFileName().toString().startsWith(prefix) && Files.isRegularFile(path)) {
+                bytes += Files.size(path);
+            }
+        }
+        return bytes;
+    }
+
     /**
-     * One training cold start of {@code variant}'s handler (the first invocation and a few warm ones) that writes an
-     * application class-data archive of the classes it loaded when its JVM exits; the archive's path.
+     * One training cold start of {@code variant}'s handler (the first invocation and a few warm ones) that writes its
+     * start-up cache (a class-data archive or an AOT cache) when its JVM exits; the cache's path.
      */
-    private static Path train(Variant variant, String classPath, List<String> jvmOptions, Path work) throws Exception {
-        Path archive = work.resolve(
-                variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1) + "-"
-                        + Math.abs(variant.name().hashCode()) + ".jsa");
+    private static Path train(Variant variant, Path java, String classPath, List<String> jvmOptions, Path work)
+            throws Exception {
+        boolean aot = variant.cache() == StartCache.AOT_CACHE;
+        Path cache = work.resolve(variant.id() + (aot ? ".aot" : ".jsa"));
         List<String> options = new ArrayList<>(jvmOptions);
-        options.add("-XX:ArchiveClassesAtExit=" + archive);
-        Path log = work.resolve(archive.getFileName() + ".log");
+        options.add((aot ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + cache);
+        Path log = work.resolve(cache.getFileName() + ".log");
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Instant tick = Instant.parse("2026-11-29T00:00:00Z");
             LambdaRuntimeApi.Pending first = api.invoke(event(tick), 60_000);
-            Process runtime = api.startRuntime(
-                    variant.handlerClass() + "::handleRequest",
+            Process runtime = startRuntime(
+                    api,
+                    java,
+                    variant.handlerClass(),
                     classPath,
                     options,
-                    environment("train-" + archive.getFileName()),
+                    environment("train-" + cache.getFileName()),
                     log);
             try {
                 expectOk(first.result().get(60, TimeUnit.SECONDS), api, log);
@@ -212,23 +374,35 @@ final class LambdaGuardBenchmark {
                     invokeWarm(api, tick.plus(Duration.ofMinutes(i)), log);
                 }
             } finally {
-                runtime.destroy(); // SIGTERM: the JVM exits through its shutdown, which writes the archive
-                if (!runtime.waitFor(60, TimeUnit.SECONDS)) {
+                // SIGTERM: the JVM exits through its shutdown, which writes the cache (an AOT cache in a child JVM
+                // the exiting one starts and waits for)
+                runtime.destroy();
+                if (!runtime.waitFor(120, TimeUnit.SECONDS)) {
                     runtime.destroyForcibly().waitFor();
                 }
             }
         }
-        if (!Files.isRegularFile(archive)) {
+        if (!Files.isRegularFile(cache)) {
             throw new IllegalStateException(
-                    "The training run wrote no class-data archive; its output:\n" + Files.readString(log));
+                    "The training run wrote no start-up cache; its output:\n" + Files.readString(log));
         }
-        return archive;
+        return cache;
     }
 
     /**
      * {@code classPath} with each directory replaced by a jar of its contents, written into {@code work} (the build's
      * class folders are not packaged yet when the tests run this).
      */
+    private static java.util.function.Function<String, String> jarsOnly(Path work) {
+        return classPath -> {
+            try {
+                return jarsOnly(classPath, work);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
     private static String jarsOnly(String classPath, Path work) throws IOException {
         List<String> entries = new ArrayList<>();
         for (String entry : classPath.split(File.pathSeparator)) {
@@ -254,6 +428,7 @@ final class LambdaGuardBenchmark {
 
     private static void measure(
             Variant variant,
+            Path java,
             String classPath,
             List<String> jvmOptions,
             int round,
@@ -261,9 +436,7 @@ final class LambdaGuardBenchmark {
             Path work,
             ColdStartSamples samples)
             throws Exception {
-        String id = variant.handlerClass().substring(variant.handlerClass().lastIndexOf('$') + 1)
-                + (variant.classDataArchive() ? "-archived-" : "-")
-                + round;
+        String id = variant.id() + (variant.crt() ? "-crt-" : "-") + round;
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Map<String, String> env = environment(id);
             Instant tick = Instant.parse("2026-11-30T00:00:00Z");
@@ -271,8 +444,7 @@ final class LambdaGuardBenchmark {
             LambdaRuntimeApi.Pending first = api.invoke(event(tick), 60_000);
             long startedMillis = System.currentTimeMillis();
             long start = System.nanoTime();
-            Process runtime =
-                    api.startRuntime(variant.handlerClass() + "::handleRequest", classPath, jvmOptions, env, log);
+            Process runtime = startRuntime(api, java, variant.handlerClass(), classPath, jvmOptions, env, log);
             try {
                 expectOk(first.result().get(60, TimeUnit.SECONDS), api, log);
                 samples.cold(variant.name()).add(System.nanoTime() - start);
@@ -289,6 +461,56 @@ final class LambdaGuardBenchmark {
                 runtime.destroyForcibly().waitFor();
             }
         }
+    }
+
+    /**
+     * Starts a runtime process polling {@code api}: the runtime interface client on {@code java} for {@code handler}'s
+     * {@code handleRequest}, as {@link LambdaRuntimeApi#startRuntime(String, String, List, Map, Path)} starts one on
+     * this JVM's {@code java} (the Java 25 variants need another), its JNI library unpacked once to a file of this
+     * JVM's (the client's own unpacking to one fixed path in /tmp races with other runtimes).
+     */
+    private static Process startRuntime(
+            LambdaRuntimeApi api,
+            Path java,
+            String handler,
+            String classPath,
+            List<String> jvmOptions,
+            Map<String, String> environment,
+            Path log)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-cp", classPath));
+        command.addAll(jvmOptions);
+        command.add("-D" + NATIVE_LIBRARY_PROPERTY + "=" + nativeLibrary());
+        command.addAll(
+                List.of("com.amazonaws.services.lambda.runtime.api.client.AWSLambda", handler + "::handleRequest"));
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        builder.environment().put("AWS_LAMBDA_RUNTIME_API", api.address());
+        return builder.start();
+    }
+
+    private static final String NATIVE_LIBRARY_PROPERTY =
+            "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+    private static Path nativeLibrary;
+
+    /** The runtime client's JNI library for this machine, unpacked from its jar on this JVM's class path. */
+    private static synchronized Path nativeLibrary() throws IOException {
+        if (nativeLibrary == null) {
+            String arch = System.getProperty("os.arch").equals("aarch64") ? "aarch_64" : "x86_64";
+            String resource = "/jni/libaws-lambda-jni.linux-" + arch + ".so";
+            try (java.io.InputStream in = LambdaGuardBenchmark.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("No " + resource + " on the class path (the runtime client's)");
+                }
+                Path file = Files.createTempFile("cloudlock-bench-libaws-lambda-jni-", ".so");
+                Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                file.toFile().deleteOnExit();
+                nativeLibrary = file;
+            }
+        }
+        return nativeLibrary;
     }
 
     /** One invocation of the scheduled event of {@code tick} on a started runtime, which must answer "ACQUIRED". */
@@ -364,14 +586,17 @@ final class LambdaGuardBenchmark {
      * What a Lambda deployment of the benchmark's handlers runs on: the jars of cloudlock-function-aws's runtime class
      * path (as the build lists them), with cloudlock's own modules taken from this build rather than the local
      * repository, the handlers' classes, and the runtime interface client with its dependencies, which Lambda's Java
-     * runtime supplies.
+     * runtime supplies, and {@code addedJars} (jar name prefixes of this JVM's class path) the function adds.
      */
-    private static String runtimeClassPath(Path deployment, Path repo) throws IOException {
+    private static String runtimeClassPath(Path deployment, Path repo, List<String> addedJars) throws IOException {
+        List<String> jars =
+                new ArrayList<>(List.of("aws-lambda-java-runtime-interface-client", "aws-lambda-java-serialization"));
+        jars.addAll(addedJars);
         return deploymentClassPath(
                 deployment,
                 repo,
                 List.of("core", "providers/dynamodb", "function-adapter/core", "function-adapter/aws-lambda"),
-                List.of("aws-lambda-java-runtime-interface-client", "aws-lambda-java-serialization"));
+                jars);
     }
 
     /**

@@ -33,6 +33,10 @@ class BenchmarksQuickTest {
         Report report = Benchmarks.run(true, Path.of(System.getProperty("cloudlock.repo.dir", "..")));
         String md = report.markdown();
         assertThat(md).contains("AWS Lambda guard");
+        // the figure a user pays, computed by the run: the guard on a handler that uses DynamoDB, sharing its client
+        assertThat(md)
+                .containsPattern(
+                        "\nAdded by the guard to a handler that already uses the SDK: \\*\\*-?\\d+ ms\\*\\* p50\n");
         assertSectionsOfTheStoresFound(md);
         if (FOUND.contains("dynamodb")) {
             assertDynamoDbRoundTrips(md);
