@@ -5,7 +5,6 @@ import com.google.cloud.firestore.FirestoreOptions;
 import com.google.cloud.functions.HttpFunction;
 import com.google.cloud.functions.HttpRequest;
 import com.google.cloud.functions.HttpResponse;
-import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
 import dev.cloudlock.function.gcp.GcpTickGuard;
@@ -72,29 +71,21 @@ public final class BenchGcpFunctions {
 
         public UsesFirestoreGuarded() {
             this(FirestoreOptions.getDefaultInstance().getService());
-        }
-
-        private UsesFirestoreGuarded(Firestore firestore) {
-            super(guardOn(firestore));
-            this.firestore = firestore;
             BenchHandlers.mark("built");
         }
+
+        // snippet:shared-client
+        private UsesFirestoreGuarded(Firestore firestore) {
+            // the guard's calls go through the function's own client: a cold start builds one client, not two
+            super(new GcpTickGuard(GcpGuardSettings.fromEnvironment(), firestore));
+            this.firestore = firestore;
+        }
+        // end-snippet:shared-client
 
         @Override
         protected void runTick(HttpRequest request, TickContext run) throws Exception {
             writeJobDocument(firestore, request);
         }
-    }
-
-    /** The guard of the environment's settings on the job's own client: the public way to share it. */
-    static GcpTickGuard guardOn(Firestore firestore) {
-        GcpGuardSettings settings = GcpGuardSettings.fromEnvironment();
-        return new GcpTickGuard(
-                settings,
-                FirestoreLockProvider.builder()
-                        .firestore(firestore)
-                        .collection(settings.collection())
-                        .build());
     }
 
     /** The job's own work: one write of its own document (the last occurrence it was asked to run). */

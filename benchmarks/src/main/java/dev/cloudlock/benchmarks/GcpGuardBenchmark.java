@@ -155,7 +155,7 @@ final class GcpGuardBenchmark {
                         + " **uses Firestore** itself: it builds its own client when the function is created"
                         + " (`FirestoreOptions.getDefaultInstance().getService()`) and writes one document of its own"
                         + " per request; guarded, the guard shares that client (`new GcpTickGuard(settings,"
-                        + " FirestoreLockProvider.builder().firestore(firestore)...)`). google-cloud-firestore "
+                        + " firestore)`). google-cloud-firestore "
                         + FIRESTORE_VERSION + " offers its `Firestore` API over gRPC only (an HTTP/JSON stub exists"
                         + " only for the generated `FirestoreClient`, which neither the `Firestore` API nor"
                         + " cloudlock uses), so there is no lighter transport to measure.")

@@ -286,8 +286,8 @@ final class LambdaGuardBenchmark {
                         + " DynamoDB** as most scheduled functions do: it builds its own client in the init phase"
                         + " (region and credentials from Lambda's variables, the URL-connection HTTP client, or the"
                         + " AWS CRT one) and writes one item of its own (`UpdateItem`) per invocation; guarded, the"
-                        + " guard shares that client (`new LambdaTickGuard(settings, DynamoDbLockProvider.builder()"
-                        + ".client(client)...)`). The Java 25 variants run on "
+                        + " guard shares that client (`new LambdaTickGuard(settings, dynamoDb)`). The Java 25"
+                        + " variants run on "
                         + (haveJava25 ? "`" + java25 + "`" : "no Java 25 here: left out (`-D" + JAVA_25_PROPERTY + "`)")
                         + ", the class path as jars, with and without an AOT cache (JEP 483/514: written by one"
                         + " training cold start of the same handler with `-XX:AOTCacheOutput`, mapped with"

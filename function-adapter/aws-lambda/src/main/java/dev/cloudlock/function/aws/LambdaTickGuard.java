@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The decorator behind the guarded Lambda handlers, usable on its own: turns an EventBridge rule event or an
@@ -48,10 +49,18 @@ public final class LambdaTickGuard {
      * ({@link LambdaDynamoDbClient}).
      */
     public LambdaTickGuard(LambdaGuardSettings settings) {
+        this(settings, LambdaDynamoDbClient.create());
+    }
+
+    /**
+     * A guard on the DynamoDB table of {@code settings} through {@code client}: a handler that already uses DynamoDB
+     * passes its own client, so that a cold start builds one client, not two.
+     */
+    public LambdaTickGuard(LambdaGuardSettings settings, DynamoDbClient client) {
         this(
                 settings,
                 DynamoDbLockProvider.builder()
-                        .client(LambdaDynamoDbClient.create())
+                        .client(Objects.requireNonNull(client, "client"))
                         .tableName(settings.tableName())
                         .lockedBy(instanceIdentity())
                         .build());

@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -89,6 +91,37 @@ class GuardedHandlersTest {
                 .as("duplicate delivery")
                 .isEqualTo("DONE");
         assertThat(handler.runs).hasValue(1);
+    }
+
+    @Test
+    void aGuardOnTheHandlersOwnClientSendsItsRequestsThroughThatClient() {
+        String job = "shared-" + UUID.randomUUID();
+        AtomicInteger requests = new AtomicInteger();
+        DynamoDbClient handlersClient = DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.dynalite().endpoint()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(new ExecutionInterceptor() {
+                    @Override
+                    public void beforeTransmission(
+                            software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+                            ExecutionAttributes attributes) {
+                        requests.incrementAndGet();
+                    }
+                }))
+                .build();
+        LambdaGuardSettings settings = LambdaGuardSettings.forTable("shedlock")
+                .withGuard(GuardSettings.defaults().withJobName(job));
+        ReportHandler handler = new ReportHandler(new LambdaTickGuard(settings, handlersClient));
+
+        assertThat(handler.handleRequest(EventLoader.loadScheduledEvent("events/scheduled-event.json"), CONTEXT))
+                .isEqualTo("ACQUIRED");
+
+        assertThat(requests)
+                .as("the store-time read, the acquisition and the release")
+                .hasValue(3);
+        assertThat(provider().store().read(job).orElseThrow().lockedBy()).isEqualTo(LambdaTickGuard.instanceIdentity());
     }
 
     @Test

@@ -1,10 +1,12 @@
 package dev.cloudlock.function.gcp;
 
+import com.google.cloud.firestore.Firestore;
 import com.google.cloud.functions.HttpRequest;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.firestore.FirestoreStoreType;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
@@ -86,6 +88,32 @@ public final class GcpTickGuard {
             throw new LockStoreConfigurationException(
                     "The Cloud Functions guard cannot reach Firestore: " + setupProblem.getMessage(), setupProblem);
         }
+    }
+
+    /**
+     * A guard on the collection of {@code settings} through {@code firestore}: a function that already uses Firestore
+     * passes its own client, so that a cold start builds one gRPC client, not two.
+     *
+     * @throws IllegalArgumentException when {@value GcpGuardSettings#DATABASE} names another database than the
+     *     client's: the guard would lock in a database the setting does not mean
+     */
+    public GcpTickGuard(GcpGuardSettings settings, Firestore firestore) {
+        this(settings, sharedClient(settings, firestore));
+    }
+
+    private static CloudLockProvider sharedClient(GcpGuardSettings settings, Firestore firestore) {
+        String clients = firestore.getOptions().getDatabaseId();
+        if (!settings.database().equals(clients)) {
+            throw new IllegalArgumentException(GcpGuardSettings.DATABASE + " is '" + settings.database()
+                    + "' but the Firestore client given to the guard uses database '" + clients + "': set "
+                    + GcpGuardSettings.DATABASE + " to '" + clients + "', or give the guard a client of '"
+                    + settings.database() + "'");
+        }
+        return FirestoreLockProvider.builder()
+                .firestore(firestore)
+                .collection(settings.collection())
+                .lockedBy(instanceIdentity())
+                .build();
     }
 
     /** A guard on any cloudlock provider. */

@@ -23,6 +23,7 @@ import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -173,6 +174,33 @@ class GcpTickGuardTest {
                 .hasMessageContaining("no Google credentials")
                 .hasMessageContaining("set GOOGLE_APPLICATION_CREDENTIALS")
                 .hasMessageContaining("or set FIRESTORE_EMULATOR_HOST for an emulator");
+    }
+
+    @Test
+    void aGuardOnTheFunctionsOwnClientLocksInTheSettingsCollectionAsThisInstance() throws Exception {
+        GcpGuardSettings settings = GcpGuardSettings.defaults().withCollection("gcp-shared-client");
+        Tick tick = new Tick("shared-" + UUID.randomUUID(), Instant.parse("2026-11-30T02:00:00Z"));
+
+        assertThat(new GcpTickGuard(settings, firestore).run(tick, run -> {})).isEqualTo(TickStatus.ACQUIRED);
+
+        var record = FirestoreLockProvider.builder()
+                .firestore(firestore)
+                .collection("gcp-shared-client")
+                .build()
+                .store()
+                .read(tick.jobName())
+                .orElseThrow();
+        assertThat(record.lockedBy()).isEqualTo(GcpTickGuard.instanceIdentity());
+    }
+
+    @Test
+    void aClientOfAnotherDatabaseThanTheSettingIsRefusedNamingBoth() {
+        GcpGuardSettings settings = GcpGuardSettings.defaults().withDatabase("reports");
+
+        assertThatThrownBy(() -> new GcpTickGuard(settings, firestore))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(GcpGuardSettings.DATABASE + " is 'reports'")
+                .hasMessageContaining("uses database '(default)'");
     }
 
     @Test
