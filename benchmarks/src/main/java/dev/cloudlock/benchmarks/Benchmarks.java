@@ -180,7 +180,10 @@ public final class Benchmarks {
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("providers", providers);
-        report.put("lambdaGuard", LambdaGuardBenchmark.run(quick ? 1 : 5, quick ? 5 : 100, List.of(), repo, report));
+        report.put(
+                "lambdaGuard",
+                LambdaGuardBenchmark.run(
+                        quick ? 1 : 5, quick ? 5 : 100, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
         return report;
     }
 
