@@ -183,7 +183,12 @@ public final class Benchmarks {
         report.put(
                 "lambdaGuard",
                 LambdaGuardBenchmark.run(
-                        quick ? 1 : 5, quick ? 5 : 100, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+                        quick ? 1 : 5,
+                        quick ? 5 : 100,
+                        LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS,
+                        !quick,
+                        repo,
+                        report));
         return report;
     }
 
@@ -199,7 +204,8 @@ public final class Benchmarks {
         report.put("machine", machine());
         report.put(
                 "lambdaGuard",
-                LambdaGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));
+                LambdaGuardBenchmark.run(
+                        coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, true, repo, report));
         report.put(
                 "gcpGuard",
                 GcpGuardBenchmark.run(coldStarts, 10, LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS, repo, report));

@@ -154,8 +154,13 @@ final class LambdaGuardBenchmark {
 
     private LambdaGuardBenchmark() {}
 
+    /**
+     * Runs the variants and adds their section to {@code report}; {@code startCaches}: also the variants that map a
+     * class-data archive or an AOT cache (each needs a training run first: the quick test leaves them out for time).
+     */
     static Map<String, Object> run(
-            int coldStarts, int warmInvocations, List<String> jvmOptions, Path repo, Report report) throws Exception {
+            int coldStarts, int warmInvocations, List<String> jvmOptions, boolean startCaches, Path repo, Report report)
+            throws Exception {
         Path work = Files.createTempDirectory("cloudlock-bench-lambda");
         try (DynamoDbClient client = bareClient()) {
             DynamoDbLockProvider.builder()
@@ -174,6 +179,7 @@ final class LambdaGuardBenchmark {
         boolean haveJava25 = Files.isExecutable(java25);
         List<Variant> variants = VARIANTS.stream()
                 .filter(variant -> haveJava25 || !variant.java25())
+                .filter(variant -> startCaches || variant.cache() == StartCache.NONE)
                 .toList();
         List<String> names = variants.stream().map(Variant::name).toList();
         ColdStartSamples samples = new ColdStartSamples(names, PHASES);
@@ -320,14 +326,16 @@ final class LambdaGuardBenchmark {
                         withDefaults / 1048576.0,
                         (lean + crtClient + crtNative) / 1048576.0,
                         crtNative / 1048576.0,
-                        crtClient / 1048576.0))
-                .paragraph("Start-up caches, each made by one training cold start of the same handler (a class-data"
-                        + " archive with `-XX:ArchiveClassesAtExit` on this JVM, an AOT cache with"
-                        + " `-XX:AOTCacheOutput` on Java 25): "
-                        + cacheBytes.entrySet().stream()
-                                .map(e -> String.format("%s %.2f MiB", e.getKey(), e.getValue() / 1048576.0))
-                                .collect(java.util.stream.Collectors.joining("; "))
-                        + ".");
+                        crtClient / 1048576.0));
+        if (!cacheBytes.isEmpty()) {
+            report.paragraph("Start-up caches, each made by one training cold start of the same handler (a class-data"
+                    + " archive with `-XX:ArchiveClassesAtExit` on this JVM, an AOT cache with"
+                    + " `-XX:AOTCacheOutput` on Java 25): "
+                    + cacheBytes.entrySet().stream()
+                            .map(e -> String.format("%s %.2f MiB", e.getKey(), e.getValue() / 1048576.0))
+                            .collect(java.util.stream.Collectors.joining("; "))
+                    + ".");
+        }
         return json;
     }
 
