@@ -136,10 +136,10 @@ final class LockCycleBenchmark {
         });
         json.put("roundTrips", tripJson);
 
-        // A holder's next acquisition after its own release waits out the uncertainty of its estimate of the store's
-        // time (design.md, "Time"), about a second while its responses' Date headers all fall within one second. A
-        // process that has run a while has a narrow estimate; reach that steady state before timing back-to-back
-        // cycles.
+        // Where this machine's clock lies outside a holder's estimate of the store's time, its next acquisition after
+        // its own release waits out the estimate's width (design.md, "Time"): about a second while its responses'
+        // Date headers all fall within one second. A process that has run a while has a narrow estimate; reach that
+        // steady state before timing back-to-back cycles.
         narrowClockEstimate(a);
         narrowClockEstimate(b);
         target.drainRequests();
