@@ -136,10 +136,10 @@ final class LockCycleBenchmark {
         });
         json.put("roundTrips", tripJson);
 
-        // Where this machine's clock lies outside a holder's estimate of the store's time, its next acquisition after
-        // its own release waits out the estimate's width (design.md, "Time"): about a second while its responses'
-        // Date headers all fall within one second. A process that has run a while has a narrow estimate; reach that
-        // steady state before timing back-to-back cycles.
+        // reacquire keeps the counts right when an acquisition right after a release must wait out the clock
+        // estimate's width; a wait inside a timed operation would still be a second-long sample. A process that has
+        // run a while has a narrow estimate (under 100 ms, against about a second while its responses' Date headers
+        // all fall within one second): reach that steady state first, so that the timed cycles do not wait.
         narrowClockEstimate(a);
         narrowClockEstimate(b);
         target.drainRequests();

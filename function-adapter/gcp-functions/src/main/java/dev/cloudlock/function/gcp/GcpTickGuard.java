@@ -6,7 +6,6 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
-import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.firestore.FirestoreStoreType;
 import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.Tick;
@@ -56,11 +55,15 @@ public final class GcpTickGuard {
      *     saying what was looked at and what to set
      */
     public GcpTickGuard(GcpGuardSettings settings) {
-        this(settings, firestore(settings, System::getenv));
+        this(settings, firestore(settings, System::getenv, null));
     }
 
-    /** The Firestore provider built as the store's type builds it, its setup problems named as the function's. */
-    static CloudLockProvider firestore(GcpGuardSettings settings, Function<String, @Nullable String> environment) {
+    /**
+     * The Firestore provider built as the store's type builds it, on {@code client} when the function brings one, its
+     * setup problems named as the function's.
+     */
+    static CloudLockProvider firestore(
+            GcpGuardSettings settings, Function<String, @Nullable String> environment, @Nullable Firestore client) {
         Map<String, String> spelling = Map.of(
                 "collection",
                 GcpGuardSettings.COLLECTION,
@@ -78,7 +81,7 @@ public final class GcpTickGuard {
                     default -> environment.apply(spelling.get(setting.name()));
                 },
                 setting -> spelling.getOrDefault(setting.name(), setting.name()),
-                client -> null,
+                type -> type == Firestore.class ? client : null,
                 environment);
         StoreType firestore = new FirestoreStoreType();
         try {
@@ -98,10 +101,10 @@ public final class GcpTickGuard {
      *     client's: the guard would lock in a database the setting does not mean
      */
     public GcpTickGuard(GcpGuardSettings settings, Firestore firestore) {
-        this(settings, sharedClient(settings, firestore));
+        this(settings, firestore(settings, System::getenv, sameDatabase(settings, firestore)));
     }
 
-    private static CloudLockProvider sharedClient(GcpGuardSettings settings, Firestore firestore) {
+    private static Firestore sameDatabase(GcpGuardSettings settings, Firestore firestore) {
         String clients = firestore.getOptions().getDatabaseId();
         if (!settings.database().equals(clients)) {
             throw new IllegalArgumentException(GcpGuardSettings.DATABASE + " is '" + settings.database()
@@ -109,11 +112,7 @@ public final class GcpTickGuard {
                     + GcpGuardSettings.DATABASE + " to '" + clients + "', or give the guard a client of '"
                     + settings.database() + "'");
         }
-        return FirestoreLockProvider.builder()
-                .firestore(firestore)
-                .collection(settings.collection())
-                .lockedBy(instanceIdentity())
-                .build();
+        return firestore;
     }
 
     /** A guard on any cloudlock provider. */

@@ -169,7 +169,7 @@ class GcpTickGuardTest {
         assumeTrue(
                 System.getenv("GOOGLE_APPLICATION_CREDENTIALS") == null,
                 "this machine has Application Default Credentials");
-        assertThatThrownBy(() -> GcpTickGuard.firestore(GcpGuardSettings.defaults(), variable -> null))
+        assertThatThrownBy(() -> GcpTickGuard.firestore(GcpGuardSettings.defaults(), variable -> null, null))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("no Google credentials")
                 .hasMessageContaining("set GOOGLE_APPLICATION_CREDENTIALS")
@@ -209,7 +209,7 @@ class GcpTickGuardTest {
         String emulator = "127.0.0.1:" + Emulators.firestore().port();
         Map<String, String> environment =
                 Map.of("FIRESTORE_EMULATOR_HOST", emulator, "GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
-        var provider = GcpTickGuard.firestore(GcpGuardSettings.defaults(), environment::get);
+        var provider = GcpTickGuard.firestore(GcpGuardSettings.defaults(), environment::get, null);
 
         assertThat(new GcpTickGuard(
                                 GcpGuardSettings.defaults()
@@ -249,7 +249,8 @@ class GcpTickGuardTest {
         environment.put("GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
         environment.put("CLOUDLOCK_FUNCTION_TIMEOUT", "PT30S");
         GcpGuardSettings guardSettings = GcpGuardSettings.fromEnvironment(environment);
-        GcpTickGuard guard = new GcpTickGuard(guardSettings, GcpTickGuard.firestore(guardSettings, environment::get));
+        GcpTickGuard guard =
+                new GcpTickGuard(guardSettings, GcpTickGuard.firestore(guardSettings, environment::get, null));
         assertThat(guard.run(new Tick(job, Instant.parse("2026-11-30T02:00:00Z")), run -> {}))
                 .isEqualTo(TickStatus.ACQUIRED);
         Boolean[] found = new Boolean[2];
