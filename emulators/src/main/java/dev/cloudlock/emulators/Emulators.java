@@ -502,7 +502,7 @@ public final class Emulators {
     private static Path extract(String resource) {
         try (InputStream in = Emulators.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("Missing resource " + resource + " in cloudlock-testkit");
+                throw new IllegalStateException("Missing resource " + resource + " in cloudlock-emulators");
             }
             Path file = Files.createTempFile("cloudlock-", "-" + resource);
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
