@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The Cloud Firestore emulator's owner token as credentials, sent as request metadata: for a client of the emulator
- * built on a channel of one's own (to put the testkit's {@code WireFaultInterceptor} on it). The emulator-host setting would open
- * a channel of the library's own, and {@code NoCredentials} makes the library do the same, so neither can carry an
- * interceptor.
+ * built on a channel of one's own (to put the testkit's {@code WireFaultInterceptor} on it). The emulator-host
+ * setting would open a channel of the library's own, and {@code NoCredentials} makes the library do the same, so
+ * neither can carry an interceptor.
  */
 public final class FirestoreEmulatorOwner extends Credentials {
 

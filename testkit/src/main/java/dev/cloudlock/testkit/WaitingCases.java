@@ -79,8 +79,8 @@ abstract class WaitingCases extends ContractCases {
 
         /**
          * Blocks until the waiter has been refused at least {@code refusals} times and is pausing before asking again.
-         * The attempts are counted, not seen: an attempt on a fast store lasts microseconds, too short for a look at the
-         * thread to tell one pause from the next.
+         * The attempts are counted, not seen: an attempt on a fast store lasts microseconds, too short for a look at
+         * the thread to tell one pause from the next.
          */
         void awaitPause(int refusals) throws InterruptedException {
             while (attempts.get() < refusals || !pausing()) {
