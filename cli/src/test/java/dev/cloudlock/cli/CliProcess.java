@@ -76,6 +76,9 @@ final class CliProcess {
      * off, so that they never reach the output the tests read.
      */
     private static synchronized List<String> classDataArchive(List<String> args) {
+        if (!Files.isRegularFile(Path.of(System.getProperty("java.home"), "lib", "server", "classes.jsa"))) {
+            return List.of(); // a JDK without its own archive cannot write one on top of it: the JVM would not start
+        }
         try {
             if (archives == null) {
                 Path directory = Files.createTempDirectory("cloudlock-cli-cds");
