@@ -299,12 +299,7 @@ final class LockCycleBenchmark {
     private static FencedLock reacquire(CloudLockProvider provider, String name, Target target) {
         Optional<FencedLock> lock = provider.tryLock(config(name));
         if (lock.isEmpty()) {
-            Duration width = provider.store()
-                    .clockSkewMonitor()
-                    .flatMap(ClockSkewMonitor::serverTime)
-                    .map(time -> Duration.between(time.earliest(), time.latest()))
-                    .orElse(Duration.ofSeconds(1));
-            sleep(width.plusMillis(50));
+            sleep(estimateWidth(provider).orElse(Duration.ofSeconds(1)).plusMillis(50));
             target.drainRequests();
             lock = provider.tryLock(config(name));
         }
@@ -321,16 +316,21 @@ final class LockCycleBenchmark {
         }
     }
 
+    /** The width of {@code provider}'s estimate of the store's time; empty before its first response. */
+    private static Optional<Duration> estimateWidth(CloudLockProvider provider) {
+        return provider.store()
+                .clockSkewMonitor()
+                .flatMap(ClockSkewMonitor::serverTime)
+                .map(time -> Duration.between(time.earliest(), time.latest()));
+    }
+
     /** Reads until {@code provider}'s estimate of the store's time is narrower than 100 ms, for at most 3 s. */
     private static void narrowClockEstimate(CloudLockProvider provider) {
         long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
         while (System.nanoTime() < deadline
-                && provider.store()
-                        .clockSkewMonitor()
-                        .flatMap(ClockSkewMonitor::serverTime)
-                        .map(time ->
-                                Duration.between(time.earliest(), time.latest()).compareTo(Duration.ofMillis(100)) > 0)
-                        .orElse(false)) {
+                && estimateWidth(provider)
+                        .filter(width -> width.compareTo(Duration.ofMillis(100)) > 0)
+                        .isPresent()) {
             provider.store().read("warm-up");
             sleep(Duration.ofMillis(20));
         }

@@ -65,6 +65,13 @@ final class CliProcess {
         return run(command, environment);
     }
 
+    /**
+     * Whether this JDK has its own class-data archive: without one, a JVM cannot write an archive on top of it and
+     * does not start when asked to.
+     */
+    private static final boolean BASE_ARCHIVE =
+            Files.isRegularFile(Path.of(System.getProperty("java.home"), "lib", "server", "classes.jsa"));
+
     /** This test JVM's class-data archives of the CLI, one per store, in a directory deleted when it exits. */
     private static @Nullable Path archives;
 
@@ -76,8 +83,8 @@ final class CliProcess {
      * off, so that they never reach the output the tests read.
      */
     private static synchronized List<String> classDataArchive(List<String> args) {
-        if (!Files.isRegularFile(Path.of(System.getProperty("java.home"), "lib", "server", "classes.jsa"))) {
-            return List.of(); // a JDK without its own archive cannot write one on top of it: the JVM would not start
+        if (!BASE_ARCHIVE) {
+            return List.of();
         }
         try {
             if (archives == null) {

@@ -11,26 +11,14 @@ import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickStatus;
-import dev.cloudlock.spi.AcquireRequest;
-import dev.cloudlock.spi.AcquireResult;
-import dev.cloudlock.spi.ClockSkewMonitor;
-import dev.cloudlock.spi.ExtendRequest;
-import dev.cloudlock.spi.HeldLock;
-import dev.cloudlock.spi.LockRecord;
-import dev.cloudlock.spi.LockRecordPage;
-import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.spi.ReleaseRequest;
-import dev.cloudlock.spi.StoreSetup;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import net.javacrumbs.shedlock.core.SimpleLock;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -344,63 +332,5 @@ abstract class EveryOccurrenceCases extends ContractCases {
                         Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("retention must be positive");
-    }
-
-    /** The store under test, counting the writes made through it (acquire, release, extend). */
-    private static final class WriteCountingStore implements LockStore {
-        private final LockStore real;
-        final AtomicInteger writes = new AtomicInteger();
-
-        WriteCountingStore(LockStore real) {
-            this.real = real;
-        }
-
-        @Override
-        public AcquireResult tryAcquire(AcquireRequest request) {
-            writes.incrementAndGet();
-            return real.tryAcquire(request);
-        }
-
-        @Override
-        public boolean release(ReleaseRequest request) {
-            writes.incrementAndGet();
-            return real.release(request);
-        }
-
-        @Override
-        public Optional<HeldLock> extend(ExtendRequest request) {
-            writes.incrementAndGet();
-            return real.extend(request);
-        }
-
-        @Override
-        public Optional<LockRecord> read(String name) {
-            return real.read(name);
-        }
-
-        @Override
-        public Optional<LockRecord> read(String name, Duration leaseLeft) {
-            return real.read(name, leaseLeft);
-        }
-
-        @Override
-        public LockRecordPage list(@Nullable String pageToken, int pageSize) {
-            return real.list(pageToken, pageSize);
-        }
-
-        @Override
-        public StoreSetup init() {
-            return real.init();
-        }
-
-        @Override
-        public Optional<ClockSkewMonitor> clockSkewMonitor() {
-            return real.clockSkewMonitor();
-        }
-
-        @Override
-        public void checkName(String name) {
-            real.checkName(name);
-        }
     }
 }

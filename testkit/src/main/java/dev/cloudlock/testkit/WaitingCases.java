@@ -10,9 +10,6 @@ import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockedRun;
 import dev.cloudlock.core.LockedTaskRunner;
-import dev.cloudlock.spi.LockStore;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,7 +17,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.jspecify.annotations.Nullable;
@@ -38,17 +34,18 @@ abstract class WaitingCases extends ContractCases {
 
     /**
      * A thread waiting for a lock with {@link CloudLockProvider#lock(LockConfiguration, Duration)}, through a view of
-     * the provider's store that counts its acquisition attempts.
+     * the provider's store that counts its writes: while it waits, its acquisition attempts.
      */
     private static final class Waiter {
         private final Thread thread;
-        private final AtomicInteger attempts = new AtomicInteger();
+        private final WriteCountingStore store;
         private volatile @Nullable Optional<FencedLock> result;
         private volatile @Nullable Throwable failure;
         private volatile long returnedNanos;
 
         Waiter(CloudLockProvider provider, LockConfiguration config, Duration waitAtMost) {
-            CloudLockProvider counted = new CloudLockProvider(counting(provider.store()), provider.lockedBy());
+            store = new WriteCountingStore(provider.store());
+            CloudLockProvider counted = new CloudLockProvider(store, provider.lockedBy());
             thread = new Thread(
                     () -> {
                         try {
@@ -63,27 +60,13 @@ abstract class WaitingCases extends ContractCases {
             thread.start();
         }
 
-        private LockStore counting(LockStore store) {
-            return (LockStore) Proxy.newProxyInstance(
-                    LockStore.class.getClassLoader(), new Class<?>[] {LockStore.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("tryAcquire")) {
-                            attempts.incrementAndGet();
-                        }
-                        try {
-                            return method.invoke(store, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
-        }
-
         /**
          * Blocks until the waiter has been refused at least {@code refusals} times and is pausing before asking again.
          * The attempts are counted, not seen: an attempt on a fast store lasts microseconds, too short for a look at
          * the thread to tell one pause from the next.
          */
         void awaitPause(int refusals) throws InterruptedException {
-            while (attempts.get() < refusals || !pausing()) {
+            while (store.writes.get() < refusals || !pausing()) {
                 if (!thread.isAlive()) {
                     throw new AssertionError("the waiter returned while the lock was held: " + result + ", " + failure);
                 }
