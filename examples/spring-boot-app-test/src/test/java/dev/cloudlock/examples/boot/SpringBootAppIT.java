@@ -1,4 +1,4 @@
-package dev.cloudlock.examples;
+package dev.cloudlock.examples.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,35 +29,32 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The sample application a user copies ({@code examples/spring-boot-app}), built as an outside project builds it
- * (its own pom, Spring Boot's parent, cloudlock's BOM, the cloudlock artifacts installed in the local repository)
- * and run as two instances on one DynamoDB table (dynalite) with its job every second: over at least 30 runs no two
- * overlap. The negative control runs the same jar with a lock store of each instance's own (in-memory): its runs
- * overlap.
+ * (a copy of it with its own pom, Spring Boot's parent, cloudlock's BOM, built by Maven against a local repository
+ * that holds the cloudlock artifacts this build packaged, never by building this repository again) and run as two
+ * instances on one DynamoDB table (dynalite) with its job every second: over at least 30 runs no two overlap. The
+ * negative control runs the same jar with a lock store of each instance's own (in-memory): its runs overlap.
  */
-class SpringBootAppTest {
+class SpringBootAppIT {
 
-    private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
-    private static final Path APP = REPO.resolve("examples/spring-boot-app");
-    private static final Path JAR = APP.resolve("target/nightly-report-1.0.0.jar");
+    private static final Path SAMPLE = property("cloudlock.sample.dir");
+    private static final Path WORK = property("cloudlock.sample.work");
+    private static final Path JAR = WORK.resolve("target/nightly-report-1.0.0.jar");
     private static final Pattern LINE = Pattern.compile("nightly-report (started|finished) at (\\S+)");
 
     private static EmulatorProcess dynalite;
 
     @BeforeAll
     static void buildTheSampleAsAUserWould() throws Exception {
-        // the cloudlock artifacts the sample's pom names, in the local repository as a release would put them there
-        // (not offline: on a new machine the outer build has never fetched the install plugin)
+        copySample();
+        // the artifacts the reactor packaged, installed by invoker:install into this module's target/it-repo;
+        // everything else (Spring Boot, Maven's plugins) from the user's own repository, or downloaded into it-repo
         maven(
-                REPO,
                 "-q",
                 "-B",
-                "install",
-                "-Dmaven.test.skip=true",
-                "-Dcloudlock.npm.skip=true",
-                "-pl",
-                ".,bom,spring-boot/starter,providers/dynamodb",
-                "-am");
-        maven(APP, "-q", "-B", "package", "-DskipTests");
+                "package",
+                "-DskipTests",
+                "-Dmaven.repo.local=" + property("cloudlock.sample.repository"),
+                "-Dmaven.repo.local.tail=" + property("cloudlock.maven.repository"));
         dynalite = Emulators.dynalite();
         try (DynamoDbClient client = DynamoDbClient.builder()
                 .endpointOverride(java.net.URI.create(dynalite.endpoint()))
@@ -82,6 +81,22 @@ class SpringBootAppTest {
             assertThat(shedlock)
                     .contains("BOOT-INF/lib/shedlock-core-7.10.1.jar")
                     .allSatisfy(name -> assertThat(name).doesNotContain("shedlock-core-7.7"));
+        }
+    }
+
+    /** The store in the sample's jar is the one invoker:install copied from this build, not the user's repository's. */
+    @Test
+    void theSampleHoldsTheStoreThisBuildPackaged() throws IOException {
+        String version = System.getProperty("cloudlock.version");
+        String file = "cloudlock-dynamodb-" + version + ".jar";
+        Path packaged = property("cloudlock.sample.repository")
+                .resolve("dev/cloudlock/cloudlock-dynamodb/" + version + "/" + file);
+        try (ZipFile jar = new ZipFile(JAR.toFile())) {
+            ZipEntry entry = jar.getEntry("BOOT-INF/lib/" + file);
+            assertThat(entry).as("BOOT-INF/lib/" + file).isNotNull();
+            assertThat(jar.getInputStream(entry).readAllBytes())
+                    .as("the sample's %s against %s", file, packaged)
+                    .isEqualTo(Files.readAllBytes(packaged));
         }
     }
 
@@ -186,19 +201,54 @@ class SpringBootAppTest {
         return runs;
     }
 
-    private static void maven(Path directory, String... arguments) throws Exception {
+    /**
+     * Copies the sample's pom and sources into this module's {@code target/}, with a {@code .mvn} folder of its
+     * own so that Maven takes the copy, not this repository, for the project's root.
+     */
+    private static void copySample() throws IOException {
+        if (Files.exists(WORK)) {
+            try (Stream<Path> old = Files.walk(WORK)) {
+                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+        Files.createDirectories(WORK.resolve(".mvn"));
+        Files.copy(SAMPLE.resolve("pom.xml"), WORK.resolve("pom.xml"));
+        try (Stream<Path> sources = Files.walk(SAMPLE.resolve("src"))) {
+            for (Path source : sources.toList()) {
+                Path copy = WORK.resolve(SAMPLE.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(source, copy);
+                }
+            }
+        }
+    }
+
+    /** Runs the Maven that runs this build ({@code maven.home}) on the sample's copy. */
+    private static void maven(String... arguments) throws Exception {
         List<String> command = new ArrayList<>();
-        command.add(REPO.resolve("mvnw").toString());
+        command.add(property("cloudlock.maven.home").resolve("bin/mvn").toString());
         command.addAll(List.of(arguments));
         Path output = Files.createTempFile("maven", ".log");
         Process maven = new ProcessBuilder(command)
-                .directory(directory.toFile())
+                .directory(WORK.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();
         if (!maven.waitFor(15, TimeUnit.MINUTES) || maven.exitValue() != 0) {
-            throw new AssertionError("mvnw " + String.join(" ", arguments) + " in " + directory + " failed:\n"
-                    + Files.readString(output));
+            throw new AssertionError(
+                    "mvn " + String.join(" ", arguments) + " in " + WORK + " failed:\n" + Files.readString(output));
         }
+    }
+
+    private static Path property(String name) {
+        String value = System.getProperty(name);
+        if (value == null) {
+            throw new IllegalStateException(name + " is not set: run this test with ./mvnw verify (failsafe sets it)");
+        }
+        return Path.of(value).toAbsolutePath().normalize();
     }
 }
