@@ -25,6 +25,7 @@ import dev.cloudlock.spi.NotALockRecordException;
 import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
+import dev.cloudlock.spi.StoreState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,7 +77,9 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
  * single table; {@code lockUntil}, {@code lockedAt} as fixed-width
  * ISO-8601 UTC strings ({@link IsoTimestamps}); {@code lockedBy}; plus {@code owner} (the acquisition's token),
  * {@code fence} (number, +1 per acquisition) and {@code lastTick} (ISO string). Conditions compare the client's time
- * with {@code lockUntil}; the {@code Date} header of every response feeds a {@link ClockSkewMonitor}.
+ * with {@code lockUntil}; the {@code Date} header of every response feeds a {@link ClockSkewMonitor}. Release and
+ * extend are conditioned on the holding's owner token and the {@code lockedAt} its acquisition wrote, which every
+ * acquisition rewrites (ShedLock's too, which leaves {@code owner} as it was).
  *
  * <p>A lost race returns the item that failed the condition ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD});
  * where a backend omits it, core reads it with one {@code GetItem}.
@@ -180,7 +183,8 @@ public final class DynamoDbLockStore implements LockStore {
         CallTimeouts deadline = timeouts.forAcquire(request);
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":lockUntil", time(request.lockUntilAt(request.now())));
-        values.put(":now", time(request.now()));
+        AttributeValue lockedAt = time(request.now());
+        values.put(":now", lockedAt);
         values.put(":lockedBy", text(request.lockedBy()));
         values.put(":owner", text(request.owner()));
         values.put(":one", AttributeValue.fromN("1"));
@@ -210,7 +214,12 @@ public final class DynamoDbLockStore implements LockStore {
             UpdateItemResponse response = call(() -> client.updateItem(update), "acquire", request.name(), deadline);
             long fence = Long.parseLong(response.attributes().get(FENCE).n());
             return new AcquireResult.Acquired(new HeldLock(
-                    request.name(), request.owner(), fence, request.now(), request.lockUntilAt(request.now()), null));
+                    request.name(),
+                    request.owner(),
+                    fence,
+                    request.now(),
+                    request.lockUntilAt(request.now()),
+                    new LockedAt(lockedAt.s())));
         } catch (ConditionalCheckFailedException lost) {
             return new AcquireResult.Lost(
                     lost.hasItem() && !lost.item().isEmpty()
@@ -224,33 +233,58 @@ public final class DynamoDbLockStore implements LockStore {
         HeldLock lock = request.lock();
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":lockUntil", time(request.lockUntilAt(request.now())));
-        values.put(":owner", text(lock.owner()));
         String update = "SET #lockUntil = :lockUntil";
         if (request.completedTick() != null) {
             values.put(":tick", time(request.completedTick()));
             update += ", #lastTick = :tick";
         }
         return conditionalUpdate(
-                lock.name(), update, "#owner = :owner", values, "release", timeouts.forRelease(request));
+                lock.name(), update, ours(lock, values), values, "release", timeouts.forRelease(request));
     }
 
     @Override
     public Optional<HeldLock> extend(ExtendRequest request) {
         HeldLock lock = request.lock();
         Instant lockUntil = request.lockUntilAt(request.now());
-        Map<String, AttributeValue> values =
-                Map.of(":lockUntil", time(lockUntil), ":now", time(request.now()), ":owner", text(lock.owner()));
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":lockUntil", time(lockUntil));
+        values.put(":now", time(request.now()));
         boolean extended = conditionalUpdate(
                 lock.name(),
                 "SET #lockUntil = :lockUntil",
-                "#owner = :owner AND #lockUntil > :now",
+                ours(lock, values) + " AND #lockUntil > :now",
                 values,
                 "extend",
                 timeouts.forExtend(request));
         return extended
-                ? Optional.of(new HeldLock(lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, null))
+                ? Optional.of(new HeldLock(
+                        lock.name(), lock.owner(), lock.fence(), request.now(), lockUntil, lock.storeState()))
                 : Optional.empty();
     }
+
+    /**
+     * The condition that the item still holds {@code lock}'s holding, with its values put into {@code values}: the
+     * owner token, and the {@code lockedAt} the acquisition wrote. Every acquisition rewrites {@code lockedAt},
+     * ShedLock's own DynamoDB provider's included, which leaves {@code owner} as it was; so a holding taken over by
+     * ShedLock after this one's lease ran out is never released or extended here (the {@code lockedAt} a later
+     * acquisition writes is after this lease's end, so it differs). A {@link HeldLock} made elsewhere, without this
+     * store's state, is checked by its owner token only.
+     */
+    private static String ours(HeldLock lock, Map<String, AttributeValue> values) {
+        values.put(":owner", text(lock.owner()));
+        if (lock.storeState() instanceof LockedAt lockedAt) {
+            values.put(":lockedAt", text(lockedAt.value()));
+            return "#owner = :owner AND #lockedAt = :lockedAt";
+        }
+        return "#owner = :owner";
+    }
+
+    /**
+     * The {@code lockedAt} of a holding exactly as the item stores it: the string release and extend compare.
+     *
+     * @param value the attribute's string
+     */
+    record LockedAt(String value) implements StoreState {}
 
     @Override
     public Optional<LockRecord> read(String name) {
@@ -725,15 +759,16 @@ public final class DynamoDbLockStore implements LockStore {
                             + " shared with another tool?",
                     notANumber);
         }
+        AttributeValue lockedAt = item.get(LOCKED_AT);
         return new LockRecord(
                 name,
                 instant(item.get(LOCK_UNTIL)),
-                instant(item.get(LOCKED_AT)),
+                instant(lockedAt),
                 string(item.get(LOCKED_BY)),
                 string(item.get(OWNER)),
                 fence,
                 instant(item.get(WATERMARK)),
-                null);
+                lockedAt == null || lockedAt.s() == null ? null : new LockedAt(lockedAt.s()));
     }
 
     private Map<String, AttributeValue> key(String name) {
