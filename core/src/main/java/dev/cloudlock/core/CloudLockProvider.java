@@ -48,12 +48,11 @@ import org.slf4j.LoggerFactory;
  * store) uses ShedLock's {@link ClockProvider}.
  *
  * <p>Build one with a store's provider builder ({@link CloudLockProviderBuilder}) or on any {@link LockStore} with a
- * constructor. The class is open for decoration only (cloudlock-micrometer's {@code ObservedLockProvider} observes each
- * held lock): a subclass may override an acquiring method to wrap the {@link FencedLock} that {@code super} returns,
- * delegating every call of the wrapper to it. Every rule stays here; a subclass that acquires, releases or reads
- * without {@code super} loses the guarantees above.
+ * constructor. Every decision it makes (taken, held, done, busy, released, extended, refused, a store error, an
+ * ambiguous write resolved) is reported to its {@link LockListener} as it is made: cloudlock-micrometer's meters and
+ * observations are one.
  */
-public class CloudLockProvider implements ExtensibleLockProvider {
+public final class CloudLockProvider implements ExtensibleLockProvider {
 
     /**
      * How far ahead of the store's time a tick may be by default: the clock-skew tolerance (a scheduler may fire a
@@ -68,6 +67,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     private volatile boolean probedForServerTime;
     private volatile boolean warnedWithoutServerTime;
     private final String lockedBy;
+    private final LockListener listener;
     private final java.util.Set<String> reportedStrays = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** A provider that writes {@link InstanceIdentity#hostAndPid()} as {@code lockedBy}. */
@@ -77,8 +77,17 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     /** A provider that writes {@code lockedBy} (a readable identity of this instance) into the records it takes. */
     public CloudLockProvider(LockStore store, String lockedBy) {
+        this(store, lockedBy, LockListener.NONE);
+    }
+
+    /**
+     * A provider that writes {@code lockedBy} into the records it takes and reports every decision to {@code
+     * listener}.
+     */
+    public CloudLockProvider(LockStore store, String lockedBy, LockListener listener) {
         this.store = Objects.requireNonNull(store, "store");
         this.lockedBy = checkedLockedBy(lockedBy);
+        this.listener = Objects.requireNonNull(listener, "listener");
     }
 
     /**
@@ -112,6 +121,11 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return lockedBy;
     }
 
+    /** The listener this provider reports its decisions to ({@link LockListener#NONE} when none was given). */
+    public LockListener listener() {
+        return listener;
+    }
+
     /**
      * The operator's view of this provider's store: list and show locks, release exactly one holding by its fence,
      * repair a tick, set the store up. Every write it makes follows the same rules as a lock's own.
@@ -139,12 +153,15 @@ public class CloudLockProvider implements ExtensibleLockProvider {
 
     /** Like {@link #lock}, typed: empty when another holder has the lock. */
     public Optional<FencedLock> tryLock(LockConfiguration lockConfiguration) {
-        return acquire(lockConfiguration, null, Duration.ZERO, null).lock();
+        return acquire(lockConfiguration, null, Duration.ZERO, null, Reporting.HOLDING)
+                .lock();
     }
 
     /** {@link #tryLock}, with the handle whose release can record any tick: for {@link LockAdmin}'s watermark reset. */
     Optional<StoreLock> tryLockForAdmin(LockConfiguration lockConfiguration) {
-        return acquire(lockConfiguration, null, Duration.ZERO, null).lock().map(StoreLock.class::cast);
+        return acquire(lockConfiguration, null, Duration.ZERO, null, Reporting.HOLDING)
+                .lock()
+                .map(StoreLock.class::cast);
     }
 
     /**
@@ -251,7 +268,7 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         }
         Instant at = tick.truncatedTo(ChronoUnit.MILLIS);
         if (completedTicks == CompletedTicks.WATERMARK) {
-            return acquire(lockConfiguration, at, maxLead, null);
+            return acquire(lockConfiguration, at, maxLead, null, Reporting.HOLDING);
         }
         return acquireOccurrence(
                 lockConfiguration, at, maxLead, CompletedTicks.occurrenceExpiry(at, occurrenceRetention));
@@ -273,14 +290,14 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         // lockAtLeastFor is the job's: its lock keeps it; the occurrence record only needs to live as long as the run.
         LockConfiguration recordConfig =
                 new LockConfiguration(ClockProvider.now(), record, config.getLockAtMostFor(), Duration.ZERO);
-        TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead, expiresAt);
+        TickAttempt recordAttempt = acquire(recordConfig, tick, maxLead, expiresAt, new Reporting(job, false));
         if (recordAttempt.status() != TickStatus.ACQUIRED) {
             return recordAttempt; // DONE: this tick completed; BUSY: an attempt of this tick holds its record
         }
         StoreLock recordLock = (StoreLock) recordAttempt.lock().orElseThrow();
         TickAttempt jobAttempt;
         try {
-            jobAttempt = acquire(config, tick, maxLead, null);
+            jobAttempt = acquire(config, tick, maxLead, null, Reporting.HOLDING);
         } catch (RuntimeException e) {
             try {
                 recordLock.release(null);
@@ -301,15 +318,52 @@ public class CloudLockProvider implements ExtensibleLockProvider {
     }
 
     /**
+     * How an acquisition is reported to the listener: under {@code name} ({@code null}: the lock's own), and, when
+     * {@code holding}, its holding too (acquired, released, extended). An occurrence record reports under its job's
+     * name and not its holding: the job's lock, taken next, is the holding users know.
+     */
+    private record Reporting(@Nullable String name, boolean holding) {
+        static final Reporting HOLDING = new Reporting(null, true);
+
+        String nameOf(String lock) {
+            return name == null ? lock : name;
+        }
+    }
+
+    /** Calls the listener; one that throws is logged, and locking goes on. */
+    private void report(java.util.function.Consumer<LockListener> call) {
+        try {
+            call.accept(listener);
+        } catch (RuntimeException e) {
+            LOG.warn("A LockListener threw; locking goes on", e);
+        }
+    }
+
+    private void reportStoreError(LockEvent event, String operation, RuntimeException error) {
+        report(l -> l.storeError(event, operation, error));
+    }
+
+    /**
      * One tick (or plain) acquisition of {@code config}'s name; {@code expiresAt} is set only for an occurrence
      * record, whose tick is refused, before any write, once the store's time may have reached it.
      */
     private TickAttempt acquire(
-            LockConfiguration config, @Nullable Instant tick, Duration maxTickLead, @Nullable Instant expiresAt) {
+            LockConfiguration config,
+            @Nullable Instant tick,
+            Duration maxTickLead,
+            @Nullable Instant expiresAt,
+            Reporting reporting) {
         String name = checkName(config.getName());
         checkLease(config.getLockAtMostFor(), config.getLockAtLeastFor());
         checkLeaseEnd(clientNow(), config.getLockAtMostFor());
-        StoreTime time = storeTime(name);
+        LockEvent attempt = new LockEvent(reporting.nameOf(name), null, tick, null);
+        StoreTime time;
+        try {
+            time = storeTime(name);
+        } catch (RuntimeException e) {
+            reportStoreError(attempt, "acquire", e);
+            throw e;
+        }
         if (tick != null) {
             checkTickLead(name, tick, time, maxTickLead, "check the scheduler's event time");
             if (expiresAt != null) {
@@ -333,23 +387,38 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         try {
             result = store.tryAcquire(request);
         } catch (RuntimeException e) {
-            return resolveAfterError(request, sent, atLeast, e);
+            return resolveAfterError(request, sent, atLeast, e, attempt, reporting);
         }
         if (result instanceof AcquireResult.Acquired acquired) {
-            return held(acquired.lock(), atLeast, tick);
+            return held(acquired.lock(), atLeast, tick, reporting);
         }
-        LockRecord current = ((AcquireResult.Lost) result)
-                .current()
-                .or(() -> store.read(name, leaseLeft(request, sent)))
-                .orElse(null);
+        LockRecord current;
+        try {
+            current = ((AcquireResult.Lost) result)
+                    .current()
+                    .or(() -> store.read(name, leaseLeft(request, sent)))
+                    .orElse(null);
+        } catch (RuntimeException e) {
+            reportStoreError(attempt, "acquire", e);
+            throw e;
+        }
         if (current != null && request.owner().equals(current.owner())) {
             // Our write landed earlier (a retried request whose first response was lost).
             LOG.debug("Lock '{}': condition failed on a record carrying our owner token; we hold it", name);
-            return held(heldFrom(current), atLeast, tick);
+            report(l -> l.ambiguousWriteResolved(attempt, true));
+            return held(heldFrom(current), atLeast, tick, reporting);
         }
         if (tick != null && current != null && current.hasCompleted(tick)) {
+            report(l -> l.occurrenceDone(attempt));
             return new TickAttempt(TickStatus.DONE, Optional.empty());
         }
+        report(l -> {
+            if (tick == null) {
+                l.held(attempt);
+            } else {
+                l.occurrenceBusy(attempt);
+            }
+        });
         return new TickAttempt(TickStatus.BUSY, Optional.empty());
     }
 
@@ -391,19 +460,29 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         return request.lockAtMostFor().minusNanos(System.nanoTime() - sent);
     }
 
-    private TickAttempt resolveAfterError(AcquireRequest request, long sent, Duration atLeast, RuntimeException error) {
+    private TickAttempt resolveAfterError(
+            AcquireRequest request,
+            long sent,
+            Duration atLeast,
+            RuntimeException error,
+            LockEvent attempt,
+            Reporting reporting) {
         try {
             Optional<LockRecord> current = store.read(request.name(), leaseLeft(request, sent));
-            if (current.isPresent() && request.owner().equals(current.get().owner())) {
+            boolean ours =
+                    current.isPresent() && request.owner().equals(current.get().owner());
+            report(l -> l.ambiguousWriteResolved(attempt, ours));
+            if (ours) {
                 LOG.warn(
                         "Lock '{}': the store reported an error but our write landed; we hold the lock",
                         request.name(),
                         error);
-                return held(heldFrom(current.get()), atLeast, request.tick());
+                return held(heldFrom(current.get()), atLeast, request.tick(), reporting);
             }
         } catch (RuntimeException readError) {
             error.addSuppressed(readError);
         }
+        reportStoreError(attempt, "acquire", error);
         throw error;
     }
 
@@ -417,10 +496,13 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 record.storeState());
     }
 
-    private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, @Nullable Instant tick) {
-        return new TickAttempt(
-                TickStatus.ACQUIRED,
-                Optional.of(new StoreLock(lock, lock.leaseStart().plus(lockAtLeastFor), tick)));
+    private TickAttempt held(HeldLock lock, Duration lockAtLeastFor, @Nullable Instant tick, Reporting reporting) {
+        StoreLock held = new StoreLock(
+                lock, lock.leaseStart().plus(lockAtLeastFor), tick, reporting.holding(), System.nanoTime());
+        if (reporting.holding()) {
+            report(l -> l.acquired(held.event(null)));
+        }
+        return new TickAttempt(TickStatus.ACQUIRED, Optional.of(held));
     }
 
     /** Rejects a lease that would end after the latest instant a record can hold, without overflowing. */
@@ -534,17 +616,37 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 : "ran out at " + lockUntil + " (" + Duration.between(lockUntil, now) + " ago)";
     }
 
-    /** A single-use handle over the state this acquisition wrote. */
+    /**
+     * A single-use handle over the state this acquisition wrote; {@code reported} when its release and extension go
+     * to the listener (not an occurrence record's: its {@link OccurrenceLock} reports them).
+     */
     final class StoreLock implements FencedLock {
         private final HeldLock held;
         private final Instant lockAtLeastUntil;
         private final @Nullable Instant tick;
+        private final boolean reported;
+        /** When the acquisition was made, by {@link System#nanoTime()}: the start of the time held. */
+        private final long acquiredNanos;
+
         private final AtomicBoolean live = new AtomicBoolean(true);
 
-        StoreLock(HeldLock held, Instant lockAtLeastUntil, @Nullable Instant tick) {
+        StoreLock(
+                HeldLock held, Instant lockAtLeastUntil, @Nullable Instant tick, boolean reported, long acquiredNanos) {
             this.held = held;
             this.lockAtLeastUntil = lockAtLeastUntil;
             this.tick = tick;
+            this.reported = reported;
+            this.acquiredNanos = acquiredNanos;
+        }
+
+        LockEvent event(@Nullable Duration heldFor) {
+            return new LockEvent(held.name(), held.fence(), tick, heldFor);
+        }
+
+        private void reportIfReported(java.util.function.Consumer<LockListener> call) {
+            if (reported) {
+                report(call);
+            }
         }
 
         @Override
@@ -584,9 +686,14 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                         new ReleaseRequest(held, storeTime(held.name()).earliest(), lockAtLeastUntil, completedTick));
             } catch (RuntimeException e) {
                 live.set(true); // the release may be retried on this handle
+                reportIfReported(l -> l.storeError(event(null), "release", e));
                 throw e;
             }
-            if (!ours) {
+            if (ours) {
+                Duration heldFor = Duration.ofNanos(System.nanoTime() - acquiredNanos);
+                reportIfReported(l -> l.released(event(heldFor)));
+            } else {
+                reportIfReported(l -> l.releaseRefused(event(null)));
                 LOG.warn("Lock '{}' (fencing token {}) was not released: {}", name(), held.fence(), whyRefused());
             }
             return ours;
@@ -608,6 +715,25 @@ public class CloudLockProvider implements ExtensibleLockProvider {
         public Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
             checkLease(lockAtMostFor, lockAtLeastFor);
             checkLeaseEnd(clientNow(), lockAtMostFor);
+            Optional<StoreLock> extended;
+            try {
+                extended = extendInStore(lockAtMostFor, lockAtLeastFor);
+            } catch (RuntimeException e) {
+                reportIfReported(l -> l.storeError(event(null), "extend", e));
+                throw e;
+            }
+            reportIfReported(l -> {
+                if (extended.isPresent()) {
+                    l.extended(event(null));
+                } else {
+                    l.extendRefused(event(null));
+                }
+            });
+            return extended.map(SimpleLock.class::cast);
+        }
+
+        /** The extension's store call, reported by the caller; the leases are checked already. */
+        Optional<StoreLock> extendInStore(Duration lockAtMostFor, Duration lockAtLeastFor) {
             claim();
             Optional<HeldLock> extended;
             try {
@@ -617,7 +743,8 @@ public class CloudLockProvider implements ExtensibleLockProvider {
                 live.set(true);
                 throw e;
             }
-            return extended.map(h -> new StoreLock(h, h.leaseStart().plus(lockAtLeastFor), tick));
+            return extended.map(
+                    h -> new StoreLock(h, h.leaseStart().plus(lockAtLeastFor), tick, reported, acquiredNanos));
         }
 
         private void claim() {
@@ -684,11 +811,17 @@ public class CloudLockProvider implements ExtensibleLockProvider {
          */
         private synchronized void finish(@Nullable Instant completed) {
             claim();
-            try {
-                if (!recordReleased) {
+            if (!recordReleased) {
+                try {
                     record.release(completed);
-                    recordReleased = true;
+                } catch (RuntimeException e) {
+                    live = true;
+                    reportStoreError(job.event(null), "release", e);
+                    throw e;
                 }
+                recordReleased = true;
+            }
+            try {
                 job.release(null);
             } catch (RuntimeException e) {
                 live = true;
@@ -706,30 +839,35 @@ public class CloudLockProvider implements ExtensibleLockProvider {
             checkLease(lockAtMostFor, lockAtLeastFor);
             checkLeaseEnd(clientNow(), lockAtMostFor);
             claim();
-            Optional<SimpleLock> jobExtended;
+            Optional<StoreLock> jobExtended;
             try {
-                jobExtended = job.extend(lockAtMostFor, lockAtLeastFor);
+                jobExtended = job.extendInStore(lockAtMostFor, lockAtLeastFor);
             } catch (RuntimeException e) {
                 live = true;
+                reportStoreError(job.event(null), "extend", e);
                 throw e;
             }
             if (jobExtended.isEmpty()) {
+                report(l -> l.extendRefused(job.event(null)));
                 giveUp(record, "its job's lock could not be extended");
                 return Optional.empty();
             }
-            job = (StoreLock) jobExtended.get(); // held from here, whatever happens to the record
-            Optional<SimpleLock> recordExtended;
+            job = jobExtended.get(); // held from here, whatever happens to the record
+            Optional<StoreLock> recordExtended;
             try {
-                recordExtended = record.extend(lockAtMostFor, Duration.ZERO);
+                recordExtended = record.extendInStore(lockAtMostFor, Duration.ZERO);
             } catch (RuntimeException e) {
                 live = true;
+                reportStoreError(job.event(null), "extend", e);
                 throw e;
             }
             if (recordExtended.isEmpty()) {
+                report(l -> l.extendRefused(job.event(null)));
                 giveUp(job, "its occurrence record '" + record.name() + "' could not be extended");
                 return Optional.empty();
             }
-            return Optional.of(new OccurrenceLock(job, (StoreLock) recordExtended.get(), tick));
+            report(l -> l.extended(job.event(null)));
+            return Optional.of(new OccurrenceLock(job, recordExtended.get(), tick));
         }
 
         /** Releases {@code lock} without recording the tick after its partner was lost; a failure is only logged. */

@@ -6,8 +6,8 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What every store's provider builder shares: the identity written as {@code lockedBy} and the deadlines of the
- * store's calls. A store's builder extends it with its coordinates (a client, a table) and {@link #store}; each
+ * What every store's provider builder shares: the identity written as {@code lockedBy}, the deadlines of the
+ * store's calls and the listener told of every decision. A store's builder extends it with its coordinates (a client, a table) and {@link #store}; each
  * setter returns the store's own builder, so the calls chain in any order. {@link #build()} sends no request.
  *
  * @param <B> the store's builder
@@ -16,6 +16,7 @@ public abstract class CloudLockProviderBuilder<B extends CloudLockProviderBuilde
 
     private String lockedBy = InstanceIdentity.hostAndPid();
     private CallTimeouts timeouts = CallTimeouts.DEFAULT;
+    private LockListener listener = LockListener.NONE;
 
     protected CloudLockProviderBuilder() {}
 
@@ -55,13 +56,19 @@ public abstract class CloudLockProviderBuilder<B extends CloudLockProviderBuilde
         return self();
     }
 
+    /** Told of every decision the provider makes ({@link LockListener}); default none. */
+    public B listener(LockListener listener) {
+        this.listener = java.util.Objects.requireNonNull(listener, "listener");
+        return self();
+    }
+
     /**
      * The provider on the store this builder describes.
      *
      * @throws IllegalStateException when a required coordinate was not set, naming the method that sets it
      */
     public final CloudLockProvider build() {
-        return new CloudLockProvider(store(timeouts), lockedBy);
+        return new CloudLockProvider(store(timeouts), lockedBy, listener);
     }
 
     /**

@@ -12,10 +12,13 @@ import io.micrometer.observation.ObservationRegistry;
  */
 public final class CloudLockMeters {
 
-    /** Counter of lock attempts, tagged {@value #TAG_OUTCOME}: {@code acquired}, {@code held} or {@code error}. */
+    /**
+     * Counter of lock attempts, tagged {@value #TAG_OUTCOME}: {@code acquired}; {@code held} (a lock another holder
+     * has); {@code busy} or {@code done} (a tick, as {@code TickStatus} says); {@code error} (the store failed).
+     */
     public static final String LOCK_ATTEMPTS = "cloudlock.lock.attempts";
 
-    /** Timer of how long each lock was held: from the acquiring write to the release. */
+    /** Timer of how long each lock was held: from its acquisition to its release. */
     public static final String LOCK_HELD = "cloudlock.lock.held";
 
     /**
@@ -69,14 +72,18 @@ public final class CloudLockMeters {
     }
 
     /**
-     * The provider with its store requests timed and its lock attempts counted ({@link MeteredLockStore}), and each
-     * held lock observed ({@link ObservedLockProvider}).
+     * The provider with its store requests timed ({@link MeteredLockStore}), and its decisions counted and each held
+     * lock observed by a {@link dev.cloudlock.core.LockListener} that then passes them on to the provider's own
+     * listener. Every lock the provider takes is measured: {@code tryLock}, {@code lock}, {@code lockTick} and the
+     * function guards built on it.
      *
      * @param store the store's name for the {@value #TAG_STORE} tag, e.g. {@code dynamodb}
      */
     public static CloudLockProvider instrument(
             CloudLockProvider provider, String store, MeterRegistry meters, ObservationRegistry observations) {
-        return new ObservedLockProvider(
-                new MeteredLockStore(provider.store(), store, meters), provider.lockedBy(), store, observations);
+        return new CloudLockProvider(
+                new MeteredLockStore(provider.store(), store, meters),
+                provider.lockedBy(),
+                new LockMeters(store, meters, observations, provider.listener()));
     }
 }

@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -24,15 +23,11 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link LockStore} that measures the store under it and changes nothing it does: every request is timed
- * ({@value CloudLockMeters#STORE_REQUESTS}), every acquisition attempt counted by outcome
- * ({@value CloudLockMeters#LOCK_ATTEMPTS}), each lock's time from its acquiring write to its release timed
- * ({@value CloudLockMeters#LOCK_HELD}), and the store's clock skew exposed as a gauge
- * ({@value CloudLockMeters#CLOCK_SKEW}). Results and exceptions pass through unchanged.
- *
- * <p>An attempt is {@code held} when the store's condition failed; core may still find such an attempt to be ours (a
- * retried write whose first response was lost) and hold the lock, which the meters then count as {@code held}: rare,
- * and visible as an {@value CloudLockMeters#LOCK_HELD} sample without an {@code acquired}.
+ * A {@link LockStore} that times the requests to the store under it ({@value CloudLockMeters#STORE_REQUESTS}, by
+ * operation and by what the store answered) and exposes the store's clock skew as a gauge
+ * ({@value CloudLockMeters#CLOCK_SKEW}), changing nothing it does: results and exceptions pass through unchanged.
+ * What the requests meant for a lock (taken, held, done) is the provider's to say, through its listener
+ * ({@link CloudLockMeters#instrument}).
  */
 public final class MeteredLockStore implements LockStore {
 
@@ -45,8 +40,6 @@ public final class MeteredLockStore implements LockStore {
     private final LockStore store;
     private final String storeName;
     private final MeterRegistry registry;
-    /** When each holding (by owner token) was taken, in the registry's monotonic time. */
-    private final Map<String, Long> takenAt = new ConcurrentHashMap<>();
     /** The names this store was asked to take: the application's own locks, which its reads may name in tags. */
     private final Set<String> attempted = ConcurrentHashMap.newKeySet();
 
@@ -75,38 +68,13 @@ public final class MeteredLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         attempted.add(request.name());
-        AcquireResult result;
-        try {
-            result = timed(
-                    "acquire",
-                    request.name(),
-                    () -> store.tryAcquire(request),
-                    r -> r instanceof AcquireResult.Acquired);
-        } catch (RuntimeException e) {
-            attempt(request.name(), "error");
-            throw e;
-        }
-        if (result instanceof AcquireResult.Acquired) {
-            takenAt.put(request.owner(), registry.config().clock().monotonicTime());
-            attempt(request.name(), "acquired");
-        } else {
-            attempt(request.name(), "held");
-        }
-        return result;
+        return timed(
+                "acquire", request.name(), () -> store.tryAcquire(request), r -> r instanceof AcquireResult.Acquired);
     }
 
     @Override
     public boolean release(ReleaseRequest request) {
-        boolean released = timed("release", request.lock().name(), () -> store.release(request), r -> r);
-        Long start = takenAt.remove(request.lock().owner());
-        if (start != null) {
-            Timer.builder(CloudLockMeters.LOCK_HELD)
-                    .description("How long each lock was held, from its acquiring write to its release")
-                    .tags(CloudLockMeters.TAG_LOCK, request.lock().name(), CloudLockMeters.TAG_STORE, storeName)
-                    .register(registry)
-                    .record(Duration.ofNanos(registry.config().clock().monotonicTime() - start));
-        }
-        return released;
+        return timed("release", request.lock().name(), () -> store.release(request), r -> r);
     }
 
     @Override
@@ -204,16 +172,6 @@ public final class MeteredLockStore implements LockStore {
                         outcome)
                 .register(registry)
                 .record(Duration.ofNanos(registry.config().clock().monotonicTime() - start));
-    }
-
-    private void attempt(String lock, String outcome) {
-        CloudLockMeters.count(
-                registry,
-                CloudLockMeters.LOCK_ATTEMPTS,
-                "Attempts to take a lock, by outcome",
-                lock,
-                storeName,
-                outcome);
     }
 
     private static double skewSeconds(ClockSkewMonitor monitor) {

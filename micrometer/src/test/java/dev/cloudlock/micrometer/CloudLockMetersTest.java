@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.LockEvent;
+import dev.cloudlock.core.LockListener;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
@@ -13,6 +15,7 @@ import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.testkit.FaultInjectingStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterAll;
@@ -110,11 +114,120 @@ class CloudLockMetersTest {
         assertThatThrownBy(() -> onMissingTable.tryLock(config("report"))).isInstanceOf(LockStoreException.class);
 
         assertThat(attempts("report", "held")).isZero();
+        assertThat(attempts("report", "error")).as("one attempt, one error").isEqualTo(1);
         // a fresh provider's first call may be a read, before the lock was ever asked for: its tag has no name
         assertThat(requests("report", "read", "error")
                         + requests("report", "acquire", "error")
                         + requests("", "read", "error"))
                 .isPositive();
+    }
+
+    /** Counted {@code held} when the meters guessed from the store's answers: the tick had completed. */
+    @Test
+    void aTickFoundDoneIsCountedDoneAndOneFoundBusyBusyNeverHeld() {
+        Instant tick = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(30);
+        FencedLock lock = provider.lockTick(config("nightly"), tick).lock().orElseThrow();
+        assertThat(provider.lockTick(config("nightly"), tick).status()).isEqualTo(TickStatus.BUSY);
+        lock.completeTick();
+        assertThat(provider.lockTick(config("nightly"), tick).status()).isEqualTo(TickStatus.DONE);
+
+        assertThat(attempts("nightly", "acquired")).isEqualTo(1);
+        assertThat(attempts("nightly", "busy")).isEqualTo(1);
+        assertThat(attempts("nightly", "done")).isEqualTo(1);
+        assertThat(attempts("nightly", "held")).isZero();
+    }
+
+    /**
+     * Counted {@code held} when the meters guessed from the store's answers: the retried write's condition failed on
+     * our own record, and core found the lock ours. The store under the provider is DynamoDB's, with the lost response
+     * injected.
+     */
+    @Test
+    void aWriteWhoseResponseWasLostAndThatCoreFoundOursIsCountedAcquiredOnce() {
+        for (FaultInjectingStore.Fault fault : List.of(
+                FaultInjectingStore.Fault.RETRIED_AFTER_LOST_RESPONSE, FaultInjectingStore.Fault.RESPONSE_LOST)) {
+            String name = "report-" + fault.name().toLowerCase(java.util.Locale.ROOT);
+            CloudLockProvider faulty = CloudLockMeters.instrument(
+                    new CloudLockProvider(
+                            new FaultInjectingStore(
+                                    DynamoDbLockProvider.builder()
+                                            .client(client)
+                                            .tableName(TABLE)
+                                            .build()
+                                            .store(),
+                                    fault),
+                            "me"),
+                    "dynamodb",
+                    meters,
+                    observations);
+
+            faulty.tryLock(config(name)).orElseThrow().unlock();
+
+            assertThat(attempts(name, "acquired")).as(fault.name()).isEqualTo(1);
+            assertThat(attempts(name, "held") + attempts(name, "error"))
+                    .as(fault.name())
+                    .isZero();
+            assertThat(meters.get(CloudLockMeters.LOCK_HELD)
+                            .tags("lock", name, "store", "dynamodb")
+                            .timer()
+                            .count())
+                    .as(fault.name())
+                    .isEqualTo(1);
+        }
+    }
+
+    /** A tick taken through lockTick (every guard's way) is observed, as a @SchedulerLock's lock is. */
+    @Test
+    void aLockTakenForATickIsObservedAndItsTimeHeldRecorded() {
+        Instant tick = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(30);
+        FencedLock lock = provider.lockTick(config("nightly"), tick).lock().orElseThrow();
+        TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo(CloudLockMeters.LOCK_OBSERVATION)
+                .that()
+                .isNotStopped()
+                .hasLowCardinalityKeyValue("lock", "nightly");
+
+        lock.completeTick();
+
+        TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo(CloudLockMeters.LOCK_OBSERVATION)
+                .that()
+                .hasBeenStopped();
+        assertThat(meters.get(CloudLockMeters.LOCK_HELD)
+                        .tags("lock", "nightly", "store", "dynamodb")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+    }
+
+    /** The provider's own listener still hears every decision after the meters took theirs. */
+    @Test
+    void theProvidersOwnListenerIsKept() {
+        List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CloudLockProvider withListener = CloudLockMeters.instrument(
+                DynamoDbLockProvider.builder()
+                        .client(client)
+                        .tableName(TABLE)
+                        .listener(new LockListener() {
+                            @Override
+                            public void acquired(LockEvent event) {
+                                heard.add("acquired " + event.name());
+                            }
+
+                            @Override
+                            public void released(LockEvent event) {
+                                heard.add("released " + event.name());
+                            }
+                        })
+                        .build(),
+                "dynamodb",
+                meters,
+                observations);
+
+        withListener.tryLock(config("report")).orElseThrow().unlock();
+
+        assertThat(heard).containsExactly("acquired report", "released report");
+        assertThat(attempts("report", "acquired")).isEqualTo(1);
     }
 
     @Test
