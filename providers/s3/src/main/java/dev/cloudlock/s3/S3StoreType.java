@@ -66,8 +66,8 @@ public final class S3StoreType extends AbstractStoreType {
     @Override
     public String setupFix(StoreSettings settings) {
         return "Create the bucket named by " + settings.spelling(BUCKET) + " (or correct the setting) and grant the"
-                + " caller s3:GetObject, s3:PutObject and s3:DeleteObject on the keys under "
-                + settings.spelling(PREFIX) + " (default " + S3LockProvider.DEFAULT_PREFIX + ")";
+                + " caller s3:GetObject and s3:PutObject on the keys under " + settings.spelling(PREFIX) + " (default "
+                + S3LockProvider.DEFAULT_PREFIX + "), and s3:ListBucket on the bucket";
     }
 
     private static S3Client ownClient(StoreSettings settings) {
