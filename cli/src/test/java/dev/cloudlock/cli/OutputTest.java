@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.spi.LockRecordPage;
+import dev.cloudlock.spi.NearMisses;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -133,11 +134,10 @@ class OutputTest {
     @Test
     void onlyNearMissesAreSuggested() {
         List<String> commands = List.of("list", "show", "release", "reset-watermark", "init");
-        assertThat(CloudlockCommand.nearMisses("lsit", commands)).containsExactly("list");
-        assertThat(CloudlockCommand.nearMisses("relase", commands)).containsExactly("release");
-        assertThat(CloudlockCommand.nearMisses("unlock-everything", commands)).isEmpty();
-        assertThat(CloudlockCommand.nearMisses("ls", commands)).isEmpty();
-        assertThat(CloudlockCommand.nearMisses("--table", List.of("--table-name", "--json")))
-                .containsExactly("--table-name");
+        assertThat(NearMisses.of("lsit", commands)).containsExactly("list");
+        assertThat(NearMisses.of("relase", commands)).containsExactly("release");
+        assertThat(NearMisses.of("unlock-everything", commands)).isEmpty();
+        assertThat(NearMisses.of("ls", commands)).isEmpty();
+        assertThat(NearMisses.of("--table", List.of("--table-name", "--json"))).containsExactly("--table-name");
     }
 }

@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.stream.Collectors;
 
 /**
  * A kind of lock store, described once by its module: the name users choose it by ({@code cloudlock.store},
@@ -67,15 +66,19 @@ public interface StoreType {
      * The store type {@code name} on the class path.
      *
      * @param spelling how the user chose it, such as {@code cloudlock.store} or {@code --store}
-     * @throws IllegalArgumentException naming the stores there are, and the module to add, when none has that name
+     * @throws IllegalArgumentException naming the stores there are, the near misses of {@code name} among them,
+     *     and where the store modules are, when none has that name
      */
     static StoreType named(String name, String spelling) {
-        return find(name)
-                .orElseThrow(() -> new IllegalArgumentException(spelling + " is '" + name
-                        + "', and no store of that name is on the class path; the stores there are "
-                        + all().stream().map(StoreType::name).collect(Collectors.joining(", "))
-                        + ". Each store is a module of its own: for '" + name
-                        + "' add the dependency dev.cloudlock:cloudlock-"
-                        + name + " (its version comes from cloudlock-bom)"));
+        return find(name).orElseThrow(() -> {
+            List<String> there = all().stream().map(StoreType::name).toList();
+            List<String> near = NearMisses.of(name, there);
+            return new IllegalArgumentException(spelling + " is '" + name
+                    + "', and no store of that name is on the class path; the stores there are "
+                    + String.join(", ", there) + ". Each store is a module of its own: "
+                    + (near.isEmpty() ? "" : "did you mean '" + String.join("' or '", near) + "'? Otherwise, ")
+                    + "if '" + name + "' is one of cloudlock's stores (cloudlock-bom lists them), add the dependency"
+                    + " dev.cloudlock:cloudlock-" + name + " (its version comes from cloudlock-bom)");
+        });
     }
 }

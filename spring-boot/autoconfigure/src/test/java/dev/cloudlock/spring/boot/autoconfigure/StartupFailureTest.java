@@ -85,6 +85,23 @@ class StartupFailureTest {
                 .hasStackTraceContaining("mongodb");
     }
 
+    /** The Action named a module that does not exist, dev.cloudlock:cloudlock-dynamo. */
+    @Test
+    void aStoreNameOneTypoAwayFailsStartupAskingWhetherTheStoreWasMeant() {
+        assertThatThrownBy(() -> start(Map.of("cloudlock.store", "dynamo"))).satisfies(failure -> {
+            FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).startsWith("cloudlock.store is 'dynamo', and no store of that name");
+            assertThat(analysis.getAction())
+                    .startsWith("Did you mean 'dynamodb'? Otherwise, if 'dynamo' is one of cloudlock's stores");
+        });
+        assertThatThrownBy(() -> start(Map.of("cloudlock.store", "mongodb")))
+                .satisfies(failure -> assertThat(
+                                new CloudLockFailureAnalyzer().analyze(failure).getAction())
+                        .as("no near miss: no guess")
+                        .doesNotContain("Did you mean"));
+    }
+
     @Test
     void aMissingTableNameFailsStartupWithAnAnalysisNamingTheProperty() {
         assertThatThrownBy(() -> start(Map.of("cloudlock.store", "dynamodb"))).satisfies(failure -> {
