@@ -9,6 +9,7 @@ import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store {@code firestore}: a {@link FirestoreLockProvider} on the application's {@link Firestore}, or, when it
@@ -85,14 +86,25 @@ public final class FirestoreStoreType extends AbstractStoreType {
         settings.get(PROJECT).ifPresent(options::setProjectId);
         settings.get(DATABASE).ifPresent(options::setDatabaseId);
         settings.get(ENDPOINT).map(host -> host.replaceFirst("^https?://", "")).ifPresent(options::setEmulatorHost);
+        FirestoreOptions built;
         try {
-            return options.build().getService();
+            built = options.build();
         } catch (IllegalArgumentException noProject) {
-            throw new IllegalArgumentException(
-                    settings.spelling(PROJECT) + " is not set, and the environment names no Google Cloud project"
-                            + " (GOOGLE_CLOUD_PROJECT, the credentials): set it to the project of the Firestore"
-                            + " database",
-                    noProject);
+            throw noProject(settings, noProject);
         }
+        // with an emulator the options build without a project, and the client fails at once with a bare
+        // NullPointerException
+        if (built.getProjectId() == null || built.getProjectId().isBlank()) {
+            throw noProject(settings, null);
+        }
+        return built.getService();
+    }
+
+    private static IllegalArgumentException noProject(StoreSettings settings, @Nullable Exception cause) {
+        return new IllegalArgumentException(
+                settings.spelling(PROJECT) + " is not set, and the environment names no Google Cloud project"
+                        + " (GOOGLE_CLOUD_PROJECT, the credentials): set it to the project of the Firestore database"
+                        + " (any id for an emulator)",
+                cause);
     }
 }
