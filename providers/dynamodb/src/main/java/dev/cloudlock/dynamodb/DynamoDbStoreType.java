@@ -33,7 +33,7 @@ public final class DynamoDbStoreType extends AbstractStoreType {
                     "endpoint", null, "The DynamoDB endpoint URL, for a local emulator or a private endpoint")
             .asUrl();
     static final StoreSetting REGION = StoreSetting.ofOwnClient(
-            "region", null, "The AWS region; default: the SDK's region chain (AWS_REGION, the profile)");
+            "region", null, "The AWS region; default: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's");
 
     public DynamoDbStoreType() {
         super("dynamodb", "Amazon DynamoDB", TABLE_NAME, PARTITION_KEY, SORT_KEY, SORT_KEY_VALUE, ENDPOINT, REGION);
@@ -92,14 +92,25 @@ public final class DynamoDbStoreType extends AbstractStoreType {
     private static DynamoDbClient ownClient(StoreSettings settings) {
         DynamoDbClientBuilder client = DynamoDbClient.builder();
         settings.url(ENDPOINT).ifPresent(client::endpointOverride);
-        settings.get(REGION).ifPresent(region -> client.region(Region.of(region)));
+        region(settings).ifPresent(region -> client.region(Region.of(region)));
         try {
             return client.build();
         } catch (SdkClientException e) {
             throw new IllegalArgumentException(
-                    "no AWS region: set " + settings.spelling(REGION) + " or AWS_REGION (or a region in the"
-                            + " profile), such as us-east-1",
+                    "no AWS region: set " + settings.spelling(REGION) + " or AWS_REGION (or AWS_DEFAULT_REGION, or a"
+                            + " region in the profile), such as us-east-1",
                     e);
         }
+    }
+
+    /**
+     * The region setting, else AWS_DEFAULT_REGION when AWS_REGION is not set: the AWS CLI's variable, which the SDK's
+     * own chain (AWS_REGION, the profile) does not read.
+     */
+    private static Optional<String> region(StoreSettings settings) {
+        return settings.get(REGION)
+                .or(() -> settings.environment("AWS_REGION").isPresent()
+                        ? Optional.empty()
+                        : settings.environment("AWS_DEFAULT_REGION"));
     }
 }

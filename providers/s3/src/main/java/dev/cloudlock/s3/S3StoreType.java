@@ -5,6 +5,7 @@ import dev.cloudlock.spi.AbstractStoreType;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
+import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
@@ -31,7 +32,9 @@ public final class S3StoreType extends AbstractStoreType {
                     "The S3 endpoint URL, for a local emulator or an S3-compatible service (addressed path-style)")
             .asUrl();
     static final StoreSetting REGION = StoreSetting.ofOwnClient(
-            "region", null, "The bucket's AWS region; default: the one the SDK finds (AWS_REGION, the profile)");
+            "region",
+            null,
+            "The bucket's AWS region; default: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's");
 
     public S3StoreType() {
         super("s3", "Amazon S3", BUCKET, PREFIX, ENDPOINT, REGION);
@@ -74,14 +77,25 @@ public final class S3StoreType extends AbstractStoreType {
         S3ClientBuilder client = S3Client.builder();
         settings.url(ENDPOINT)
                 .ifPresent(endpoint -> client.endpointOverride(endpoint).forcePathStyle(true));
-        settings.get(REGION).map(Region::of).ifPresent(client::region);
+        region(settings).map(Region::of).ifPresent(client::region);
         try {
             return client.build();
         } catch (SdkClientException e) {
             throw new IllegalArgumentException(
-                    "no AWS region: set " + settings.spelling(REGION)
-                            + " or AWS_REGION (or a region in the profile) to the bucket's region, such as us-east-1",
+                    "no AWS region: set " + settings.spelling(REGION) + " or AWS_REGION (or AWS_DEFAULT_REGION, or a"
+                            + " region in the profile) to the bucket's region, such as us-east-1",
                     e);
         }
+    }
+
+    /**
+     * The region setting, else AWS_DEFAULT_REGION when AWS_REGION is not set: the AWS CLI's variable, which the SDK's
+     * own chain (AWS_REGION, the profile) does not read.
+     */
+    private static Optional<String> region(StoreSettings settings) {
+        return settings.get(REGION)
+                .or(() -> settings.environment("AWS_REGION").isPresent()
+                        ? Optional.empty()
+                        : settings.environment("AWS_DEFAULT_REGION"));
     }
 }
