@@ -141,6 +141,32 @@ public class CloudLocksEndpoint {
     }
 
     /**
+     * One lock shown by name: the fields of {@link LockView}; a field without a value is left out of the JSON, as on
+     * the pages.
+     */
+    public record ShownLock(
+            String name,
+            @Nullable String lockedBy,
+            @Nullable Instant lockedAt,
+            @Nullable Instant lockUntil,
+            long fence,
+            @Nullable Instant watermark,
+            boolean held)
+            implements OperationResponseBody {
+
+        static ShownLock of(LockView lock) {
+            return new ShownLock(
+                    lock.name(),
+                    lock.lockedBy(),
+                    lock.lockedAt(),
+                    lock.lockUntil(),
+                    lock.fence(),
+                    lock.watermark(),
+                    lock.held());
+        }
+    }
+
+    /**
      * One page of a job's occurrence records.
      *
      * @param job the job

@@ -2,6 +2,7 @@ package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.LockView;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -38,11 +39,12 @@ public class CloudLocksEndpointWebExtension {
     @ReadOperation
     public WebEndpointResponse<Object> locks(
             @Nullable String pageToken,
-            @Nullable Integer pageSize,
-            @Nullable Integer summaryLimit,
+            @Nullable String pageSize,
+            @Nullable String summaryLimit,
             @Nullable String occurrences) {
         return answer(() -> {
-            Object page = endpoint.locks(pageToken, pageSize, summaryLimit, occurrences);
+            Object page = endpoint.locks(
+                    pageToken, number(pageSize, "pageSize"), number(summaryLimit, "summaryLimit"), occurrences);
             return page == null
                     ? new WebEndpointResponse<>(
                             new Problem(
@@ -58,8 +60,8 @@ public class CloudLocksEndpointWebExtension {
     @ReadOperation
     public WebEndpointResponse<Object> lock(@Selector String name) {
         return answer(() -> {
-            Object lock = endpoint.lock(name);
-            return lock == null ? noSuchLock(name) : new WebEndpointResponse<>(lock);
+            LockView lock = endpoint.lock(name);
+            return lock == null ? noSuchLock(name) : new WebEndpointResponse<>(CloudLocksEndpoint.ShownLock.of(lock));
         });
     }
 
@@ -68,15 +70,42 @@ public class CloudLocksEndpointWebExtension {
      * when the store has no record of the lock, each with the release's outcome; or 400, or 503.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> release(@Selector String name, long fence) {
+    public WebEndpointResponse<Object> release(@Selector String name, @Nullable String fence) {
         return answer(() -> {
-            CloudLocksEndpoint.Release release = endpoint.release(name, fence);
+            if (fence == null) {
+                throw new IllegalArgumentException("fence is required: send the holding's fencing token, as in"
+                        + " {\"fence\": 73} (GET /actuator/cloudlocks/" + name + " shows it)");
+            }
+            CloudLocksEndpoint.Release release = endpoint.release(name, whole(fence, "fence"));
             if (release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK.name())) {
                 return new WebEndpointResponse<>(release, WebEndpointResponse.STATUS_NOT_FOUND);
             }
             return new WebEndpointResponse<>(
                     release, release.refused() ? STATUS_CONFLICT : WebEndpointResponse.STATUS_OK);
         });
+    }
+
+    /**
+     * A query parameter given as text (so that one that is no number is answered here, not by Spring's generic 400),
+     * as an int; null when not given.
+     */
+    private static @Nullable Integer number(@Nullable String value, String parameter) {
+        if (value == null) {
+            return null;
+        }
+        long number = whole(value, parameter);
+        if (number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(parameter + " is out of range, was '" + value + "'");
+        }
+        return (int) number;
+    }
+
+    private static long whole(String value, String parameter) {
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(parameter + " must be a whole number, was '" + value + "'");
+        }
     }
 
     private static WebEndpointResponse<Object> noSuchLock(String name) {

@@ -63,6 +63,45 @@ class EndpointAnswersTest {
         assertThat(body(response).get("message").asString()).contains("pageSize", "1 to 1000", "was 0");
     }
 
+    /** Both were Spring's generic 400 body, not the endpoint's own. */
+    @Test
+    void aPageSizeThatIsNoNumberAndAReleaseWithoutAFenceAre400InTheEndpointsOwnShape() {
+        HttpResponse<String> page = StarterApps.get(app, "/actuator/cloudlocks?pageSize=abc");
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(body(page).get("error").asString()).isEqualTo("bad-request");
+        assertThat(body(page).get("message").asString()).contains("pageSize", "'abc'");
+
+        HttpResponse<String> limit = StarterApps.get(app, "/actuator/cloudlocks?summaryLimit=1.5");
+        assertThat(limit.statusCode()).isEqualTo(400);
+        assertThat(body(limit).get("message").asString()).contains("summaryLimit", "'1.5'");
+
+        HttpResponse<String> noFence = StarterApps.postJson(app, "/actuator/cloudlocks/anything", "{}");
+        assertThat(noFence.statusCode()).isEqualTo(400);
+        assertThat(body(noFence).get("error").asString()).isEqualTo("bad-request");
+        assertThat(body(noFence).get("message").asString()).contains("fence");
+
+        HttpResponse<String> textFence =
+                StarterApps.postJson(app, "/actuator/cloudlocks/anything", "{\"fence\":\"x\"}");
+        assertThat(textFence.statusCode()).isEqualTo(400);
+        assertThat(body(textFence).get("message").asString()).contains("fence", "'x'");
+    }
+
+    /** It answered "watermark":null, where the docs say fields without a value are left out. */
+    @Test
+    void aLockShownByNameLeavesOutTheFieldsItHasNoValueFor() {
+        CloudLockProvider provider = app.getBean(CloudLockProvider.class);
+        provider.tryLock(new LockConfiguration(Instant.now(), "no-watermark", Duration.ofMinutes(1), Duration.ZERO))
+                .orElseThrow()
+                .unlock();
+
+        HttpResponse<String> response = StarterApps.get(app, "/actuator/cloudlocks/no-watermark");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(body(response).has("name")).as(response.body()).isTrue();
+        assertThat(body(response).has("watermark")).as(response.body()).isFalse();
+        assertThat(response.body()).doesNotContain("null");
+    }
+
     @Test
     void aPageSizeInRangeIs200() {
         // the control of the case above
