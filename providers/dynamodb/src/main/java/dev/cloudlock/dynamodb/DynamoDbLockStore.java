@@ -26,9 +26,11 @@ import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreErrors;
 import dev.cloudlock.spi.StoreSetup;
 import dev.cloudlock.spi.StoreState;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +139,9 @@ public final class DynamoDbLockStore implements LockStore {
 
     private static final Map<String, String> PERMISSIONS =
             Map.of("list", "dynamodb:Scan", "setup", "dynamodb:DescribeTable and dynamodb:CreateTable");
+
+    /** What every page token of this store starts with ({@link #pageToken}). */
+    private static final String PAGE_TOKEN_MARK = "d1.";
 
     private static final String TICK_OPEN = " AND (attribute_not_exists(#lastTick) OR #lastTick < :tick)";
 
@@ -311,11 +316,12 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     /**
-     * A strongly consistent {@code Scan} of the table, {@code pageSize} items at most; the page token is the last
-     * item's partition key value. Items whose partition key is not a string are no lock records and are skipped. In
-     * the sort-key layout the scan is filtered to the lock items ({@code <sort key> = <value>}; DynamoDB applies the
-     * filter after the limit, so a page may hold fewer items than asked, even none, and still have a next page), and
-     * the page token also carries the sort key of the last item scanned, which may be an application's item.
+     * A strongly consistent {@code Scan} of the table, {@code pageSize} items at most; the page token encodes the last
+     * item's key, and a token this store did not make is refused ({@link IllegalArgumentException}). Items whose
+     * partition key is not a string are no lock records and are skipped. In the sort-key layout the scan is filtered
+     * to the lock items ({@code <sort key> = <value>}; DynamoDB applies the filter after the limit, so a page may hold
+     * fewer items than asked, even none, and still have a next page), and the last item scanned may be an
+     * application's item.
      */
     @Override
     public LockRecordPage list(@Nullable String pageToken, int pageSize) {
@@ -354,42 +360,52 @@ public final class DynamoDbLockStore implements LockStore {
     }
 
     /**
-     * The page token of a scan's last evaluated key: the partition key value, preceded in the sort-key layout by
-     * {@code <length of the sort key value>:<sort key value>}.
+     * The page token of a scan's last evaluated key: {@value #PAGE_TOKEN_MARK} and, in URL-safe Base64, the sort key
+     * value's length, a colon, the sort key value (both empty without a sort key) and the partition key value; so a
+     * token this store did not make is refused, never read as a lock name to start at.
      */
     private @Nullable String pageToken(Map<String, AttributeValue> lastEvaluated) {
         AttributeValue hash = lastEvaluated.get(partitionKey);
         if (hash == null || hash.s() == null) {
             return null;
         }
-        if (sortKey == null) {
-            return hash.s();
+        String rangeValue = "";
+        if (sortKey != null) {
+            AttributeValue range = lastEvaluated.get(sortKey.name());
+            rangeValue = range == null || range.s() == null ? "" : range.s();
         }
-        AttributeValue range = lastEvaluated.get(sortKey.name());
-        String rangeValue = range == null || range.s() == null ? "" : range.s();
-        return rangeValue.length() + ":" + rangeValue + hash.s();
+        String key = rangeValue.length() + ":" + rangeValue + hash.s();
+        return PAGE_TOKEN_MARK
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(key.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The exclusive start key of a page token made by {@link #pageToken}. */
     private Map<String, AttributeValue> startKey(String pageToken) {
-        if (sortKey == null) {
-            return key(pageToken);
+        String key = null;
+        if (pageToken.startsWith(PAGE_TOKEN_MARK)) {
+            try {
+                key = new String(
+                        Base64.getUrlDecoder().decode(pageToken.substring(PAGE_TOKEN_MARK.length())),
+                        StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException notBase64) {
+                key = null;
+            }
         }
-        int colon = pageToken.indexOf(':');
+        int colon = key == null ? -1 : key.indexOf(':');
         int length;
         try {
-            length = colon < 0 ? -1 : Integer.parseInt(pageToken.substring(0, colon));
+            length = colon < 0 ? -1 : Integer.parseInt(key.substring(0, colon));
         } catch (NumberFormatException e) {
             length = -1;
         }
-        if (length < 0 || colon + 1 + length > pageToken.length()) {
-            throw new IllegalArgumentException("'" + pageToken + "' is no page token of this table's listing");
+        if (length < 0 || colon + 1 + length > key.length() || (sortKey == null) != (length == 0)) {
+            throw new IllegalArgumentException("'" + pageToken + "' is no page token of this table's listing: pass"
+                    + " the nextPageToken of the page before, or none for the first page");
         }
-        return Map.of(
-                partitionKey,
-                text(pageToken.substring(colon + 1 + length)),
-                sortKey.name(),
-                text(pageToken.substring(colon + 1, colon + 1 + length)));
+        String hash = key.substring(colon + 1 + length);
+        return sortKey == null
+                ? key(hash)
+                : Map.of(partitionKey, text(hash), sortKey.name(), text(key.substring(colon + 1, colon + 1 + length)));
     }
 
     /**

@@ -313,6 +313,29 @@ class DynamoDbLockStoreTest {
         taken.unlock();
     }
 
+    /** A token was read as the lock name to start at: 'garbage' answered a page, from the name 'garbage' on. */
+    @Test
+    void aPageTokenThisStoreDidNotMakeIsRefusedAndItsOwnTokensPageOn() {
+        CloudLockProvider provider = provider(DynamoDbBackends.TABLE, "_id");
+        for (String name : List.of("a", "b", "c")) {
+            provider.tryLock(config(name)).orElseThrow().unlock();
+        }
+        for (String garbage : List.of("garbage", "b", "d1.!!", "d1.YWJj")) {
+            assertThatThrownBy(() -> provider.store().list(garbage, 10))
+                    .as(garbage)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + garbage + "' is no page token of this table's listing");
+        }
+        List<String> names = new ArrayList<>();
+        String token = null;
+        do {
+            dev.cloudlock.spi.LockRecordPage page = provider.store().list(token, 1);
+            page.records().forEach(record -> names.add(record.name()));
+            token = page.nextPageToken();
+        } while (token != null);
+        assertThat(names).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
     @Test
     void oneRequestPerOperation() {
         CloudLockProvider provider = provider(DynamoDbBackends.TABLE, "_id");
