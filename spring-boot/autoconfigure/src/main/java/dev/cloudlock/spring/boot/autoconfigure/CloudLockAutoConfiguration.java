@@ -83,6 +83,13 @@ public class CloudLockAutoConfiguration {
 
     private static void check(CloudLockProvider provider, StoreType type, StoreSettings settings) {
         try {
+            // what the store's own client needs from this machine (credentials), named before the read that would
+            // otherwise fail with the SDK's whole chain and the store's setup fix
+            type.checkEnvironment(settings);
+        } catch (IllegalArgumentException e) {
+            throw StoreProviders.startupFailure(e);
+        }
+        try {
             provider.store().read(PROBE_NAME);
         } catch (LockStoreConfigurationException e) {
             throw new CloudLockStartupException(

@@ -167,7 +167,8 @@ final class StoreProviders {
      * A store's refusal as a startup failure. A store's {@link IllegalArgumentException} says what is wrong, then,
      * after the first {@code ": "}, what to do about it, naming the properties as this class spells them.
      */
-    private static CloudLockStartupException startupFailure(IllegalArgumentException e) {
+    /** A startup failure of a bad setting's message: what is wrong up to its first ": ", then what to do. */
+    static CloudLockStartupException startupFailure(IllegalArgumentException e) {
         String message = String.valueOf(e.getMessage());
         int fix = message.indexOf(": ");
         if (fix < 0) {

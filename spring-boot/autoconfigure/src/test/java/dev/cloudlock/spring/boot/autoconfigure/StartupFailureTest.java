@@ -102,6 +102,40 @@ class StartupFailureTest {
                         .doesNotContain("Did you mean"));
     }
 
+    /**
+     * It failed with the SDK's whole provider-chain dump, and an Action to create the table, which existed; the CLI
+     * said it in one line.
+     */
+    @Test
+    void noAwsCredentialsFailStartupSayingSoInOneLineBeforeAnyRequest() {
+        boolean none;
+        try (software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider chain =
+                software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider.builder()
+                        .build()) {
+            chain.resolveCredentials();
+            none = false;
+        } catch (software.amazon.awssdk.core.exception.SdkClientException e) {
+            none = true;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(none, "this machine has AWS credentials");
+
+        assertThatThrownBy(() -> start(Map.of(
+                        "spring.cloud.aws.dynamodb.enabled", "false", // no client bean: the store builds its own
+                        "cloudlock.store", "dynamodb",
+                        "cloudlock.dynamodb.table-name", "locks",
+                        "cloudlock.dynamodb.region", "us-east-1",
+                        "cloudlock.dynamodb.endpoint", "http://127.0.0.1:9")))
+                .satisfies(failure -> {
+                    FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).isEqualTo("no AWS credentials");
+                    assertThat(analysis.getAction())
+                            .contains("AWS_ACCESS_KEY_ID", "AWS_PROFILE")
+                            .doesNotContain("Create the table")
+                            .doesNotContain("\n");
+                });
+    }
+
     @Test
     void aMissingTableNameFailsStartupWithAnAnalysisNamingTheProperty() {
         assertThatThrownBy(() -> start(Map.of("cloudlock.store", "dynamodb"))).satisfies(failure -> {
