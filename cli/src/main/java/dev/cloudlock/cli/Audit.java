@@ -1,6 +1,7 @@
 package dev.cloudlock.cli;
 
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.OccurrenceAudit;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
@@ -91,7 +92,8 @@ final class Audit implements Callable<Integer> {
     @Option(
             names = "--every-occurrence",
             description = "The job records every occurrence (CLOUDLOCK_EVERY_OCCURRENCE=true): read each"
-                    + " occurrence's record JOB@<tick>.")
+                    + " occurrence's record JOB@<tick>. Without it, a job that has occurrence records is audited"
+                    + " from them too (said on stderr).")
     boolean everyOccurrence;
 
     @Option(
@@ -136,7 +138,17 @@ final class Audit implements Callable<Integer> {
             }
             ticks.add(tick);
         }
-        CompletedTicks mode = everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
+        // Without --every-occurrence the watermark alone would call every tick missed for a job that records every
+        // occurrence: its occurrence records say how it records them.
+        boolean recordsEveryOccurrence = everyOccurrence || hasOccurrenceRecords();
+        if (recordsEveryOccurrence && !everyOccurrence) {
+            root.spec
+                    .commandLine()
+                    .getErr()
+                    .println("cloudlock: '" + job + "' has occurrence records, so it records every occurrence"
+                            + " (CLOUDLOCK_EVERY_OCCURRENCE=true): audited from them, as with --every-occurrence");
+        }
+        CompletedTicks mode = recordsEveryOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
         OccurrenceAudit audit = root.admin().audit(job, ticks, mode, retention);
         if (audit.noSuchJob()) {
             String message = "No job named '" + job + "' in this store: no record '" + job + "'"
@@ -153,6 +165,22 @@ final class Audit implements Callable<Integer> {
         Output.Window window = new Output.Window(parsed, start, end, retention);
         root.out().print(root.json ? Output.json(audit, window, code) + "\n" : Output.audit(audit, window));
         return code;
+    }
+
+    /**
+     * Whether the store has an occurrence record of the job: pages until one is found (a page of a filtered listing,
+     * DynamoDB's, may be empty and still have a next one).
+     */
+    private boolean hasOccurrenceRecords() {
+        String token = null;
+        do {
+            LockAdmin.OccurrencesPage page = root.admin().occurrences(job, token, 100);
+            if (!page.occurrences().isEmpty()) {
+                return true;
+            }
+            token = page.nextPageToken().orElse(null);
+        } while (token != null);
+        return false;
     }
 
     private Schedule schedule() {

@@ -379,6 +379,12 @@ abstract class CliContract {
         assertThat(text.out()).contains("5 occurrences: 2 ran, 1 running, 2 missed, 0 older than the retention");
         System.out.println(getClass().getSimpleName() + " audit:\n" + text.out());
 
+        // without --every-occurrence every tick was called missed under a watermark the job never advances
+        CliProcess.Run withoutTheFlag =
+                cli("audit", job, "--schedule", "rate(1 minute)", "--until", base.toString(), "--since", "5m");
+        assertThat(withoutTheFlag.out()).as(withoutTheFlag.toString()).isEqualTo(text.out());
+        assertThat(withoutTheFlag.err()).contains("has occurrence records", "as with --every-occurrence");
+
         CliProcess.Run wider = cli(with(window, "--since", "6m"));
         assertThat(wider.exitCode()).as(wider.toString()).isEqualTo(1);
         assertThat(wider.out())
