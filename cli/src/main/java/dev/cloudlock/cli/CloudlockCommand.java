@@ -345,6 +345,10 @@ public final class CloudlockCommand {
                     "Refused: '" + name + "' has been acquired again since (fence "
                             + result.lock().map(LockView::fence).orElse(0L) + ", not " + fence
                             + "); releasing would free the newer holder. Nothing written.";
+                case NO_SUCH_FENCE ->
+                    "Refused: '" + name + "' has never had fence " + fence + " (its fence is "
+                            + result.lock().map(LockView::fence).orElse(0L) + "): check the fence `show` printed."
+                            + " Nothing written.";
                 case KEPT_CHANGING ->
                     "Refused: the holder of '" + name + "' kept writing its record (extending) while the release"
                             + " tried; try again.";

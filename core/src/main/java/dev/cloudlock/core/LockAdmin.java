@@ -318,6 +318,9 @@ public final class LockAdmin {
             }
             LockRecord record = found.get();
             Instant now = provider.storeTime(name).earliest();
+            if (record.fence() < fence) {
+                return new ReleaseResult(ReleaseResult.Outcome.NO_SUCH_FENCE, Optional.of(LockView.of(record, now)));
+            }
             if (record.fence() != fence) {
                 return new ReleaseResult(ReleaseResult.Outcome.FENCE_MOVED, Optional.of(LockView.of(record, now)));
             }
@@ -533,8 +536,13 @@ public final class LockAdmin {
             RELEASED,
             /** The holding with that fence had already ended: nothing to do. */
             NOT_HELD,
-            /** The lock was acquired again since (its fence is another): refused, nothing written. */
+            /** The lock was acquired again since (its fence is a later one): refused, nothing written. */
             FENCE_MOVED,
+            /**
+             * The lock never had that fence: it is above the current one, so no holding of it exists to end (a fence
+             * mistyped, or read from another lock or store): refused, nothing written.
+             */
+            NO_SUCH_FENCE,
             /** The holder wrote its record (an extension) each time the release tried: refused, try again. */
             KEPT_CHANGING,
             /** The store has no record of the lock. */
@@ -549,6 +557,7 @@ public final class LockAdmin {
         /** True when a condition refused the release (the fence moved on, the record kept changing, no record). */
         public boolean refused() {
             return outcome == Outcome.FENCE_MOVED
+                    || outcome == Outcome.NO_SUCH_FENCE
                     || outcome == Outcome.KEPT_CHANGING
                     || outcome == Outcome.NO_SUCH_LOCK;
         }

@@ -278,6 +278,23 @@ abstract class AdminCases extends ContractCases {
         next.unlock();
     }
 
+    /** It answered FENCE_MOVED, "acquired again since", for a fence the lock has not reached. */
+    @Test
+    void aFencedReleaseOfAFenceTheLockNeverHadIsRefusedAsSuch() {
+        String name = uniqueName("no-such-fence");
+        FencedLock held = provider("a").tryLock(config(name)).orElseThrow();
+
+        LockAdmin.ReleaseResult result = provider("admin").admin().releaseIfFence(name, held.fencingToken() + 5);
+
+        assertThat(result.outcome()).isEqualTo(LockAdmin.ReleaseResult.Outcome.NO_SUCH_FENCE);
+        assertThat(result.refused()).isTrue();
+        assertThat(result.lock().orElseThrow().fence()).isEqualTo(held.fencingToken());
+        assertThat(provider("c").tryLock(config(name)))
+                .as("the holder still has the lock")
+                .isEmpty();
+        held.unlock();
+    }
+
     @Test
     void aFencedReleaseIsRefusedOnceANewerHolderHasTheLock() {
         String name = uniqueName("fence-moved");

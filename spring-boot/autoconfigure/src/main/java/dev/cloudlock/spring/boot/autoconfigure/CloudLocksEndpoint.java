@@ -183,7 +183,7 @@ public class CloudLocksEndpoint {
     /**
      * What a fenced release did.
      *
-     * @param outcome RELEASED, NOT_HELD, FENCE_MOVED, KEPT_CHANGING or NO_SUCH_LOCK
+     * @param outcome RELEASED, NOT_HELD, FENCE_MOVED, NO_SUCH_FENCE, KEPT_CHANGING or NO_SUCH_LOCK
      * @param refused whether a condition refused it
      * @param lock the lock as seen (after the release when RELEASED); null without a record
      */

@@ -77,7 +77,8 @@ public class CloudLocksEndpointWebExtension {
                         + " {\"fence\": 73} (GET /actuator/cloudlocks/" + name + " shows it)");
             }
             CloudLocksEndpoint.Release release = endpoint.release(name, whole(fence, "fence"));
-            if (release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK.name())) {
+            if (release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK.name())
+                    || release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_FENCE.name())) {
                 return new WebEndpointResponse<>(release, WebEndpointResponse.STATUS_NOT_FOUND);
             }
             return new WebEndpointResponse<>(

@@ -133,6 +133,12 @@ class EndpointAnswersTest {
         assertThat(stale.statusCode()).isEqualTo(409);
         assertThat(body(stale).get("outcome").asString()).isEqualTo("FENCE_MOVED");
 
+        HttpResponse<String> future = StarterApps.postJson(app, "/actuator/cloudlocks/fenced", "{\"fence\":999999}");
+        assertThat(future.statusCode())
+                .as("a fence the lock never had: no such holding")
+                .isEqualTo(404);
+        assertThat(body(future).get("outcome").asString()).isEqualTo("NO_SUCH_FENCE");
+
         HttpResponse<String> current =
                 StarterApps.postJson(app, "/actuator/cloudlocks/fenced", "{\"fence\":" + second.fencingToken() + "}");
         assertThat(current.statusCode()).isEqualTo(200);
