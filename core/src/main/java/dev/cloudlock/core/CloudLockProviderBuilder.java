@@ -7,8 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What every store's provider builder shares: the identity written as {@code lockedBy}, the deadlines of the
- * store's calls and the listener told of every decision. A store's builder extends it with its coordinates (a client, a table) and {@link #store}; each
- * setter returns the store's own builder, so the calls chain in any order. {@link #build()} sends no request.
+ * store's calls and the listener told of every decision. A store's builder extends it with its coordinates (a
+ * client, a table) and {@link #store}; each setter returns the store's own builder, so the calls chain in any order.
+ * {@link #build()} sends no request.
  *
  * @param <B> the store's builder
  */
