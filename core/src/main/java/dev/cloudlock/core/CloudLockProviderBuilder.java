@@ -27,7 +27,7 @@ public abstract class CloudLockProviderBuilder<B extends CloudLockProviderBuilde
      * @throws IllegalArgumentException when it is blank or holds an unresolved placeholder such as {@code ${HOSTNAME}}
      */
     public B lockedBy(String lockedBy) {
-        this.lockedBy = CloudLockProvider.checkedLockedBy(lockedBy);
+        this.lockedBy = LockRules.checkedLockedBy(lockedBy);
         return self();
     }
 

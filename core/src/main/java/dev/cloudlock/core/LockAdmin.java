@@ -7,19 +7,10 @@ import dev.cloudlock.spi.ReleaseRequest;
 import dev.cloudlock.spi.StoreSetup;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiFunction;
-import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What an operator may do to a provider's locks, safely: look at them, end exactly one holding, repair a wrong
@@ -36,8 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LockAdmin {
 
-    /** The lease the watermark reset holds the lock for while it reads and writes the record. */
-    private static final Duration RESET_LEASE = Duration.ofMinutes(1);
     /** How many records a job's occurrence summary reads by default ({@link #jobs}): one page. */
     public static final int DEFAULT_SUMMARY_LIMIT = LockStore.MAX_PAGE_SIZE;
     /** The most records a job's occurrence summary may be asked to read ({@link #jobs}). */
@@ -46,14 +35,17 @@ public final class LockAdmin {
     /** How often a release is tried again when the holding it targets wrote its record in between (an extension). */
     private static final int RELEASE_ATTEMPTS = 3;
 
-    private static final Logger LOG = LoggerFactory.getLogger(LockAdmin.class);
-
-    private final CloudLockProvider provider;
     private final LockStore store;
+    private final StoreClock clock;
+    private final LockListing listing;
+    private final WatermarkReset watermarkReset;
 
-    LockAdmin(CloudLockProvider provider) {
-        this.provider = provider;
-        this.store = provider.store();
+    /** The operator's view over a provider's parts: its store, clock, acquirer and listing (one per provider). */
+    LockAdmin(LockStore store, StoreClock clock, LockAcquirer acquirer, LockListing listing) {
+        this.store = store;
+        this.clock = clock;
+        this.listing = listing;
+        this.watermarkReset = new WatermarkReset(store, clock, acquirer, listing);
     }
 
     /**
@@ -63,17 +55,7 @@ public final class LockAdmin {
      * @param pageSize at most this many locks, 1 to {@value LockStore#MAX_PAGE_SIZE}
      */
     public Page list(@Nullable String pageToken, int pageSize) {
-        checkPageSize(pageSize);
-        LockRecordPage page = store.list(pageToken, pageSize);
-        reportStrays(page);
-        if (page.records().isEmpty()) {
-            return new Page(List.of(), page.skipped(), Optional.ofNullable(page.nextPageToken()));
-        }
-        Instant now = provider.storeTime(page.records().get(0).name()).earliest();
-        return new Page(
-                page.records().stream().map(r -> LockView.of(r, now)).toList(),
-                page.skipped(),
-                Optional.ofNullable(page.nextPageToken()));
+        return listing.list(pageToken, pageSize);
     }
 
     /**
@@ -95,105 +77,7 @@ public final class LockAdmin {
      * @param summaryLimit how many records a summary may read at most, 1 to {@value #MAX_SUMMARY_LIMIT}
      */
     public JobsPage jobs(@Nullable String pageToken, int pageSize, int summaryLimit) {
-        checkPageSize(pageSize);
-        if (summaryLimit < 1 || summaryLimit > MAX_SUMMARY_LIMIT) {
-            throw new IllegalArgumentException(
-                    "summaryLimit must be 1 to " + MAX_SUMMARY_LIMIT + ", was " + summaryLimit);
-        }
-        LockRecordPage page = store.listJobs(pageToken, pageSize);
-        reportStrays(page);
-        if (page.records().isEmpty()) {
-            return new JobsPage(List.of(), page.skipped(), Optional.ofNullable(page.nextPageToken()));
-        }
-        Instant now = provider.storeTime(page.records().get(0).name()).earliest();
-        Map<String, Summing> sums = new LinkedHashMap<>(); // a name too long for occurrence records has none
-        for (LockRecord record : page.records()) {
-            if (record.name().length() <= CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
-                sums.put(record.name(), new Summing());
-            }
-        }
-        if (store.listsOccurrencesByJob()) {
-            for (Map.Entry<String, Summing> job : sums.entrySet()) {
-                sum(
-                        (token, size) -> store.listOccurrences(job.getKey(), token, size),
-                        summaryLimit,
-                        Map.of(job.getKey(), job.getValue()),
-                        now);
-            }
-        } else if (!sums.isEmpty()) {
-            sum(store::list, summaryLimit, sums, now);
-        }
-        List<Job> jobs = new ArrayList<>();
-        for (LockRecord record : page.records()) {
-            Summing sum = sums.get(record.name());
-            jobs.add(new Job(LockView.of(record, now), sum == null ? Optional.empty() : sum.summary()));
-        }
-        return new JobsPage(jobs, page.skipped(), Optional.ofNullable(page.nextPageToken()));
-    }
-
-    /**
-     * Reads {@code listing} page by page, at most {@code limit} records, and adds each occurrence record of a job in
-     * {@code sums} to its sum; marks each sum touched complete when the listing ended within the limit.
-     */
-    private static void sum(
-            BiFunction<@Nullable String, Integer, LockRecordPage> listing,
-            int limit,
-            Map<String, Summing> sums,
-            Instant now) {
-        int left = limit;
-        @Nullable String token = null;
-        do {
-            int asked = Math.min(left, LockStore.MAX_PAGE_SIZE);
-            LockRecordPage page = listing.apply(token, asked);
-            left -= asked;
-            for (LockRecord record : page.records()) {
-                Optional<String> job = CompletedTicks.jobOf(record.name());
-                Summing sum = job.map(sums::get).orElse(null);
-                if (sum != null) {
-                    sum.add(CompletedTicks.tickOf(job.get(), record.name()).orElseThrow(), !record.isFreeAt(now));
-                }
-            }
-            token = page.nextPageToken();
-        } while (token != null && left > 0);
-        for (Summing sum : sums.values()) {
-            sum.read(token == null);
-        }
-    }
-
-    /** One job's occurrence records as a summary reads them. */
-    private static final class Summing {
-        private final List<Instant> ticks = new ArrayList<>();
-        private final List<Instant> held = new ArrayList<>();
-        private boolean read;
-        private boolean complete = true;
-
-        void add(Instant tick, boolean isHeld) {
-            ticks.add(tick);
-            if (isHeld) {
-                held.add(tick);
-            }
-        }
-
-        /** A listing of this job's records ended ({@code toTheEnd}) or stopped at the limit. */
-        void read(boolean toTheEnd) {
-            read = true;
-            complete &= toTheEnd;
-        }
-
-        /** Empty when the job has no occurrence record: none read, and all read. */
-        Optional<OccurrenceSummary> summary() {
-            if (!read || (ticks.isEmpty() && complete)) {
-                return Optional.empty();
-            }
-            Collections.sort(held);
-            return Optional.of(new OccurrenceSummary(
-                    ticks.size(),
-                    complete,
-                    ticks.isEmpty() ? null : Collections.min(ticks),
-                    ticks.isEmpty() ? null : Collections.max(ticks),
-                    held.size(),
-                    held.subList(0, Math.min(held.size(), OccurrenceSummary.HELD_TICKS_SHOWN))));
-        }
+        return listing.jobs(pageToken, pageSize, summaryLimit);
     }
 
     /**
@@ -209,21 +93,7 @@ public final class LockAdmin {
      *     records ({@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters at most)
      */
     public OccurrencesPage occurrences(String job, @Nullable String pageToken, int pageSize) {
-        checkPageSize(pageSize);
-        provider.checkName(job);
-        CompletedTicks.EVERY_OCCURRENCE.recordName(job, Instant.EPOCH); // the length check, with its message
-        Optional<LockView> jobRecord = pageToken == null ? show(job) : Optional.empty();
-        LockRecordPage page = store.listOccurrences(job, pageToken, pageSize);
-        reportStrays(page);
-        List<LockView> records = new ArrayList<>();
-        Instant now = provider.storeTime(job).earliest();
-        for (LockRecord record : page.records()) {
-            if (CompletedTicks.tickOf(job, record.name()).isPresent()) {
-                records.add(LockView.of(record, now));
-            }
-        }
-        return new OccurrencesPage(
-                pageToken == null, jobRecord, records, page.skipped(), Optional.ofNullable(page.nextPageToken()));
+        return listing.occurrences(job, pageToken, pageSize);
     }
 
     /**
@@ -242,7 +112,7 @@ public final class LockAdmin {
      *     {@value OccurrenceAudit#MAX_OCCURRENCES} or not in ascending order, or the retention is not positive
      */
     public OccurrenceAudit audit(String job, List<Instant> ticks, CompletedTicks completedTicks, Duration retention) {
-        provider.checkName(job);
+        LockRules.checkName(store, job);
         Objects.requireNonNull(completedTicks, "completedTicks");
         Objects.requireNonNull(retention, "retention");
         if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
@@ -263,7 +133,7 @@ public final class LockAdmin {
         }
         Optional<LockView> jobRecord = show(job);
         // an expiry possibly passed counts: the latest the store's clock can read
-        Instant now = provider.storeTime(job).latest();
+        Instant now = clock.now(job).latest();
         return OccurrenceAudit.classify(
                 job,
                 ticks,
@@ -274,28 +144,9 @@ public final class LockAdmin {
                 now);
     }
 
-    private static void checkPageSize(int pageSize) {
-        if (pageSize < 1 || pageSize > LockStore.MAX_PAGE_SIZE) {
-            throw new IllegalArgumentException(
-                    "pageSize must be 1 to " + LockStore.MAX_PAGE_SIZE + ", was " + pageSize);
-        }
-    }
-
-    private void reportStrays(LockRecordPage page) {
-        for (LockRecordPage.Skipped stray : page.skipped()) {
-            if (provider.firstReportOfStray(stray.key())) {
-                LOG.warn(
-                        "'{}' is under the lock prefix but is no lock record ({}); not listed",
-                        stray.key(),
-                        stray.reason());
-            }
-        }
-    }
-
     /** The lock named {@code name}, empty when the store has no record of it. */
     public Optional<LockView> show(String name) {
-        provider.checkName(name);
-        return store.read(name).map(r -> LockView.of(r, provider.storeTime(name).earliest()));
+        return listing.show(name);
     }
 
     /**
@@ -307,7 +158,7 @@ public final class LockAdmin {
      * @param fence the fencing token shown by {@link #show} or {@link #list}
      */
     public ReleaseResult releaseIfFence(String name, long fence) {
-        provider.checkName(name);
+        LockRules.checkName(store, name);
         if (fence < 1) {
             throw new IllegalArgumentException("fence must be at least 1 (fencing tokens start at 1), was " + fence);
         }
@@ -317,7 +168,7 @@ public final class LockAdmin {
                 return new ReleaseResult(ReleaseResult.Outcome.NO_SUCH_LOCK, Optional.empty());
             }
             LockRecord record = found.get();
-            Instant now = provider.storeTime(name).earliest();
+            Instant now = clock.now(name).earliest();
             if (record.fence() < fence) {
                 return new ReleaseResult(ReleaseResult.Outcome.NO_SUCH_FENCE, Optional.of(LockView.of(record, now)));
             }
@@ -332,7 +183,7 @@ public final class LockAdmin {
                         + " but no owner token or lockedAt: it was written outside cloudlock's rules, so no release"
                         + " can be conditioned on its holding; nothing written");
             }
-            if (store.release(new ReleaseRequest(CloudLockProvider.heldFrom(record), now, now, null))) {
+            if (store.release(new ReleaseRequest(LockAcquirer.heldFrom(record), now, now, null))) {
                 LockRecord released = new LockRecord(
                         name,
                         now,
@@ -361,55 +212,7 @@ public final class LockAdmin {
      *     {@link CloudLockProvider#DEFAULT_MAX_TICK_LEAD}, so a reset cannot poison the job either
      */
     public WatermarkResetResult resetWatermark(String name, @Nullable Instant expectedWatermark, Instant newWatermark) {
-        provider.checkName(name);
-        Objects.requireNonNull(newWatermark, "newWatermark");
-        Instant expected = expectedWatermark == null ? null : expectedWatermark.truncatedTo(ChronoUnit.MILLIS);
-        Instant tick = newWatermark.truncatedTo(ChronoUnit.MILLIS);
-        CloudLockProvider.StoreTime time = provider.storeTime(name);
-        CloudLockProvider.checkTickLead(
-                name, tick, time, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, "give the tick the job last completed");
-        Optional<LockRecord> before = store.read(name);
-        if (before.isEmpty()) {
-            return new WatermarkResetResult(WatermarkResetResult.Outcome.NO_SUCH_LOCK, Optional.empty());
-        }
-        Optional<WatermarkResetResult> refused = refusal(before.get(), expected, time.earliest());
-        if (refused.isPresent()) {
-            return refused.get();
-        }
-        Optional<CloudLockProvider.StoreLock> lock =
-                provider.tryLockForAdmin(new LockConfiguration(time.earliest(), name, RESET_LEASE, Duration.ZERO));
-        if (lock.isEmpty()) {
-            return held(name);
-        }
-        LockRecord current = store.read(name)
-                .orElseThrow(() -> new LockStoreException(
-                        "The record of lock '" + name + "' vanished while the watermark reset held it"));
-        if (!Objects.equals(current.watermark(), expected)) {
-            lock.get().unlock();
-            return new WatermarkResetResult(
-                    WatermarkResetResult.Outcome.WATERMARK_MOVED,
-                    Optional.of(LockView.of(current, provider.storeTime(name).earliest())));
-        }
-        if (!lock.get().release(tick)) {
-            return held(name);
-        }
-        return new WatermarkResetResult(WatermarkResetResult.Outcome.RESET, show(name));
-    }
-
-    private static Optional<WatermarkResetResult> refusal(LockRecord record, @Nullable Instant expected, Instant now) {
-        if (!Objects.equals(record.watermark(), expected)) {
-            return Optional.of(new WatermarkResetResult(
-                    WatermarkResetResult.Outcome.WATERMARK_MOVED, Optional.of(LockView.of(record, now))));
-        }
-        if (!record.isFreeAt(now)) {
-            return Optional.of(
-                    new WatermarkResetResult(WatermarkResetResult.Outcome.HELD, Optional.of(LockView.of(record, now))));
-        }
-        return Optional.empty();
-    }
-
-    private WatermarkResetResult held(String name) {
-        return new WatermarkResetResult(WatermarkResetResult.Outcome.HELD, show(name));
+        return watermarkReset.reset(name, expectedWatermark, newWatermark);
     }
 
     /** Makes the store ready for locks, idempotently ({@link LockStore#init}). */

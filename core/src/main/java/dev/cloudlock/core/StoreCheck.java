@@ -47,6 +47,7 @@ public final class StoreCheck {
 
     private final CloudLockProvider provider;
     private final LockStore store;
+    private final LockAcquirer acquirer;
     private final Options options;
     /** The median read of the round-trip check: how long the race holds each lock it wins (within 1 to 20 ms). */
     private Duration medianRead = Duration.ofMillis(5);
@@ -54,6 +55,7 @@ public final class StoreCheck {
     private StoreCheck(CloudLockProvider provider, Options options) {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.store = provider.store();
+        this.acquirer = provider.acquirer();
         this.options = Objects.requireNonNull(options, "options");
     }
 
@@ -95,9 +97,9 @@ public final class StoreCheck {
 
     /** Acquire, extend, read, list and release, each once on {@code name}; a step after a failed one is skipped. */
     private void permissions(String name, List<Check> checks) {
-        CloudLockProvider.StoreLock lock;
+        StoreLock lock;
         try {
-            Optional<CloudLockProvider.StoreLock> taken = provider.tryLockForAdmin(config(name));
+            Optional<StoreLock> taken = acquirer.tryLock(config(name));
             if (taken.isEmpty()) {
                 checks.add(Check.failed(
                         "acquire", "the scratch lock '" + name + "' was refused although nobody else uses it"));
@@ -113,8 +115,7 @@ public final class StoreCheck {
         }
         boolean holdingLost = false;
         try {
-            Optional<CloudLockProvider.StoreLock> extended =
-                    lock.extend(LEASE, Duration.ZERO).map(CloudLockProvider.StoreLock.class::cast);
+            Optional<StoreLock> extended = lock.extend(LEASE, Duration.ZERO).map(StoreLock.class::cast);
             if (extended.isPresent()) {
                 lock = extended.get();
                 checks.add(Check.passed("extend", "extended the lease by " + LEASE.toMinutes() + " min"));
@@ -222,7 +223,7 @@ public final class StoreCheck {
                             while (failure.get() == null
                                     && System.nanoTime() < deadline
                                     && attempts.incrementAndGet() <= options.attempts()) {
-                                Optional<CloudLockProvider.StoreLock> lock = provider.tryLockForAdmin(config(name));
+                                Optional<StoreLock> lock = acquirer.tryLock(config(name));
                                 if (lock.isPresent()) {
                                     long acquired = System.nanoTime();
                                     sleep(hold);

@@ -256,17 +256,17 @@ class CloudLockProviderTest {
                 new HeldLock("job", ours.owner(), ours.fence(), ours.lockedAt(), ours.lockUntil(), ours.storeState());
 
         // Still ours, 60 s left: the old message claimed the lease had run out and someone had taken it.
-        assertThat(CloudLockProvider.describeRefusedRelease(held, ours, START))
+        assertThat(StoreLock.describeRefusedRelease(held, ours, START))
                 .contains("still carries our owner token")
                 .contains("runs until " + START.plus(MINUTE) + " (PT1M left)")
                 .doesNotContain("another holder");
         // Still ours, lease over.
-        assertThat(CloudLockProvider.describeRefusedRelease(
+        assertThat(StoreLock.describeRefusedRelease(
                         held, ours, START.plus(MINUTE).plusSeconds(5)))
                 .contains("still carries our owner token")
                 .contains("ran out at " + START.plus(MINUTE) + " (PT5S ago)");
         // Gone.
-        assertThat(CloudLockProvider.describeRefusedRelease(held, null, START))
+        assertThat(StoreLock.describeRefusedRelease(held, null, START))
                 .contains("no record of it any more")
                 .contains("PT1M left");
 
@@ -274,11 +274,11 @@ class CloudLockProviderTest {
         clock.advance(MINUTE);
         b.tryLock(config(MINUTE, Duration.ZERO)).orElseThrow();
         LockRecord theirs = record();
-        assertThat(CloudLockProvider.describeRefusedRelease(held, theirs, clock.instant()))
+        assertThat(StoreLock.describeRefusedRelease(held, theirs, clock.instant()))
                 .contains("another holder has taken it: the record now belongs to 'b' with fencing token 2")
                 .contains("our lease ran out at " + START.plus(MINUTE));
         // Taken while our lease was still running: said so.
-        assertThat(CloudLockProvider.describeRefusedRelease(held, theirs, START.plusSeconds(1)))
+        assertThat(StoreLock.describeRefusedRelease(held, theirs, START.plusSeconds(1)))
                 .contains("although our lease runs until");
         lock.unlock(); // refused: logs the description above, throws nothing
         assertThat(record().owner()).isEqualTo(theirs.owner());
