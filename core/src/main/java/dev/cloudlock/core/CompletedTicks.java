@@ -10,8 +10,8 @@ import java.util.Optional;
  * How a job remembers which of its scheduled occurrences completed, and so which later deliveries are
  * {@link TickStatus#DONE}; chosen per job, on every
  * {@link CloudLockProvider#lockTick(net.javacrumbs.shedlock.core.LockConfiguration, Instant, TickOptions) lockTick}
- * ({@link TickOptions#completedTicks(CompletedTicks)}). Either way one run of the job at a time holds the job's lock, and a tick that completed
- * never runs again.
+ * ({@link TickOptions#completedTicks(CompletedTicks)}). Either way one run of the job at a time holds the job's
+ * lock, and a tick that completed never runs again.
  */
 public enum CompletedTicks {
 
