@@ -4,6 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,8 +61,7 @@ final class EveryOccurrenceBenchmark {
             return provider.lockTick(
                     new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(5), Duration.ZERO),
                     tick,
-                    CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                    mode);
+                    TickOptions.defaults().completedTicks(mode));
         }
 
         FencedLock acquire(CloudLockProvider provider, Instant tick) {

@@ -3,6 +3,7 @@ package dev.cloudlock.benchmarks;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockAdmin;
+import dev.cloudlock.core.TickOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -45,8 +46,7 @@ final class ListingBenchmark {
                 runner.lockTick(
                                 new LockConfiguration(ClockProvider.now(), job, Duration.ofMinutes(5), Duration.ZERO),
                                 FIRST_TICK.plus(Duration.ofMinutes(t)),
-                                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                                CompletedTicks.EVERY_OCCURRENCE)
+                                TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                         .lock()
                         .orElseThrow()
                         .completeTick();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
@@ -184,7 +185,7 @@ abstract class CliContract {
 
     private void runTick(String job, Instant tick) {
         provider("runner")
-                .lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lockTick(config(job), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow()
                 .completeTick();
@@ -213,8 +214,7 @@ abstract class CliContract {
         }
         Instant running = base.plus(Duration.ofMinutes(3));
         FencedLock run = provider("runner")
-                .lockTick(
-                        config(job), running, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lockTick(config(job), running, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow();
         runTick(longer, base.minus(Duration.ofMinutes(30)));
@@ -357,7 +357,7 @@ abstract class CliContract {
         deliver(guard, job, base.minus(Duration.ofMinutes(3)), true);
         deliver(guard, job, base.minus(Duration.ofMinutes(1)), false);
         FencedLock running = provider("runner")
-                .lockTick(config(job), base, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lockTick(config(job), base, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow();
         String[] window = {

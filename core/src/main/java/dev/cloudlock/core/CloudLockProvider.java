@@ -172,34 +172,6 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
         return lockTick(lockConfiguration, tick, TickOptions.defaults());
     }
 
-    /** {@link #lockTick(LockConfiguration, Instant, TickOptions)} with {@code maxLead}. */
-    public TickAttempt lockTick(LockConfiguration lockConfiguration, Instant tick, Duration maxLead) {
-        return lockTick(lockConfiguration, tick, TickOptions.defaults().maxLead(maxLead));
-    }
-
-    /** {@link #lockTick(LockConfiguration, Instant, TickOptions)} with {@code maxLead} and {@code completedTicks}. */
-    public TickAttempt lockTick(
-            LockConfiguration lockConfiguration, Instant tick, Duration maxLead, CompletedTicks completedTicks) {
-        return lockTick(
-                lockConfiguration, tick, TickOptions.defaults().maxLead(maxLead).completedTicks(completedTicks));
-    }
-
-    /** {@link #lockTick(LockConfiguration, Instant, TickOptions)} with every option given. */
-    public TickAttempt lockTick(
-            LockConfiguration lockConfiguration,
-            Instant tick,
-            Duration maxLead,
-            CompletedTicks completedTicks,
-            Duration occurrenceRetention) {
-        return lockTick(
-                lockConfiguration,
-                tick,
-                TickOptions.defaults()
-                        .maxLead(maxLead)
-                        .completedTicks(completedTicks)
-                        .occurrenceRetention(occurrenceRetention));
-    }
-
     /**
      * Takes the lock for one scheduled occurrence as {@code options} say: refusing a tick too far ahead of the store's
      * time ({@link TickOptions#maxLead(Duration)}), remembering completed ticks as a watermark or every occurrence

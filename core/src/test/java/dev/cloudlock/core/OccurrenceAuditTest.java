@@ -35,7 +35,7 @@ class OccurrenceAuditTest {
     }
 
     private FencedLock take(String job, Instant tick, CompletedTicks mode) {
-        return provider.lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, mode)
+        return provider.lockTick(config(job), tick, TickOptions.defaults().completedTicks(mode))
                 .lock()
                 .orElseThrow();
     }

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.StoreSetup;
@@ -132,7 +132,7 @@ abstract class AdminCases extends ContractCases {
 
     private void runTick(String job, Instant tick) {
         provider("runner")
-                .lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+                .lockTick(config(job), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow()
                 .completeTick();
@@ -152,8 +152,7 @@ abstract class AdminCases extends ContractCases {
                 .lockTick(
                         config(job),
                         base.plus(Duration.ofMinutes(5)),
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE)
+                        TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow();
         FencedLock stuck = provider("crashed")

@@ -10,6 +10,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +47,8 @@ abstract class EveryOccurrenceCases extends ContractCases {
     }
 
     private TickAttempt lockTick(String lockedBy, String job, Instant tick, CompletedTicks completedTicks) {
-        return provider(lockedBy).lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, completedTicks);
+        return provider(lockedBy)
+                .lockTick(config(job), tick, TickOptions.defaults().completedTicks(completedTicks));
     }
 
     /**
@@ -152,10 +154,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
                 try {
                     start.await();
                     TickAttempt attempt = provider.lockTick(
-                            config(job),
-                            tick,
-                            CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                            CompletedTicks.EVERY_OCCURRENCE);
+                            config(job), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE));
                     statuses.add(attempt.status());
                     answered.countDown();
                     if (attempt.lock().isPresent()) {
@@ -210,10 +209,7 @@ abstract class EveryOccurrenceCases extends ContractCases {
         String tooLong = "j".repeat(CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME + 1);
         CloudLockProvider down = unreachableProvider(); // an IllegalArgumentException from it proves no request
         assertThatThrownBy(() -> down.lockTick(
-                        config(tooLong),
-                        tick,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE))
+                        config(tooLong), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("231 characters")
                 .hasMessageContaining("at most 230");
@@ -250,9 +246,9 @@ abstract class EveryOccurrenceCases extends ContractCases {
                 .lockTick(
                         config(job),
                         tick,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE,
-                        RETENTION);
+                        TickOptions.defaults()
+                                .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                                .occurrenceRetention(RETENTION));
         assertThat(attempt.status()).isEqualTo(TickStatus.ACQUIRED);
         String occurrence = CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick);
         Instant expiresAt = tick.plus(RETENTION);
@@ -285,9 +281,9 @@ abstract class EveryOccurrenceCases extends ContractCases {
         assertThatThrownBy(() -> provider.lockTick(
                         config(job),
                         tick,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE,
-                        Duration.ofMinutes(5)))
+                        TickOptions.defaults()
+                                .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                                .occurrenceRetention(Duration.ofMinutes(5))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Tick " + tick)
                 .hasMessageContaining("retention (PT5M")
@@ -309,9 +305,9 @@ abstract class EveryOccurrenceCases extends ContractCases {
         TickAttempt attempt = provider.lockTick(
                 config(job),
                 tick,
-                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                CompletedTicks.EVERY_OCCURRENCE,
-                Duration.ofMinutes(15));
+                TickOptions.defaults()
+                        .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                        .occurrenceRetention(Duration.ofMinutes(15)));
         assertThat(attempt.status()).isEqualTo(TickStatus.ACQUIRED);
         attempt.lock().orElseThrow().completeTick();
         assertThat(counting.writes)
@@ -327,9 +323,9 @@ abstract class EveryOccurrenceCases extends ContractCases {
         assertThatThrownBy(() -> down.lockTick(
                         config(uniqueName("every-zero")),
                         recentTick(),
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE,
-                        Duration.ZERO))
+                        TickOptions.defaults()
+                                .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                                .occurrenceRetention(Duration.ZERO)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("retention must be positive");
     }

@@ -208,7 +208,10 @@ class CloudLockProviderTest {
                         .status())
                 .as("a tick within the default lead of 2 s")
                 .isEqualTo(TickStatus.ACQUIRED);
-        assertThatThrownBy(() -> b.lockTick(config(MINUTE, Duration.ZERO), START.plusSeconds(61), MINUTE))
+        assertThatThrownBy(() -> b.lockTick(
+                        config(MINUTE, Duration.ZERO),
+                        START.plusSeconds(61),
+                        TickOptions.defaults().maxLead(MINUTE)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -290,10 +293,7 @@ class CloudLockProviderTest {
 
     private static TickAttempt everyOccurrence(CloudLockProvider provider, Duration atLeast, Instant tick) {
         return provider.lockTick(
-                config(MINUTE, atLeast),
-                tick,
-                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                CompletedTicks.EVERY_OCCURRENCE);
+                config(MINUTE, atLeast), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE));
     }
 
     @Test
@@ -303,9 +303,9 @@ class CloudLockProviderTest {
         TickAttempt inside = a.lockTick(
                 config(MINUTE, Duration.ZERO),
                 START,
-                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                CompletedTicks.EVERY_OCCURRENCE,
-                retention);
+                TickOptions.defaults()
+                        .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                        .occurrenceRetention(retention));
         assertThat(inside.status()).isEqualTo(TickStatus.ACQUIRED);
         inside.lock().orElseThrow().completeTick();
         assertThat(store.expiresAt(OCCURRENCE_RECORD)).contains(START.plus(retention));
@@ -318,9 +318,9 @@ class CloudLockProviderTest {
         assertThatThrownBy(() -> a.lockTick(
                         other,
                         START,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE,
-                        retention))
+                        TickOptions.defaults()
+                                .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                                .occurrenceRetention(retention)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Tick 2026-11-30T02:00:00Z of occurrence record 'other@2026-11-30T02:00:00.000Z'")
                 .hasMessageContaining("PT168H behind the store's time (2026-12-07T02:00:00Z)")

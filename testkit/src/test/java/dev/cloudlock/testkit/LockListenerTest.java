@@ -10,6 +10,7 @@ import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.LockEvent;
 import dev.cloudlock.core.LockListener;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.spi.LockStore;
 import java.time.Duration;
@@ -126,8 +127,9 @@ class LockListenerTest {
         FencedLock lock = provider.lockTick(
                         config("nightly", Duration.ofMinutes(1)),
                         tick,
-                        Duration.ofSeconds(2),
-                        CompletedTicks.EVERY_OCCURRENCE)
+                        TickOptions.defaults()
+                                .maxLead(Duration.ofSeconds(2))
+                                .completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow();
         FencedLock extended =
@@ -136,8 +138,9 @@ class LockListenerTest {
         assertThat(provider.lockTick(
                                 config("nightly", Duration.ofMinutes(1)),
                                 tick,
-                                Duration.ofSeconds(2),
-                                CompletedTicks.EVERY_OCCURRENCE)
+                                TickOptions.defaults()
+                                        .maxLead(Duration.ofSeconds(2))
+                                        .completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                         .status())
                 .isEqualTo(TickStatus.DONE);
 

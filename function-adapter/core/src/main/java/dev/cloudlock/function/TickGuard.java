@@ -5,6 +5,7 @@ import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -161,9 +162,10 @@ public final class TickGuard {
         TickAttempt attempt = provider.lockTick(
                 new LockConfiguration(ClockProvider.now(), tick.jobName(), lease, atLeast),
                 tick.scheduledTime(),
-                maxLead,
-                settings.completedTicks(),
-                settings.occurrenceRetention());
+                TickOptions.defaults()
+                        .maxLead(maxLead)
+                        .completedTicks(settings.completedTicks())
+                        .occurrenceRetention(settings.occurrenceRetention()));
         if (attempt.status() != TickStatus.ACQUIRED) {
             if (attempt.status() == TickStatus.BUSY && settings.whenBusy() == WhenBusy.RETRY) {
                 LOG.info(

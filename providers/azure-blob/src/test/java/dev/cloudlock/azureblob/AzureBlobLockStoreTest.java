@@ -21,6 +21,7 @@ import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.testkit.KnownStateRequests;
 import java.time.Duration;
@@ -155,8 +156,7 @@ class AzureBlobLockStoreTest {
         provider.lockTick(
                         config("nightly"),
                         tick,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE)
+                        TickOptions.defaults().completedTicks(dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow()
                 .completeTick();

@@ -7,6 +7,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.spi.ObjectKeys;
 import dev.cloudlock.testkit.KnownStateRequests;
 import java.io.ByteArrayInputStream;
@@ -190,8 +191,7 @@ class S3LockStoreTest {
         dev.cloudlock.core.TickAttempt attempt = provider.lockTick(
                 config("nightly"),
                 tick,
-                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE);
+                TickOptions.defaults().completedTicks(dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE));
         attempt.lock().orElseThrow().completeTick();
         String occurrence = dev.cloudlock.core.CompletedTicks.EVERY_OCCURRENCE.recordName("nightly", tick);
         List<String> keys = CLIENT.listObjectsV2Paginator(b -> b.bucket(S3Backends.BUCKET)).contents().stream()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.micrometer.CloudLockMeters;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -164,7 +165,7 @@ class EndpointAnswersTest {
     }
 
     private static void runTick(CloudLockProvider provider, String job, Instant tick) {
-        provider.lockTick(config(job), tick, CloudLockProvider.DEFAULT_MAX_TICK_LEAD, CompletedTicks.EVERY_OCCURRENCE)
+        provider.lockTick(config(job), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow()
                 .completeTick();
@@ -185,8 +186,7 @@ class EndpointAnswersTest {
         FencedLock run = provider.lockTick(
                         config("summed"),
                         running,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE)
+                        TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow();
         runTick(provider, "summedb", base.minus(Duration.ofMinutes(30)));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.micrometer.CloudLockMeters;
 import dev.cloudlock.micrometer.MeteredLockStore;
 import dev.cloudlock.spi.LockStore;
@@ -179,8 +180,7 @@ abstract class StarterContract {
                 provider.lockTick(
                                 new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO),
                                 base.plus(Duration.ofMinutes(i)),
-                                CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                                CompletedTicks.EVERY_OCCURRENCE)
+                                TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                         .lock()
                         .orElseThrow()
                         .completeTick();
@@ -190,8 +190,7 @@ abstract class StarterContract {
         FencedLock run = provider.lockTick(
                         new LockConfiguration(Instant.now(), job, Duration.ofMinutes(1), Duration.ZERO),
                         running,
-                        CloudLockProvider.DEFAULT_MAX_TICK_LEAD,
-                        CompletedTicks.EVERY_OCCURRENCE)
+                        TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
                 .lock()
                 .orElseThrow();
 
