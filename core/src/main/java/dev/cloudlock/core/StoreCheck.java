@@ -6,15 +6,10 @@ import dev.cloudlock.spi.LockStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.jspecify.annotations.Nullable;
 
@@ -42,8 +37,6 @@ public final class StoreCheck {
     private static final Duration LEASE = Duration.ofMinutes(2);
 
     private static final int TIMED_READS = 5;
-    private static final Duration MIN_HOLD = Duration.ofMillis(1);
-    private static final Duration MAX_HOLD = Duration.ofMillis(20);
 
     private final CloudLockProvider provider;
     private final LockStore store;
@@ -91,7 +84,7 @@ public final class StoreCheck {
         permissions(name, checks);
         checks.add(clock());
         checks.add(roundTrip(name));
-        checks.add(atomicity(name));
+        checks.add(new AtomicityRace(acquirer, options).run(name, medianRead));
         return new Result(name, checks, null);
     }
 
@@ -193,121 +186,7 @@ public final class StoreCheck {
         }
     }
 
-    private static void sleep(Duration duration) throws InterruptedException {
-        Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000);
-    }
-
-    /** One holding in the race: from when its acquisition returned to when its release was sent (monotonic). */
-    private record Holding(int thread, long fence, long acquired, long releaseSent) {}
-
-    private Check atomicity(String name) {
-        // a holding lasts about one round trip, so that the answer to an acquisition the store let through beside it
-        // arrives before its release is sent
-        Duration hold = medianRead.compareTo(MIN_HOLD) < 0
-                ? MIN_HOLD
-                : medianRead.compareTo(MAX_HOLD) > 0 ? MAX_HOLD : medianRead;
-        Duration lostPause = hold.dividedBy(options.threads());
-        ConcurrentLinkedQueue<Holding> holdings = new ConcurrentLinkedQueue<>();
-        AtomicInteger attempts = new AtomicInteger();
-        AtomicInteger refusedReleases = new AtomicInteger();
-        AtomicReference<@Nullable RuntimeException> failure = new AtomicReference<>();
-        CountDownLatch start = new CountDownLatch(1);
-        long deadline = System.nanoTime() + options.raceTime().toNanos();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < options.threads(); t++) {
-            int thread = t;
-            threads.add(new Thread(
-                    () -> {
-                        try {
-                            start.await();
-                            while (failure.get() == null
-                                    && System.nanoTime() < deadline
-                                    && attempts.incrementAndGet() <= options.attempts()) {
-                                Optional<StoreLock> lock = acquirer.tryLock(config(name));
-                                if (lock.isPresent()) {
-                                    long acquired = System.nanoTime();
-                                    sleep(hold);
-                                    long releaseSent = System.nanoTime();
-                                    holdings.add(new Holding(thread, lock.get().fencingToken(), acquired, releaseSent));
-                                    if (!lock.get().release(null)) {
-                                        refusedReleases.incrementAndGet();
-                                    }
-                                } else {
-                                    // a loser waits a share of a holding, or on a store faster than a holding
-                                    // (the in-memory store) the losers spend every attempt while one thread holds
-                                    sleep(lostPause);
-                                }
-                            }
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        } catch (RuntimeException e) {
-                            failure.compareAndSet(null, e);
-                        }
-                    },
-                    "cloudlock-check-" + t));
-        }
-        long began = System.nanoTime();
-        threads.forEach(Thread::start);
-        start.countDown();
-        for (Thread thread : threads) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Check.skipped("atomic", "interrupted");
-            }
-        }
-        Duration took = Duration.ofNanos(System.nanoTime() - began);
-        int made = Math.min(attempts.get(), options.attempts());
-        int doubleWinners = doubleWinners(List.copyOf(holdings));
-        String counts = options.threads() + " threads, " + made + " attempts in " + millis(took) + ", "
-                + holdings.size() + " holdings of " + millis(hold) + " each";
-        if (doubleWinners > 0) {
-            return Check.failed(
-                    "atomic",
-                    NOT_ATOMIC + " (moto_server is the known case): " + doubleWinners
-                            + " double " + (doubleWinners == 1 ? "winner" : "winners") + " (" + counts + ", "
-                            + refusedReleases.get() + " releases refused)");
-        }
-        RuntimeException error = failure.get();
-        if (error != null) {
-            return Check.failed("atomic", "the race stopped on a store error after " + counts + ": " + message(error));
-        }
-        if (holdings.size() < 2) {
-            return Check.failed(
-                    "atomic", "the race took the lock " + holdings.size() + " times (" + counts + "): too few to tell");
-        }
-        return Check.passed("atomic", "no double winners (" + counts + ")");
-    }
-
-    /**
-     * The holdings that certainly shared the lock with another: two with one fencing token, or an earlier holding
-     * (by fencing token) whose release was sent after a later one's acquisition had returned. A store that applies
-     * its conditional writes atomically writes fencing tokens in the order it grants the lock, so the later holding
-     * was written before the earlier one was released: both held it at once, whatever the latency.
-     */
-    static int doubleWinners(List<Holding> holdings) {
-        List<Holding> byFence = new ArrayList<>(holdings);
-        byFence.sort(Comparator.comparingLong(Holding::fence));
-        boolean[] doubled = new boolean[byFence.size()];
-        for (int i = 0; i < byFence.size(); i++) {
-            for (int j = i + 1; j < byFence.size(); j++) {
-                Holding earlier = byFence.get(i);
-                Holding later = byFence.get(j);
-                if (earlier.fence() == later.fence() || later.acquired() < earlier.releaseSent()) {
-                    doubled[i] = true;
-                    doubled[j] = true;
-                }
-            }
-        }
-        int count = 0;
-        for (boolean d : doubled) {
-            count += d ? 1 : 0;
-        }
-        return count;
-    }
-
-    private static LockConfiguration config(String name) {
+    static LockConfiguration config(String name) {
         return new LockConfiguration(Instant.now(), name, LEASE, Duration.ZERO);
     }
 
@@ -317,11 +196,11 @@ public final class StoreCheck {
         }
     }
 
-    private static String message(RuntimeException e) {
+    static String message(RuntimeException e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
-    private static String millis(Duration duration) {
+    static String millis(Duration duration) {
         double ms = duration.toNanos() / 1_000_000.0;
         return (ms < 10 ? String.format(java.util.Locale.ROOT, "%.1f", ms) : Long.toString(Math.round(ms))) + " ms";
     }
