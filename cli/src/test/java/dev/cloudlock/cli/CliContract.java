@@ -315,10 +315,11 @@ abstract class CliContract {
     /** A guard on this store for {@code rate(1 minute)}, recording every occurrence or under the watermark. */
     private TickGuard guard(CompletedTicks completedTicks) {
         return TickGuard.builder(provider("guard"))
-                .settings(GuardSettings.defaults()
-                        .withCompletedTicks(completedTicks)
-                        .withSchedule(Schedule.parse(
-                                Schedule.Syntax.EVENTBRIDGE, "rate(1 minute)", ZoneOffset.UTC, "CLOUDLOCK_SCHEDULE")))
+                .settings(GuardSettings.builder()
+                        .completedTicks(completedTicks)
+                        .schedule(Schedule.parse(
+                                Schedule.Syntax.EVENTBRIDGE, "rate(1 minute)", ZoneOffset.UTC, "CLOUDLOCK_SCHEDULE"))
+                        .build())
                 .build();
     }
 

@@ -329,11 +329,12 @@ public final class FleetDemo {
         List<ExecutorService> fleet = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             guards.add(TickGuard.builder(providers.apply("instance-" + i))
-                    .settings(GuardSettings.defaults()
-                            .withLeaseMargin(Duration.ofSeconds(1))
-                            .withWhenBusy(whenBusy)
-                            .withCompletedTicks(
-                                    everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK))
+                    .settings(GuardSettings.builder()
+                            .leaseMargin(Duration.ofSeconds(1))
+                            .whenBusy(whenBusy)
+                            .completedTicks(
+                                    everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK)
+                            .build())
                     .build());
             fleet.add(Executors.newSingleThreadExecutor()); // an instance handles one invocation at a time
         }

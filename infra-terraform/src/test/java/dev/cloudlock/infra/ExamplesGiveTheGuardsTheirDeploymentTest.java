@@ -17,7 +17,7 @@ import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
@@ -292,7 +292,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         assertThat(schedule).as("the guard's schedule (CLOUDLOCK_SCHEDULE)").isNotNull();
         assertThat(schedule.expression()).isEqualTo(created);
         assertThat(schedule.zone().normalized()).isEqualTo(ZoneId.of(zone).normalized());
-        assertThat(schedule.setting()).isEqualTo(GuardEnvironment.SCHEDULE);
+        assertThat(schedule.setting()).isEqualTo(GuardSetting.SCHEDULE.variable());
         assertThat(schedule.previous(Instant.parse("2026-11-30T02:00:00Z"))).isPresent();
     }
 
@@ -300,7 +300,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     void aGuardGivenAnotherPlatformsScheduleFailsTheCheck() {
         Map<String, String> env =
                 environment("aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
-        env.put(GuardEnvironment.SCHEDULE, "*/5 * * * *");
+        env.put(GuardSetting.SCHEDULE.variable(), "*/5 * * * *");
         assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(env))
                 .hasMessageContaining("CLOUDLOCK_SCHEDULE must be an EventBridge schedule expression");
     }
@@ -379,9 +379,9 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         assertThat(carriers)
                 .as(example + ": the app settings set from the module's timer_schedule: the timer's, and the guard's")
                 .hasSize(2)
-                .contains(GuardEnvironment.SCHEDULE);
+                .contains(GuardSetting.SCHEDULE.variable());
         return carriers.stream()
-                .filter(setting -> !setting.equals(GuardEnvironment.SCHEDULE))
+                .filter(setting -> !setting.equals(GuardSetting.SCHEDULE.variable()))
                 .findFirst()
                 .orElseThrow();
     }

@@ -3,7 +3,7 @@ package dev.cloudlock.infra;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.gcp.GcpGuardSettings;
@@ -115,12 +115,12 @@ class TerraformModulesAgreeWithProvidersTest {
                         "environment.variables",
                         Set.of(
                                 LambdaGuardSettings.TABLE,
-                                GuardEnvironment.JOB_NAME,
-                                GuardEnvironment.TICK_RESOLUTION,
-                                GuardEnvironment.WHEN_BUSY,
-                                GuardEnvironment.EVERY_OCCURRENCE,
-                                GuardEnvironment.SCHEDULE,
-                                GuardEnvironment.SCHEDULE_TIME_ZONE)))
+                                GuardSetting.JOB_NAME.variable(),
+                                GuardSetting.TICK_RESOLUTION.variable(),
+                                GuardSetting.WHEN_BUSY.variable(),
+                                GuardSetting.EVERY_OCCURRENCE.variable(),
+                                GuardSetting.SCHEDULE.variable(),
+                                GuardSetting.SCHEDULE_TIME_ZONE.variable())))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
@@ -134,13 +134,13 @@ class TerraformModulesAgreeWithProvidersTest {
                         Set.of(
                                 GcpGuardSettings.COLLECTION,
                                 GcpGuardSettings.DATABASE,
-                                GuardEnvironment.JOB_NAME,
-                                GuardEnvironment.TICK_RESOLUTION,
-                                GuardEnvironment.FUNCTION_TIMEOUT,
-                                GuardEnvironment.WHEN_BUSY,
-                                GuardEnvironment.EVERY_OCCURRENCE,
-                                GuardEnvironment.SCHEDULE,
-                                GuardEnvironment.SCHEDULE_TIME_ZONE)))
+                                GuardSetting.JOB_NAME.variable(),
+                                GuardSetting.TICK_RESOLUTION.variable(),
+                                GuardSetting.FUNCTION_TIMEOUT.variable(),
+                                GuardSetting.WHEN_BUSY.variable(),
+                                GuardSetting.EVERY_OCCURRENCE.variable(),
+                                GuardSetting.SCHEDULE.variable(),
+                                GuardSetting.SCHEDULE_TIME_ZONE.variable())))
                 .isEmpty();
     }
 
@@ -156,13 +156,13 @@ class TerraformModulesAgreeWithProvidersTest {
                                 AzureGuardSettings.COSMOS_CONTAINER,
                                 AzureGuardSettings.BLOB_ENDPOINT,
                                 AzureGuardSettings.BLOB_CONTAINER,
-                                GuardEnvironment.JOB_NAME,
+                                GuardSetting.JOB_NAME.variable(),
                                 AzureGuardSettings.TIMER_SCHEDULE,
-                                GuardEnvironment.TICK_RESOLUTION,
-                                GuardEnvironment.FUNCTION_TIMEOUT,
-                                GuardEnvironment.WHEN_BUSY,
-                                GuardEnvironment.EVERY_OCCURRENCE,
-                                GuardEnvironment.SCHEDULE)))
+                                GuardSetting.TICK_RESOLUTION.variable(),
+                                GuardSetting.FUNCTION_TIMEOUT.variable(),
+                                GuardSetting.WHEN_BUSY.variable(),
+                                GuardSetting.EVERY_OCCURRENCE.variable(),
+                                GuardSetting.SCHEDULE.variable())))
                 .isEmpty();
     }
 }

@@ -318,10 +318,14 @@ class CloudLockMetersTest {
         provider.tryLock(new LockConfiguration(Instant.now(), "warm-up", Duration.ofSeconds(5), Duration.ZERO))
                 .orElseThrow()
                 .unlock();
-        TickGuard.Builder plain = TickGuard.builder(provider)
-                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
-        TickGuard withoutSchedule = plain.build();
-        TickGuard withSchedule = plain.schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+        GuardSettings perMinute =
+                GuardSettings.builder().tickResolution(Duration.ofMinutes(1)).build();
+        TickGuard withoutSchedule =
+                TickGuard.builder(provider).settings(perMinute).build();
+        TickGuard withSchedule = TickGuard.builder(provider)
+                .settings(perMinute.toBuilder()
+                        .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                        .build())
                 .build();
         for (int minutes : new int[] {0, 5, 5, 10}) {
             Instant time = hourAgo.plus(Duration.ofMinutes(minutes));
@@ -354,8 +358,10 @@ class CloudLockMetersTest {
     /** A metered guard on a schedule every five minutes, ticks of a minute. */
     private TickGuard everyFiveMinutes() {
         return TickGuard.builder(provider)
-                .settings(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)))
-                .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                .settings(GuardSettings.builder()
+                        .tickResolution(Duration.ofMinutes(1))
+                        .schedule(Schedule.Syntax.UNIX_CRON, "*/5 * * * *", ZoneOffset.UTC)
+                        .build())
                 .listener(new GuardMeters("dynamodb", meters, observations))
                 .build();
     }

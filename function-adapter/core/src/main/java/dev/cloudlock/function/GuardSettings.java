@@ -3,155 +3,71 @@ package dev.cloudlock.function;
 import dev.cloudlock.core.CompletedTicks;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link TickGuard} names its ticks and sizes its lease, the same on every cloud: from code, or from the
- * environment variables of {@link GuardEnvironment}. Immutable; each {@code with…} returns a copy. Every value is
- * checked when the settings are made: a bad one is an {@link IllegalArgumentException} naming the field and its
- * variable.
- *
- * <table>
- *   <caption>environment variables</caption>
- *   <tr><th>variable</th><th>meaning</th><th>default</th></tr>
- *   <tr><td>{@code CLOUDLOCK_JOB_NAME}</td><td>lock name of the job</td><td>taken from the event or the function
- *       (rule name, topic, Cloud Scheduler job, function name)</td></tr>
- *   <tr><td>{@code CLOUDLOCK_TICK_RESOLUTION}</td><td>scheduled times are truncated to this (ISO-8601)</td>
- *       <td>{@code PT1S}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_LEASE_MARGIN}</td><td>added to the remaining time (or the function timeout) to form
- *       the lease</td><td>{@code PT5S}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_LOCK_AT_LEAST_FOR}</td><td>minimum time the job stays locked</td><td>{@code
- * PT0S}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_FUNCTION_TIMEOUT}</td><td>the function's timeout, the lease base where the platform
- *       does not report the remaining time (GCP, Azure)</td><td>none here; each cloud's guard fills in its
- *       platform's default (GCP 9 min, Azure 30 min)</td></tr>
- *   <tr><td>{@code CLOUDLOCK_WHEN_BUSY}</td><td>a delivery that finds the lock held: {@code skip} (acknowledge it)
- *       or {@code retry} (fail it so the platform delivers it again; see {@link WhenBusy})</td><td>{@code
- * skip}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_EVERY_OCCURRENCE}</td><td>{@code true}: record each completed occurrence, so a late
- *       retry of an older tick still runs after newer ticks completed ({@link CompletedTicks#EVERY_OCCURRENCE});
- *       {@code false}: the job's watermark, a tick older than one completed is done</td><td>{@code false}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_OCCURRENCE_RETENTION}</td><td>with every occurrence recorded, how long after its tick
- *       an occurrence record is kept (ISO-8601); the store's TTL or lifecycle rule deletes it after that, and a
- *       delivery of an older tick is refused, nothing written</td><td>{@code P7D}</td></tr>
- *   <tr><td>{@code CLOUDLOCK_SCHEDULE}</td><td>the job's schedule in the platform's own syntax ({@link Schedule}):
- *       a delivery whose tick is no occurrence of it is refused, nothing written; a run whose previous occurrence
- *       neither completed nor is running logs it as missed</td><td>none: every tick is accepted, nothing is
- *       reported missed</td></tr>
- *   <tr><td>{@code CLOUDLOCK_SCHEDULE_TIME_ZONE}</td><td>the schedule's time zone (IANA name)</td><td>{@code
- * UTC}</td></tr>
- * </table>
- *
- * @param jobName the job's lock name, or {@code null} to take it from the event or the function
- * @param tickResolution the schedule's grain: scheduled times within one grain are the same tick; positive, at
- *     least 1 ms
- * @param leaseMargin added to the remaining time (or the function timeout) to form the lease; not negative
- * @param lockAtLeastFor the minimum time the job stays locked after it started; not negative
- * @param functionTimeout the function's timeout, the lease base where the platform gives no remaining time, or
- *     {@code null} when the platform gives it (Lambda) or the cloud's default applies; positive when set
- * @param whenBusy how a delivery that finds the lock held is answered
- * @param completedTicks how the job remembers which ticks completed: the job's watermark
- *     ({@link CompletedTicks#WATERMARK}) or a record of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE})
- * @param occurrenceRetention under {@link CompletedTicks#EVERY_OCCURRENCE}, how long after its tick an occurrence
- *     record is kept before the store's own mechanism may delete it; a delivery of an older tick is refused. Positive
- * @param schedule the job's schedule, or {@code null} for none: with one, a delivery whose tick is no occurrence of it
- *     is refused and a missed occurrence is reported when the next one runs
+ * How a {@link TickGuard} names its ticks and sizes its lease, the same on every cloud: from code
+ * ({@link #builder()}), from the environment ({@link #fromEnvironment()}) or from any other source of text
+ * ({@link #read}, as Spring Cloud Function's properties). Each setting is described once by a {@link GuardSetting}
+ * (its variable, property, default and meaning); a setting left out takes that default. Immutable, and checked when
+ * built: a bad value is an {@link IllegalArgumentException} naming the setting as the user wrote it (the builder
+ * method, the variable, the property). New settings get a default, so code written against the builder keeps
+ * compiling and behaving as it does.
  */
-public record GuardSettings(
-        @Nullable String jobName,
-        Duration tickResolution,
-        Duration leaseMargin,
-        Duration lockAtLeastFor,
-        @Nullable Duration functionTimeout,
-        WhenBusy whenBusy,
-        CompletedTicks completedTicks,
-        Duration occurrenceRetention,
-        @Nullable Schedule schedule) {
+public final class GuardSettings {
 
-    /** The default added to the remaining invocation time to form the lease (covers clock differences). */
-    public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(5);
-    /** The default grain of scheduled times. */
-    public static final Duration DEFAULT_TICK_RESOLUTION = Duration.ofSeconds(1);
-    /**
-     * The default answer to a delivery that finds the lock held: acknowledge it ({@link WhenBusy#SKIP}); see the
-     * design's "Busy deliveries" for why.
-     */
-    public static final WhenBusy DEFAULT_WHEN_BUSY = WhenBusy.SKIP;
-    /**
-     * By default a job keeps a watermark: one record, two requests per run ({@link CompletedTicks#WATERMARK}); every
-     * occurrence costs two more requests and a record per occurrence.
-     */
-    public static final CompletedTicks DEFAULT_COMPLETED_TICKS = CompletedTicks.WATERMARK;
-    /** The default retention of occurrence records: {@link CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}, 7 days. */
-    public static final Duration DEFAULT_OCCURRENCE_RETENTION = CompletedTicks.DEFAULT_OCCURRENCE_RETENTION;
+    private static final GuardSettings DEFAULTS = builder().build();
 
-    public GuardSettings {
-        if (jobName != null && jobName.isBlank()) {
-            jobName = null;
-        }
-        check(
-                tickResolution != null && tickResolution.toMillis() > 0,
-                "tickResolution",
-                GuardEnvironment.TICK_RESOLUTION,
-                "be at least 1 ms",
-                tickResolution);
-        check(
-                leaseMargin != null && !leaseMargin.isNegative(),
-                "leaseMargin",
-                GuardEnvironment.LEASE_MARGIN,
-                "not be negative",
-                leaseMargin);
-        check(
-                lockAtLeastFor != null && !lockAtLeastFor.isNegative(),
-                "lockAtLeastFor",
-                GuardEnvironment.LOCK_AT_LEAST_FOR,
-                "not be negative",
-                lockAtLeastFor);
-        check(
-                functionTimeout == null || functionTimeout.toMillis() > 0,
-                "functionTimeout",
-                GuardEnvironment.FUNCTION_TIMEOUT,
-                "be positive",
-                functionTimeout);
-        check(whenBusy != null, "whenBusy", GuardEnvironment.WHEN_BUSY, "be skip or retry", whenBusy);
-        check(
-                completedTicks != null,
-                "completedTicks",
-                GuardEnvironment.EVERY_OCCURRENCE,
-                "be WATERMARK or EVERY_OCCURRENCE",
-                completedTicks);
-        check(
-                occurrenceRetention != null && occurrenceRetention.toMillis() > 0,
-                "occurrenceRetention",
-                GuardEnvironment.OCCURRENCE_RETENTION,
-                "be positive",
-                occurrenceRetention);
+    private final @Nullable String jobName;
+    private final Duration tickResolution;
+    private final Duration leaseMargin;
+    private final Duration lockAtLeastFor;
+    private final @Nullable Duration functionTimeout;
+    private final WhenBusy whenBusy;
+    private final CompletedTicks completedTicks;
+    private final Duration occurrenceRetention;
+    private final @Nullable Schedule schedule;
+
+    private GuardSettings(Builder builder) {
+        this.jobName = builder.jobName == null || builder.jobName.isBlank() ? null : builder.jobName;
+        this.tickResolution = builder.tickResolution;
+        this.leaseMargin = builder.leaseMargin;
+        this.lockAtLeastFor = builder.lockAtLeastFor;
+        this.functionTimeout = builder.functionTimeout;
+        this.whenBusy = builder.whenBusy;
+        this.completedTicks = builder.completedTicks;
+        this.occurrenceRetention = builder.occurrenceRetention;
+        this.schedule = builder.schedule;
     }
 
-    private static void check(boolean valid, String field, String variable, String rule, @Nullable Object value) {
-        if (!valid) {
-            throw new IllegalArgumentException(field + " (" + variable + ") must " + rule + ", was " + value);
-        }
+    /** A builder with every setting at its {@link GuardSetting#defaultValue() default}. */
+    public static Builder builder() {
+        return new Builder(GuardSetting::name);
     }
 
-    /**
-     * No job name, ticks of 1 s, a lease margin of 5 s, no lockAtLeastFor, no function timeout, skip when busy, a
-     * watermark of completed ticks (and, with every occurrence recorded, occurrence records kept 7 days).
-     */
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+        Builder builder = builder();
+        builder.jobName = jobName;
+        builder.tickResolution = tickResolution;
+        builder.leaseMargin = leaseMargin;
+        builder.lockAtLeastFor = lockAtLeastFor;
+        builder.functionTimeout = functionTimeout;
+        builder.whenBusy = whenBusy;
+        builder.completedTicks = completedTicks;
+        builder.occurrenceRetention = occurrenceRetention;
+        builder.schedule = schedule;
+        return builder;
+    }
+
+    /** Every setting at its default: no job name, ticks of 1 s, a lease margin of 5 s, skip when busy, and so on. */
     public static GuardSettings defaults() {
-        return new GuardSettings(
-                null,
-                DEFAULT_TICK_RESOLUTION,
-                DEFAULT_LEASE_MARGIN,
-                Duration.ZERO,
-                null,
-                DEFAULT_WHEN_BUSY,
-                DEFAULT_COMPLETED_TICKS,
-                DEFAULT_OCCURRENCE_RETENTION,
-                null);
+        return DEFAULTS;
     }
 
     /**
@@ -163,16 +79,17 @@ public record GuardSettings(
     }
 
     /**
-     * Settings from {@code env}; an absent or blank variable keeps the {@link #defaults()}. Reads no schedule: each
-     * cloud's guard reads {@code CLOUDLOCK_SCHEDULE} in its platform's syntax through
-     * {@link #fromEnvironment(Map, Schedule.Syntax)}.
+     * Settings from {@code env}, each from its {@link GuardSetting#variable()}; an absent or blank variable keeps the
+     * default. Reads no schedule: each cloud's guard reads {@code CLOUDLOCK_SCHEDULE} in its platform's syntax
+     * through {@link #fromEnvironment(Map, Schedule.Syntax)}.
      *
      * @throws IllegalArgumentException naming the variable when a value is malformed or out of range, or when
      *     {@code CLOUDLOCK_SCHEDULE} is set (its syntax would be unknown; it is never silently ignored)
      */
     public static GuardSettings fromEnvironment(Map<String, String> env) {
-        if (GuardEnvironment.text(env, GuardEnvironment.SCHEDULE) != null) {
-            throw new IllegalArgumentException(GuardEnvironment.SCHEDULE + " is set, but these settings were read"
+        String schedule = GuardSetting.SCHEDULE.variable();
+        if (GuardEnvironment.text(env, schedule) != null) {
+            throw new IllegalArgumentException(schedule + " is set, but these settings were read"
                     + " without a platform, so its syntax is unknown: read them with"
                     + " GuardSettings.fromEnvironment(env, Schedule.Syntax...) or a cloud's own guard settings");
         }
@@ -180,170 +97,133 @@ public record GuardSettings(
     }
 
     /**
-     * Settings from {@code env}, with {@code CLOUDLOCK_SCHEDULE} (and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE}) read in
-     * the platform's {@code syntax}; an absent or blank variable keeps the {@link #defaults()}.
+     * Settings from {@code env}, each from its {@link GuardSetting#variable()}, with {@code CLOUDLOCK_SCHEDULE} (and
+     * {@code CLOUDLOCK_SCHEDULE_TIME_ZONE}) read in the platform's {@code syntax}; an absent or blank variable keeps
+     * the default.
      *
      * @throws IllegalArgumentException naming the variable when a value is malformed or out of range, or when a time
      *     zone is set without a schedule
      */
     public static GuardSettings fromEnvironment(Map<String, String> env, Schedule.Syntax syntax) {
-        GuardSettings defaults = defaults();
-        return new GuardSettings(
-                env.get(GuardEnvironment.JOB_NAME),
-                GuardEnvironment.duration(env, GuardEnvironment.TICK_RESOLUTION, defaults.tickResolution()),
-                GuardEnvironment.duration(env, GuardEnvironment.LEASE_MARGIN, defaults.leaseMargin()),
-                GuardEnvironment.duration(env, GuardEnvironment.LOCK_AT_LEAST_FOR, defaults.lockAtLeastFor()),
-                GuardEnvironment.optionalDuration(env, GuardEnvironment.FUNCTION_TIMEOUT),
-                whenBusy(env, defaults.whenBusy()),
-                completedTicks(env, defaults.completedTicks()),
-                GuardEnvironment.duration(env, GuardEnvironment.OCCURRENCE_RETENTION, defaults.occurrenceRetention()),
-                GuardEnvironment.schedule(env, syntax));
-    }
-
-    /** {@code CLOUDLOCK_EVERY_OCCURRENCE}, the user's true or false, as core's {@link CompletedTicks}. */
-    private static CompletedTicks completedTicks(Map<String, String> env, CompletedTicks fallback) {
-        boolean everyOccurrence = GuardEnvironment.flag(
-                env, GuardEnvironment.EVERY_OCCURRENCE, fallback == CompletedTicks.EVERY_OCCURRENCE);
-        return everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
-    }
-
-    private static WhenBusy whenBusy(Map<String, String> env, WhenBusy fallback) {
-        String text = GuardEnvironment.text(env, GuardEnvironment.WHEN_BUSY);
-        return text == null ? fallback : WhenBusy.parse(text, GuardEnvironment.WHEN_BUSY);
-    }
-
-    public GuardSettings withJobName(@Nullable String jobName) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
-    }
-
-    public GuardSettings withTickResolution(Duration tickResolution) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
-    }
-
-    public GuardSettings withLeaseMargin(Duration leaseMargin) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
-    }
-
-    public GuardSettings withLockAtLeastFor(Duration lockAtLeastFor) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
-    }
-
-    public GuardSettings withFunctionTimeout(@Nullable Duration functionTimeout) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
+        Objects.requireNonNull(env, "env");
+        Objects.requireNonNull(syntax, "syntax");
+        return read(setting -> env.get(setting.variable()), GuardSetting::variable, () -> syntax);
     }
 
     /**
-     * These settings with completed ticks remembered as {@code completedTicks} says: the job's watermark
-     * ({@link CompletedTicks#WATERMARK}) or a record of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE}).
+     * Settings read from text, every {@link GuardSetting#all() setting} through its {@link GuardSetting#parse}: the
+     * one way the environment and Spring Cloud Function's properties are read. A setting whose text is absent or
+     * blank keeps its default; the schedule is its expression and time zone together, in the platform's syntax.
+     *
+     * @param values the text the user gave a setting, {@code null} or blank when none
+     * @param spelling how the user writes a setting: its variable, its property
+     * @param syntax the platform's schedule syntax, asked only when a schedule is given
+     * @throws IllegalArgumentException naming the setting as {@code spelling} writes it when a value is malformed or
+     *     out of range, or when a time zone is given without a schedule
      */
-    public GuardSettings withCompletedTicks(CompletedTicks completedTicks) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
+    public static GuardSettings read(
+            Function<GuardSetting<?>, @Nullable String> values,
+            Function<GuardSetting<?>, String> spelling,
+            Supplier<Schedule.Syntax> syntax) {
+        Builder builder = new Builder(spelling);
+        for (GuardSetting<?> setting : GuardSetting.all()) {
+            readInto(builder, setting, values, spelling);
+        }
+        String expression = text(values.apply(GuardSetting.SCHEDULE));
+        String zone = text(values.apply(GuardSetting.SCHEDULE_TIME_ZONE));
+        if (expression == null) {
+            if (zone != null) {
+                throw new IllegalArgumentException(spelling.apply(GuardSetting.SCHEDULE_TIME_ZONE) + " is '" + zone
+                        + "' but " + spelling.apply(GuardSetting.SCHEDULE) + " is not set: set both or neither");
+            }
+        } else {
+            ZoneId zoneId = zone == null
+                    ? GuardSetting.SCHEDULE_TIME_ZONE.requiredDefault()
+                    : GuardSetting.SCHEDULE_TIME_ZONE.parse(zone, spelling.apply(GuardSetting.SCHEDULE_TIME_ZONE));
+            builder.schedule(Schedule.parse(syntax.get(), expression, zoneId, spelling.apply(GuardSetting.SCHEDULE)));
+        }
+        return builder.build();
+    }
+
+    private static <T> void readInto(
+            Builder builder,
+            GuardSetting<T> setting,
+            Function<GuardSetting<?>, @Nullable String> values,
+            Function<GuardSetting<?>, String> spelling) {
+        String text = values.apply(setting);
+        if (text != null && !text.isBlank()) {
+            // the schedule's two parts are read together, above
+            setting.set(builder, setting.parse(text, spelling.apply(setting)));
+        }
+    }
+
+    private static @Nullable String text(@Nullable String text) {
+        return text == null || text.isBlank() ? null : text.trim();
+    }
+
+    /** The job's lock name, or {@code null} to take it from the event or the function. */
+    public @Nullable String jobName() {
+        return jobName;
+    }
+
+    /** The schedule's grain: scheduled times within one grain are the same tick; at least 1 ms. */
+    public Duration tickResolution() {
+        return tickResolution;
+    }
+
+    /** Added to the remaining time (or the function timeout) to form the lease; not negative. */
+    public Duration leaseMargin() {
+        return leaseMargin;
+    }
+
+    /** The minimum time the job stays locked after it started; not negative. */
+    public Duration lockAtLeastFor() {
+        return lockAtLeastFor;
     }
 
     /**
-     * These settings with occurrence records kept for {@code occurrenceRetention} after their tick (under
-     * {@link CompletedTicks#EVERY_OCCURRENCE}).
+     * The function's timeout, the lease base where the platform gives no remaining time, or {@code null} when the
+     * platform gives it (Lambda) or the cloud's default applies; positive when set.
      */
-    public GuardSettings withOccurrenceRetention(Duration occurrenceRetention) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
+    public @Nullable Duration functionTimeout() {
+        return functionTimeout;
     }
 
-    public GuardSettings withWhenBusy(WhenBusy whenBusy) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
+    /** How a delivery that finds the lock held is answered. */
+    public WhenBusy whenBusy() {
+        return whenBusy;
     }
 
     /**
-     * These settings with the job's {@code schedule} ({@code null}: none): a delivery whose tick is no occurrence of
-     * it is refused, and a run reports the occurrence before it when that one was missed (see {@link TickGuard}).
+     * How the job remembers which ticks completed: the job's watermark ({@link CompletedTicks#WATERMARK}) or a record
+     * of each occurrence ({@link CompletedTicks#EVERY_OCCURRENCE}).
      */
-    public GuardSettings withSchedule(@Nullable Schedule schedule) {
-        return new GuardSettings(
-                jobName,
-                tickResolution,
-                leaseMargin,
-                lockAtLeastFor,
-                functionTimeout,
-                whenBusy,
-                completedTicks,
-                occurrenceRetention,
-                schedule);
+    public CompletedTicks completedTicks() {
+        return completedTicks;
+    }
+
+    /**
+     * Under {@link CompletedTicks#EVERY_OCCURRENCE}, how long after its tick an occurrence record is kept before the
+     * store's own mechanism may delete it; a delivery of an older tick is refused. Positive.
+     */
+    public Duration occurrenceRetention() {
+        return occurrenceRetention;
+    }
+
+    /**
+     * The job's schedule, or {@code null} for none: with one, a delivery whose tick is no occurrence of it is refused
+     * and a missed occurrence is reported when the next one runs.
+     */
+    public @Nullable Schedule schedule() {
+        return schedule;
     }
 
     /** These settings, with {@code timeout} as the function timeout unless one is set: a cloud's default. */
     public GuardSettings withDefaultFunctionTimeout(Duration timeout) {
-        return functionTimeout != null ? this : withFunctionTimeout(Objects.requireNonNull(timeout, "timeout"));
+        Objects.requireNonNull(timeout, "timeout");
+        return functionTimeout != null
+                ? this
+                : toBuilder().functionTimeout(timeout).build();
     }
 
     /**
@@ -356,8 +236,193 @@ public record GuardSettings(
     public Tick tickAt(Instant scheduledTime, Supplier<? extends @Nullable String> eventJobName) {
         String name = jobName != null ? jobName : eventJobName.get();
         if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("No job name: set " + GuardEnvironment.JOB_NAME);
+            throw new IllegalArgumentException("No job name: set " + GuardSetting.JOB_NAME.variable());
         }
         return Tick.of(name, scheduledTime, tickResolution);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof GuardSettings that
+                && Objects.equals(jobName, that.jobName)
+                && tickResolution.equals(that.tickResolution)
+                && leaseMargin.equals(that.leaseMargin)
+                && lockAtLeastFor.equals(that.lockAtLeastFor)
+                && Objects.equals(functionTimeout, that.functionTimeout)
+                && whenBusy == that.whenBusy
+                && completedTicks == that.completedTicks
+                && occurrenceRetention.equals(that.occurrenceRetention)
+                && Objects.equals(schedule, that.schedule);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                jobName,
+                tickResolution,
+                leaseMargin,
+                lockAtLeastFor,
+                functionTimeout,
+                whenBusy,
+                completedTicks,
+                occurrenceRetention,
+                schedule);
+    }
+
+    @Override
+    public String toString() {
+        return "GuardSettings[jobName=" + jobName + ", tickResolution=" + tickResolution + ", leaseMargin="
+                + leaseMargin + ", lockAtLeastFor=" + lockAtLeastFor + ", functionTimeout=" + functionTimeout
+                + ", whenBusy=" + whenBusy + ", completedTicks=" + completedTicks + ", occurrenceRetention="
+                + occurrenceRetention + ", schedule=" + schedule + "]";
+    }
+
+    /**
+     * Builds {@link GuardSettings}: every setting starts at its default, each method sets one, and {@link #build()}
+     * checks them all. Not thread-safe; build once and share the settings.
+     */
+    public static final class Builder {
+
+        private final Function<GuardSetting<?>, String> spelling;
+        private @Nullable String jobName;
+        private Duration tickResolution = GuardSetting.TICK_RESOLUTION.requiredDefault();
+        private Duration leaseMargin = GuardSetting.LEASE_MARGIN.requiredDefault();
+        private Duration lockAtLeastFor = GuardSetting.LOCK_AT_LEAST_FOR.requiredDefault();
+        private @Nullable Duration functionTimeout;
+        private WhenBusy whenBusy = GuardSetting.WHEN_BUSY.requiredDefault();
+        private CompletedTicks completedTicks = GuardSetting.EVERY_OCCURRENCE.requiredDefault();
+        private Duration occurrenceRetention = GuardSetting.OCCURRENCE_RETENTION.requiredDefault();
+        private @Nullable Schedule schedule;
+
+        private Builder(Function<GuardSetting<?>, String> spelling) {
+            this.spelling = Objects.requireNonNull(spelling, "spelling");
+        }
+
+        /** The job's lock name ({@code null} or blank: take it from the event or the function). */
+        public Builder jobName(@Nullable String jobName) {
+            this.jobName = jobName;
+            return this;
+        }
+
+        /** The schedule's grain: scheduled times are truncated to it; at least 1 ms, default 1 s. */
+        public Builder tickResolution(Duration tickResolution) {
+            this.tickResolution = tickResolution;
+            return this;
+        }
+
+        /** Added to the invocation's remaining time (or the function timeout) to form the lease; default 5 s. */
+        public Builder leaseMargin(Duration leaseMargin) {
+            this.leaseMargin = leaseMargin;
+            return this;
+        }
+
+        /** Keeps the job locked at least this long after it started, as ShedLock's lockAtLeastFor; default 0. */
+        public Builder lockAtLeastFor(Duration lockAtLeastFor) {
+            this.lockAtLeastFor = lockAtLeastFor;
+            return this;
+        }
+
+        /**
+         * The function's timeout, the lease base where the platform does not report the remaining time
+         * ({@code null}: none, or the cloud's default); positive.
+         */
+        public Builder functionTimeout(@Nullable Duration functionTimeout) {
+            this.functionTimeout = functionTimeout;
+            return this;
+        }
+
+        /** How a delivery that finds the lock held is answered; default {@link WhenBusy#SKIP}. */
+        public Builder whenBusy(WhenBusy whenBusy) {
+            this.whenBusy = whenBusy;
+            return this;
+        }
+
+        /**
+         * Completed ticks remembered as {@code completedTicks} says: the job's watermark
+         * ({@link CompletedTicks#WATERMARK}, the default) or a record of each occurrence
+         * ({@link CompletedTicks#EVERY_OCCURRENCE}).
+         */
+        public Builder completedTicks(CompletedTicks completedTicks) {
+            this.completedTicks = completedTicks;
+            return this;
+        }
+
+        /**
+         * Occurrence records kept for {@code occurrenceRetention} after their tick (under
+         * {@link CompletedTicks#EVERY_OCCURRENCE}); positive, default 7 days.
+         */
+        public Builder occurrenceRetention(Duration occurrenceRetention) {
+            this.occurrenceRetention = occurrenceRetention;
+            return this;
+        }
+
+        /**
+         * The job's {@code schedule} ({@code null}: none): a delivery whose tick is no occurrence of it is refused,
+         * and a run reports the occurrence before it when that one was missed (see {@link TickGuard}).
+         */
+        public Builder schedule(@Nullable Schedule schedule) {
+            this.schedule = schedule;
+            return this;
+        }
+
+        /**
+         * The job's schedule, {@code expression} in the platform's {@code syntax} with its times in {@code zone}; see
+         * {@link #schedule(Schedule)}.
+         *
+         * @throws IllegalArgumentException naming this method when the expression is malformed
+         */
+        public Builder schedule(Schedule.Syntax syntax, String expression, ZoneId zone) {
+            return schedule(Schedule.parse(syntax, expression, zone, "GuardSettings.Builder.schedule"));
+        }
+
+        /**
+         * The settings.
+         *
+         * @throws IllegalArgumentException naming the setting as the user wrote it (this builder's method, the
+         *     variable, the property) when a value is out of range
+         */
+        public GuardSettings build() {
+            check(
+                    tickResolution != null && tickResolution.toMillis() > 0,
+                    GuardSetting.TICK_RESOLUTION,
+                    "be at least 1 ms",
+                    tickResolution);
+            check(
+                    leaseMargin != null && !leaseMargin.isNegative(),
+                    GuardSetting.LEASE_MARGIN,
+                    "not be negative",
+                    leaseMargin);
+            check(
+                    lockAtLeastFor != null && !lockAtLeastFor.isNegative(),
+                    GuardSetting.LOCK_AT_LEAST_FOR,
+                    "not be negative",
+                    lockAtLeastFor);
+            check(
+                    functionTimeout == null || functionTimeout.toMillis() > 0,
+                    GuardSetting.FUNCTION_TIMEOUT,
+                    "be positive",
+                    functionTimeout);
+            check(whenBusy != null, GuardSetting.WHEN_BUSY, "be skip or retry", whenBusy);
+            check(
+                    completedTicks != null,
+                    GuardSetting.EVERY_OCCURRENCE,
+                    "be WATERMARK or EVERY_OCCURRENCE",
+                    completedTicks);
+            check(
+                    occurrenceRetention != null && occurrenceRetention.toMillis() > 0,
+                    GuardSetting.OCCURRENCE_RETENTION,
+                    "be positive",
+                    occurrenceRetention);
+            return new GuardSettings(this);
+        }
+
+        /** Refuses {@code value} naming the setting as the user wrote it and, when that differs, its name in code. */
+        private void check(boolean valid, GuardSetting<?> setting, String rule, @Nullable Object value) {
+            if (!valid) {
+                String written = spelling.apply(setting);
+                String named = written.equals(setting.name()) ? written : written + " (" + setting.name() + ")";
+                throw new IllegalArgumentException(named + " must " + rule + ", was " + value);
+            }
+        }
     }
 }

@@ -81,7 +81,7 @@ public final class Schedule {
      * Parses {@code expression} in {@code syntax}, its times in {@code zone}.
      *
      * @param setting where the user wrote it, for the error ({@code CLOUDLOCK_SCHEDULE},
-     *     {@code cloudlock.functions.report.schedule}, {@code TickGuard.Builder.schedule})
+     *     {@code cloudlock.functions.report.schedule}, {@code GuardSettings.Builder.schedule})
      * @throws IllegalArgumentException naming {@code setting}, the expression and the syntax expected when it is not
      *     one
      */

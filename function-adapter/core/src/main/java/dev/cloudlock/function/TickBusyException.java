@@ -18,7 +18,7 @@ public class TickBusyException extends RuntimeException {
         super("Job '" + Objects.requireNonNull(tick, "tick").jobName() + "', tick at " + tick.scheduledTime()
                 + ": the tick is busy (its lock is held: this or an earlier tick is running, or its lockAtLeastFor"
                 + " has not ended); failing this delivery so the platform"
-                + " retries it (" + GuardEnvironment.WHEN_BUSY + "=retry)");
+                + " retries it (" + GuardSetting.WHEN_BUSY.variable() + "=retry)");
         this.tick = tick;
     }
 

@@ -9,7 +9,6 @@ import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Objects;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -44,9 +43,6 @@ import org.slf4j.LoggerFactory;
 public final class TickGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(TickGuard.class);
-
-    /** The default added to the remaining invocation time to form the lease (covers clock differences). */
-    public static final Duration DEFAULT_LEASE_MARGIN = GuardSettings.DEFAULT_LEASE_MARGIN;
 
     private final CloudLockProvider provider;
     private final GuardSettings settings;
@@ -305,8 +301,8 @@ public final class TickGuard {
         Duration timeout = settings.functionTimeout();
         if (timeout == null) {
             throw new IllegalStateException("No function timeout to size the lease: set "
-                    + GuardEnvironment.FUNCTION_TIMEOUT + " or GuardSettings.withFunctionTimeout(...), or pass the"
-                    + " invocation's remaining time");
+                    + GuardSetting.FUNCTION_TIMEOUT.variable() + " or GuardSettings.builder().functionTimeout(...), or"
+                    + " pass the invocation's remaining time");
         }
         return timeout;
     }
@@ -324,7 +320,10 @@ public final class TickGuard {
         };
     }
 
-    /** Builds a {@link TickGuard}; every setting starts at {@link GuardSettings#defaults()}. */
+    /**
+     * Builds a {@link TickGuard} from its provider, its {@link GuardSettings} ({@link GuardSettings#defaults()} unless
+     * given) and what is not a setting: the listener.
+     */
     public static final class Builder {
         private final CloudLockProvider provider;
         private GuardSettings settings = GuardSettings.defaults();
@@ -334,34 +333,12 @@ public final class TickGuard {
             this.provider = provider;
         }
 
-        /** All settings at once, e.g. {@link GuardSettings#fromEnvironment()}. */
+        /**
+         * The guard's settings, e.g. {@link GuardSettings#fromEnvironment()} or
+         * {@code GuardSettings.builder().leaseMargin(...).build()}.
+         */
         public Builder settings(GuardSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
-            return this;
-        }
-
-        /** Added to the invocation's remaining time to form the lease; default 5 s. */
-        public Builder leaseMargin(Duration leaseMargin) {
-            this.settings = settings.withLeaseMargin(leaseMargin);
-            return this;
-        }
-
-        /** Keeps the job locked at least this long after it started, as ShedLock's lockAtLeastFor; default 0. */
-        public Builder lockAtLeastFor(Duration lockAtLeastFor) {
-            this.settings = settings.withLockAtLeastFor(lockAtLeastFor);
-            return this;
-        }
-
-        /**
-         * The job's schedule, {@code expression} in the platform's {@code syntax} with its times in {@code zone}: a
-         * delivery whose tick is no occurrence of it is refused, and a run reports a missed previous occurrence; see
-         * {@link GuardSettings#withSchedule}.
-         *
-         * @throws IllegalArgumentException naming this method when the expression is malformed
-         */
-        public Builder schedule(Schedule.Syntax syntax, String expression, ZoneId zone) {
-            this.settings =
-                    settings.withSchedule(Schedule.parse(syntax, expression, zone, "TickGuard.Builder.schedule"));
             return this;
         }
 

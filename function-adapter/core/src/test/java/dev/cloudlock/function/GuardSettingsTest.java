@@ -28,36 +28,37 @@ class GuardSettingsTest {
     @Test
     void everyFieldIsReadFromItsVariable() {
         GuardSettings settings = GuardSettings.fromEnvironment(Map.of(
-                GuardEnvironment.JOB_NAME, "nightly-report",
-                GuardEnvironment.TICK_RESOLUTION, "PT1M",
-                GuardEnvironment.LEASE_MARGIN, "PT2S",
-                GuardEnvironment.LOCK_AT_LEAST_FOR, "PT30S",
-                GuardEnvironment.FUNCTION_TIMEOUT, " PT10M ",
-                GuardEnvironment.WHEN_BUSY, "Retry",
-                GuardEnvironment.EVERY_OCCURRENCE, "TRUE",
-                GuardEnvironment.OCCURRENCE_RETENTION, "P2D"));
+                GuardSetting.JOB_NAME.variable(), "nightly-report",
+                GuardSetting.TICK_RESOLUTION.variable(), "PT1M",
+                GuardSetting.LEASE_MARGIN.variable(), "PT2S",
+                GuardSetting.LOCK_AT_LEAST_FOR.variable(), "PT30S",
+                GuardSetting.FUNCTION_TIMEOUT.variable(), " PT10M ",
+                GuardSetting.WHEN_BUSY.variable(), "Retry",
+                GuardSetting.EVERY_OCCURRENCE.variable(), "TRUE",
+                GuardSetting.OCCURRENCE_RETENTION.variable(), "P2D"));
         assertThat(settings)
-                .isEqualTo(new GuardSettings(
-                        "nightly-report",
-                        Duration.ofMinutes(1),
-                        Duration.ofSeconds(2),
-                        Duration.ofSeconds(30),
-                        Duration.ofMinutes(10),
-                        WhenBusy.RETRY,
-                        CompletedTicks.EVERY_OCCURRENCE,
-                        Duration.ofDays(2),
-                        null));
+                .isEqualTo(GuardSettings.builder()
+                        .jobName("nightly-report")
+                        .tickResolution(Duration.ofMinutes(1))
+                        .leaseMargin(Duration.ofSeconds(2))
+                        .lockAtLeastFor(Duration.ofSeconds(30))
+                        .functionTimeout(Duration.ofMinutes(10))
+                        .whenBusy(WhenBusy.RETRY)
+                        .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                        .occurrenceRetention(Duration.ofDays(2))
+                        .schedule(null)
+                        .build());
         assertThat(settings.completedTicks()).isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
     }
 
     @Test
     void blankValuesKeepTheDefaults() {
         GuardSettings settings = GuardSettings.fromEnvironment(Map.of(
-                GuardEnvironment.JOB_NAME,
+                GuardSetting.JOB_NAME.variable(),
                 " ",
-                GuardEnvironment.TICK_RESOLUTION,
+                GuardSetting.TICK_RESOLUTION.variable(),
                 "",
-                GuardEnvironment.FUNCTION_TIMEOUT,
+                GuardSetting.FUNCTION_TIMEOUT.variable(),
                 "  "));
         assertThat(settings).isEqualTo(GuardSettings.defaults());
     }
@@ -79,7 +80,7 @@ class GuardSettingsTest {
 
     @Test
     void anUnknownWhenBusyNamesItsVariableAndTheChoices() {
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.WHEN_BUSY, "wait")))
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardSetting.WHEN_BUSY.variable(), "wait")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("CLOUDLOCK_WHEN_BUSY must be 'skip' or 'retry', was 'wait'");
         assertThat(GuardSettings.fromEnvironment(Map.of()).whenBusy()).isEqualTo(WhenBusy.SKIP);
@@ -87,10 +88,10 @@ class GuardSettingsTest {
 
     @Test
     void everyOccurrenceIsTrueOrFalseAndOffByDefault() {
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.EVERY_OCCURRENCE, "yes")))
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardSetting.EVERY_OCCURRENCE.variable(), "yes")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("CLOUDLOCK_EVERY_OCCURRENCE must be 'true' or 'false', was 'yes'");
-        assertThat(GuardSettings.fromEnvironment(Map.of(GuardEnvironment.EVERY_OCCURRENCE, " false "))
+        assertThat(GuardSettings.fromEnvironment(Map.of(GuardSetting.EVERY_OCCURRENCE.variable(), " false "))
                         .completedTicks())
                 .isEqualTo(CompletedTicks.WATERMARK);
         GuardSettings defaults = GuardSettings.fromEnvironment(Map.of());
@@ -103,51 +104,74 @@ class GuardSettingsTest {
 
     @Test
     void anOutOfRangeValueNamesItsFieldAndVariable() {
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.TICK_RESOLUTION, "PT0S")))
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardSetting.TICK_RESOLUTION.variable(), "PT0S")))
                 .hasMessageContaining("tickResolution")
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.LEASE_MARGIN, "-PT1S")))
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardSetting.LEASE_MARGIN.variable(), "-PT1S")))
                 .hasMessageContaining("leaseMargin")
                 .hasMessageContaining("CLOUDLOCK_LEASE_MARGIN");
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.LOCK_AT_LEAST_FOR, "-PT1S")))
+        assertThatThrownBy(
+                        () -> GuardSettings.fromEnvironment(Map.of(GuardSetting.LOCK_AT_LEAST_FOR.variable(), "-PT1S")))
                 .hasMessageContaining("lockAtLeastFor")
                 .hasMessageContaining("CLOUDLOCK_LOCK_AT_LEAST_FOR");
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.FUNCTION_TIMEOUT, "PT0S")))
+        assertThatThrownBy(
+                        () -> GuardSettings.fromEnvironment(Map.of(GuardSetting.FUNCTION_TIMEOUT.variable(), "PT0S")))
                 .hasMessageContaining("functionTimeout")
                 .hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.OCCURRENCE_RETENTION, "PT0S")))
+        assertThatThrownBy(() ->
+                        GuardSettings.fromEnvironment(Map.of(GuardSetting.OCCURRENCE_RETENTION.variable(), "PT0S")))
                 .hasMessageContaining("occurrenceRetention")
                 .hasMessageContaining("CLOUDLOCK_OCCURRENCE_RETENTION");
-        assertThatThrownBy(() -> GuardSettings.defaults().withTickResolution(null))
+        assertThatThrownBy(() -> GuardSettings.builder().tickResolution(null).build())
                 .hasMessageContaining("tickResolution");
     }
 
     @Test
-    void eachWithChangesOneField() {
+    void eachBuilderMethodSetsOneSetting() {
         GuardSettings defaults = GuardSettings.defaults();
-        assertThat(defaults.withJobName("j").jobName()).isEqualTo("j");
-        assertThat(defaults.withJobName("  ").jobName()).as("blank is no name").isNull();
-        assertThat(defaults.withTickResolution(Duration.ofMinutes(15)).tickResolution())
+        assertThat(defaults.toBuilder().jobName("j").build().jobName()).isEqualTo("j");
+        assertThat(defaults.toBuilder().jobName("  ").build().jobName())
+                .as("blank is no name")
+                .isNull();
+        assertThat(defaults.toBuilder()
+                        .tickResolution(Duration.ofMinutes(15))
+                        .build()
+                        .tickResolution())
                 .isEqualTo(Duration.ofMinutes(15));
-        assertThat(defaults.withLeaseMargin(Duration.ZERO).leaseMargin()).isEqualTo(Duration.ZERO);
-        assertThat(defaults.withLockAtLeastFor(Duration.ofMinutes(1)).lockAtLeastFor())
+        assertThat(defaults.toBuilder().leaseMargin(Duration.ZERO).build().leaseMargin())
+                .isEqualTo(Duration.ZERO);
+        assertThat(defaults.toBuilder()
+                        .lockAtLeastFor(Duration.ofMinutes(1))
+                        .build()
+                        .lockAtLeastFor())
                 .isEqualTo(Duration.ofMinutes(1));
-        assertThat(defaults.withFunctionTimeout(Duration.ofMinutes(9)).functionTimeout())
+        assertThat(defaults.toBuilder()
+                        .functionTimeout(Duration.ofMinutes(9))
+                        .build()
+                        .functionTimeout())
                 .isEqualTo(Duration.ofMinutes(9));
-        assertThat(defaults.withLeaseMargin(Duration.ZERO).withJobName("j"))
-                .isEqualTo(new GuardSettings(
-                        "j",
-                        Duration.ofSeconds(1),
-                        Duration.ZERO,
-                        Duration.ZERO,
-                        null,
-                        WhenBusy.SKIP,
-                        CompletedTicks.WATERMARK,
-                        GuardSettings.DEFAULT_OCCURRENCE_RETENTION,
-                        null));
-        assertThat(defaults.withCompletedTicks(CompletedTicks.EVERY_OCCURRENCE).completedTicks())
+        assertThat(defaults.toBuilder().leaseMargin(Duration.ZERO).jobName("j").build())
+                .isEqualTo(GuardSettings.builder()
+                        .jobName("j")
+                        .tickResolution(Duration.ofSeconds(1))
+                        .leaseMargin(Duration.ZERO)
+                        .lockAtLeastFor(Duration.ZERO)
+                        .functionTimeout(null)
+                        .whenBusy(WhenBusy.SKIP)
+                        .completedTicks(CompletedTicks.WATERMARK)
+                        .occurrenceRetention(
+                                GuardSetting.OCCURRENCE_RETENTION.defaultValue().orElseThrow())
+                        .schedule(null)
+                        .build());
+        assertThat(defaults.toBuilder()
+                        .completedTicks(CompletedTicks.EVERY_OCCURRENCE)
+                        .build()
+                        .completedTicks())
                 .isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
-        assertThat(defaults.withOccurrenceRetention(Duration.ofHours(30)).occurrenceRetention())
+        assertThat(defaults.toBuilder()
+                        .occurrenceRetention(Duration.ofHours(30))
+                        .build()
+                        .occurrenceRetention())
                 .isEqualTo(Duration.ofHours(30));
     }
 
@@ -157,8 +181,9 @@ class GuardSettingsTest {
                         .withDefaultFunctionTimeout(Duration.ofMinutes(30))
                         .functionTimeout())
                 .isEqualTo(Duration.ofMinutes(30));
-        assertThat(GuardSettings.defaults()
-                        .withFunctionTimeout(Duration.ofMinutes(2))
+        assertThat(GuardSettings.defaults().toBuilder()
+                        .functionTimeout(Duration.ofMinutes(2))
+                        .build()
                         .withDefaultFunctionTimeout(Duration.ofMinutes(30))
                         .functionTimeout())
                 .isEqualTo(Duration.ofMinutes(2));
@@ -167,11 +192,13 @@ class GuardSettingsTest {
     @Test
     void theTickTakesTheConfiguredNameElseTheEventsAndTheResolution() {
         Instant late = Instant.parse("2026-11-30T02:00:41Z");
-        GuardSettings perMinute = GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1));
+        GuardSettings perMinute =
+                GuardSettings.builder().tickResolution(Duration.ofMinutes(1)).build();
         assertThat(perMinute.tickAt(late, () -> "from-event"))
                 .isEqualTo(new Tick("from-event", Instant.parse("2026-11-30T02:00:00Z")));
-        assertThat(perMinute
-                        .withJobName("configured")
+        assertThat(perMinute.toBuilder()
+                        .jobName("configured")
+                        .build()
                         .tickAt(late, () -> {
                             throw new AssertionError("the event is not asked when a name is configured");
                         })

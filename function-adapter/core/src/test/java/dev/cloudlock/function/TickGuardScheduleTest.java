@@ -34,7 +34,7 @@ class TickGuardScheduleTest {
 
     private TickGuard guard(Map<String, String> env) {
         Map<String, String> all = new HashMap<>(env);
-        all.put(GuardEnvironment.TICK_RESOLUTION, "PT1M");
+        all.put(GuardSetting.TICK_RESOLUTION.variable(), "PT1M");
         return TickGuard.builder(new CloudLockProvider(STORE, "test"))
                 .settings(GuardSettings.fromEnvironment(all, Schedule.Syntax.UNIX_CRON))
                 .listener(listener)
@@ -48,7 +48,7 @@ class TickGuardScheduleTest {
     @Test
     void aTickThatIsNoOccurrenceIsRefusedNamingTheTimeTheScheduleAndTheSettingWithNothingWritten() {
         String job = "off-schedule-" + UUID.randomUUID();
-        TickGuard guard = guard(Map.of(GuardEnvironment.SCHEDULE, "*/5 * * * *"));
+        TickGuard guard = guard(Map.of(GuardSetting.SCHEDULE.variable(), "*/5 * * * *"));
         boolean[] ran = new boolean[1];
         Tick offSchedule = tick(job, 7);
         assertThatThrownBy(() -> guard.run(offSchedule, REMAINING, context -> ran[0] = true))
@@ -71,7 +71,7 @@ class TickGuardScheduleTest {
     void aTickWithinTheResolutionOfAnOccurrenceRuns() throws Exception {
         String job = "late-in-its-minute-" + UUID.randomUUID();
         Tick lateInTheMinute = Tick.of(job, BASE.plus(Duration.ofSeconds(5 * 60 + 41)), Duration.ofMinutes(1));
-        assertThat(guard(Map.of(GuardEnvironment.SCHEDULE, "*/5 * * * *"))
+        assertThat(guard(Map.of(GuardSetting.SCHEDULE.variable(), "*/5 * * * *"))
                         .run(lateInTheMinute, REMAINING, context -> {}))
                 .isEqualTo(TickStatus.ACQUIRED);
     }
@@ -79,7 +79,7 @@ class TickGuardScheduleTest {
     @Test
     void underTheWatermarkAMissedOccurrenceIsReportedOnceWhenTheNextRuns() throws Exception {
         String job = "watermark-" + UUID.randomUUID();
-        TickGuard guard = guard(Map.of(GuardEnvironment.SCHEDULE, "*/5 * * * *"));
+        TickGuard guard = guard(Map.of(GuardSetting.SCHEDULE.variable(), "*/5 * * * *"));
         assertThat(guard.run(tick(job, 0), REMAINING, context -> {})).isEqualTo(TickStatus.ACQUIRED);
         assertThat(missed)
                 .as("the job's first run has no previous occurrence it knows of")
@@ -96,8 +96,8 @@ class TickGuardScheduleTest {
     @Test
     void withEveryOccurrenceAMissedOccurrenceIsReportedOnceWhenTheNextRuns() throws Exception {
         String job = "every-" + UUID.randomUUID();
-        TickGuard guard =
-                guard(Map.of(GuardEnvironment.SCHEDULE, "*/5 * * * *", GuardEnvironment.EVERY_OCCURRENCE, "true"));
+        TickGuard guard = guard(Map.of(
+                GuardSetting.SCHEDULE.variable(), "*/5 * * * *", GuardSetting.EVERY_OCCURRENCE.variable(), "true"));
         assertThat(guard.run(tick(job, 0), REMAINING, context -> {})).isEqualTo(TickStatus.ACQUIRED);
         assertThat(guard.run(tick(job, 10), REMAINING, context -> {})).isEqualTo(TickStatus.ACQUIRED);
         assertThat(missed).containsExactly(BASE.plus(Duration.ofMinutes(5)));
@@ -112,8 +112,8 @@ class TickGuardScheduleTest {
     @Test
     void withEveryOccurrenceAPreviousOccurrenceThatFailedIsMissedAndOneThatIsRunningIsNot() throws Exception {
         String job = "failed-" + UUID.randomUUID();
-        TickGuard guard =
-                guard(Map.of(GuardEnvironment.SCHEDULE, "*/5 * * * *", GuardEnvironment.EVERY_OCCURRENCE, "true"));
+        TickGuard guard = guard(Map.of(
+                GuardSetting.SCHEDULE.variable(), "*/5 * * * *", GuardSetting.EVERY_OCCURRENCE.variable(), "true"));
         guard.run(tick(job, 0), REMAINING, context -> {});
         assertThatThrownBy(() -> guard.run(tick(job, 5), REMAINING, context -> {
                     throw new IllegalStateException("the job failed");
@@ -140,9 +140,9 @@ class TickGuardScheduleTest {
     void theScheduleIsReadInThePlatformsSyntaxAndItsTimeZone() {
         GuardSettings settings = GuardSettings.fromEnvironment(
                 Map.of(
-                        GuardEnvironment.SCHEDULE,
+                        GuardSetting.SCHEDULE.variable(),
                         "cron(0 2 * * ? *)",
-                        GuardEnvironment.SCHEDULE_TIME_ZONE,
+                        GuardSetting.SCHEDULE_TIME_ZONE.variable(),
                         "Europe/Berlin"),
                 Schedule.Syntax.EVENTBRIDGE);
         assertThat(settings.schedule()).isNotNull();
@@ -152,7 +152,7 @@ class TickGuardScheduleTest {
                         .schedule())
                 .isNull();
         assertThat(GuardSettings.fromEnvironment(
-                                Map.of(GuardEnvironment.SCHEDULE, "0 2 * * *"), Schedule.Syntax.UNIX_CRON)
+                                Map.of(GuardSetting.SCHEDULE.variable(), "0 2 * * *"), Schedule.Syntax.UNIX_CRON)
                         .schedule()
                         .zone())
                 .isEqualTo(ZoneOffset.UTC);
@@ -161,24 +161,28 @@ class TickGuardScheduleTest {
     @Test
     void badScheduleSettingsAreNamedAsTheUserWroteThemBeforeAnyRequest() {
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(
-                        Map.of(GuardEnvironment.SCHEDULE, "*/5 * * * *"), Schedule.Syntax.NCRONTAB))
+                        Map.of(GuardSetting.SCHEDULE.variable(), "*/5 * * * *"), Schedule.Syntax.NCRONTAB))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be an NCRONTAB expression")
                 .hasMessageContaining("'*/5 * * * *'");
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(
-                        Map.of(GuardEnvironment.SCHEDULE, "0 2 * * *", GuardEnvironment.SCHEDULE_TIME_ZONE, "Berlin"),
+                        Map.of(
+                                GuardSetting.SCHEDULE.variable(),
+                                "0 2 * * *",
+                                GuardSetting.SCHEDULE_TIME_ZONE.variable(),
+                                "Berlin"),
                         Schedule.Syntax.UNIX_CRON))
                 .hasMessageStartingWith("CLOUDLOCK_SCHEDULE_TIME_ZONE must be a time zone")
                 .hasMessageContaining("'Berlin'");
         assertThatThrownBy(() -> GuardSettings.fromEnvironment(
-                        Map.of(GuardEnvironment.SCHEDULE_TIME_ZONE, "Europe/Berlin"), Schedule.Syntax.UNIX_CRON))
+                        Map.of(GuardSetting.SCHEDULE_TIME_ZONE.variable(), "Europe/Berlin"), Schedule.Syntax.UNIX_CRON))
                 .hasMessageContaining(
                         "CLOUDLOCK_SCHEDULE_TIME_ZONE is 'Europe/Berlin' but CLOUDLOCK_SCHEDULE is not set");
-        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardEnvironment.SCHEDULE, "0 2 * * *")))
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(Map.of(GuardSetting.SCHEDULE.variable(), "0 2 * * *")))
                 .as("without a platform the syntax is unknown: refused, never ignored")
                 .hasMessageContaining("CLOUDLOCK_SCHEDULE is set, but these settings were read without a platform");
-        assertThatThrownBy(() -> TickGuard.builder(new CloudLockProvider(STORE, "test"))
+        assertThatThrownBy(() -> GuardSettings.builder()
                         .schedule(Schedule.Syntax.EVENTBRIDGE, "cron(0 2 * * *)", ZoneOffset.UTC))
-                .hasMessageStartingWith("TickGuard.Builder.schedule must be an EventBridge schedule expression");
+                .hasMessageStartingWith("GuardSettings.Builder.schedule must be an EventBridge schedule expression");
     }
 }

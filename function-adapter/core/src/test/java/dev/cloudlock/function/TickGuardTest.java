@@ -53,7 +53,9 @@ class TickGuardTest {
     void aTickMoreThanOneResolutionAheadIsRefusedBeforeTheJobRunsAndNothingIsRecorded() throws Exception {
         String job = "poisoned-" + UUID.randomUUID();
         TickGuard hourly = TickGuard.builder(provider("a"))
-                .settings(GuardSettings.defaults().withTickResolution(Duration.ofHours(1)))
+                .settings(GuardSettings.builder()
+                        .tickResolution(Duration.ofHours(1))
+                        .build())
                 .build();
         boolean[] ran = new boolean[1];
         assertThatThrownBy(() -> hourly.run(
@@ -118,7 +120,7 @@ class TickGuardTest {
 
     private static TickGuard guard(String instance, WhenBusy whenBusy) {
         return TickGuard.builder(provider(instance))
-                .settings(GuardSettings.defaults().withWhenBusy(whenBusy))
+                .settings(GuardSettings.builder().whenBusy(whenBusy).build())
                 .build();
     }
 
@@ -218,7 +220,7 @@ class TickGuardTest {
 
     @Test
     void withEveryOccurrenceTheLateRetryOfAFailedTickRunsItOnceAfterTheNextTickRan() throws Exception {
-        List<Object> result = aRetryAfterTheNextTickRan(Map.of(GuardEnvironment.EVERY_OCCURRENCE, "true"));
+        List<Object> result = aRetryAfterTheNextTickRan(Map.of(GuardSetting.EVERY_OCCURRENCE.variable(), "true"));
         assertThat(result.get(0)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(result.get(1)).as("successful runs of the first tick").isEqualTo(1);
     }
@@ -229,7 +231,10 @@ class TickGuardTest {
         Instant late = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofHours(2));
         TickGuard guard = TickGuard.builder(provider("a"))
                 .settings(GuardSettings.fromEnvironment(Map.of(
-                        GuardEnvironment.EVERY_OCCURRENCE, "true", GuardEnvironment.OCCURRENCE_RETENTION, "PT1H")))
+                        GuardSetting.EVERY_OCCURRENCE.variable(),
+                        "true",
+                        GuardSetting.OCCURRENCE_RETENTION.variable(),
+                        "PT1H")))
                 .build();
         boolean[] ran = new boolean[1];
         assertThatThrownBy(() -> guard.run(new Tick(job, late), REMAINING, context -> ran[0] = true))
@@ -243,7 +248,10 @@ class TickGuardTest {
         // the negative control: the same tick under a retention that covers it runs
         TickGuard keepsThreeHours = TickGuard.builder(provider("a"))
                 .settings(GuardSettings.fromEnvironment(Map.of(
-                        GuardEnvironment.EVERY_OCCURRENCE, "true", GuardEnvironment.OCCURRENCE_RETENTION, "PT3H")))
+                        GuardSetting.EVERY_OCCURRENCE.variable(),
+                        "true",
+                        GuardSetting.OCCURRENCE_RETENTION.variable(),
+                        "PT3H")))
                 .build();
         assertThat(keepsThreeHours.run(new Tick(job, late), REMAINING, context -> ran[0] = true))
                 .isEqualTo(TickStatus.ACQUIRED);
@@ -274,7 +282,7 @@ class TickGuardTest {
     void leaseFollowsTheRemainingTime() throws Exception {
         Tick tick = tick("crashy-" + UUID.randomUUID(), "2026-11-30T05:00:00Z");
         TickGuard shortLease = TickGuard.builder(provider("crashed"))
-                .leaseMargin(Duration.ZERO)
+                .settings(GuardSettings.builder().leaseMargin(Duration.ZERO).build())
                 .build();
         // An invocation that takes the lock with 300 ms left and never releases it (its process died).
         Thread crashed = new Thread(() -> {
@@ -324,7 +332,9 @@ class TickGuardTest {
         assertThatThrownBy(() -> guard.run(tick("j", "2026-11-30T02:00:00Z"), Duration.ZERO, c -> {}))
                 .hasMessageContaining("remainingTime");
         assertThatThrownBy(() -> TickGuard.builder(provider("a"))
-                        .leaseMargin(Duration.ofSeconds(-1))
+                        .settings(GuardSettings.builder()
+                                .leaseMargin(Duration.ofSeconds(-1))
+                                .build())
                         .build())
                 .hasMessageContaining("leaseMargin");
     }
@@ -379,10 +389,11 @@ class TickGuardTest {
 
     @Test
     void settingsConfigureTheLeaseMarginLockAtLeastForAndFunctionTimeout() throws Exception {
-        GuardSettings settings = GuardSettings.defaults()
-                .withLeaseMargin(Duration.ZERO)
-                .withLockAtLeastFor(Duration.ofMillis(300))
-                .withFunctionTimeout(Duration.ofMillis(400));
+        GuardSettings settings = GuardSettings.builder()
+                .leaseMargin(Duration.ZERO)
+                .lockAtLeastFor(Duration.ofMillis(300))
+                .functionTimeout(Duration.ofMillis(400))
+                .build();
         TickGuard guard = TickGuard.builder(provider("a")).settings(settings).build();
         assertThat(guard.settings()).isEqualTo(settings);
 
@@ -399,7 +410,7 @@ class TickGuardTest {
         // The function timeout is the lease base: a crashed holder blocks the job for 400 ms, not longer.
         String crashy = "timeout-" + UUID.randomUUID();
         TickGuard zeroAtLeast = TickGuard.builder(provider("crashed"))
-                .settings(settings.withLockAtLeastFor(Duration.ZERO))
+                .settings(settings.toBuilder().lockAtLeastFor(Duration.ZERO).build())
                 .build();
         Thread crashed = new Thread(() -> {
             try {
@@ -425,7 +436,10 @@ class TickGuardTest {
         assertThatThrownBy(() -> guard("a").run(tick("j", "2026-11-30T13:00:00Z"), context -> {}))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("CLOUDLOCK_FUNCTION_TIMEOUT");
-        assertThatThrownBy(() -> TickGuard.builder(provider("a")).lockAtLeastFor(Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> TickGuard.builder(provider("a"))
+                        .settings(GuardSettings.builder()
+                                .lockAtLeastFor(Duration.ofSeconds(-1))
+                                .build()))
                 .hasMessageContaining("lockAtLeastFor");
     }
 

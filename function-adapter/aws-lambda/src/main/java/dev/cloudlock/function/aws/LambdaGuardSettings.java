@@ -37,7 +37,7 @@ public record LambdaGuardSettings(String tableName, GuardSettings guard) {
         return new LambdaGuardSettings(tableName, GuardSettings.defaults());
     }
 
-    /** These settings with other guard settings, e.g. {@code forTable("locks").withGuard(guard.withJobName(...))}. */
+    /** These settings with other guard settings, e.g. {@code forTable("locks").withGuard(GuardSettings.builder().jobName(...).build())}. */
     public LambdaGuardSettings withGuard(GuardSettings guard) {
         return new LambdaGuardSettings(tableName, guard);
     }

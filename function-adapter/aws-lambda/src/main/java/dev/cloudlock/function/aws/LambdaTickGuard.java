@@ -6,7 +6,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
@@ -161,8 +161,8 @@ public final class LambdaTickGuard {
     private static String payloadJobName(Map<String, ?> payload) {
         Object name = payload.get(JOB_NAME);
         if (name == null || name.toString().isBlank()) {
-            throw new IllegalArgumentException("No job name: set " + GuardEnvironment.JOB_NAME + " or put \"" + JOB_NAME
-                    + "\" in the schedule's input");
+            throw new IllegalArgumentException("No job name: set " + GuardSetting.JOB_NAME.variable() + " or put \""
+                    + JOB_NAME + "\" in the schedule's input");
         }
         return name.toString();
     }
@@ -192,7 +192,7 @@ public final class LambdaTickGuard {
             }
         }
         throw new IllegalArgumentException(
-                "The event names no rule in 'resources' (" + resources + "): set " + GuardEnvironment.JOB_NAME);
+                "The event names no rule in 'resources' (" + resources + "): set " + GuardSetting.JOB_NAME.variable());
     }
 
     /** {@code function-name/log-stream} inside Lambda (one log stream per execution environment). */

@@ -13,6 +13,7 @@ import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LogLines;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.WhenBusy;
@@ -84,7 +85,7 @@ class GuardedHandlersTest {
     void ruleEventRunsOncePerOccurrence() {
         String job = "report-" + UUID.randomUUID();
         ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock")
-                .withGuard(GuardSettings.defaults().withJobName(job))));
+                .withGuard(GuardSettings.builder().jobName(job).build())));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         assertThat(handler.handleRequest(event, CONTEXT)).isEqualTo("ACQUIRED");
         assertThat(handler.handleRequest(event, CONTEXT))
@@ -112,7 +113,7 @@ class GuardedHandlersTest {
                 }))
                 .build();
         LambdaGuardSettings settings = LambdaGuardSettings.forTable("shedlock")
-                .withGuard(GuardSettings.defaults().withJobName(job));
+                .withGuard(GuardSettings.builder().jobName(job).build());
         ReportHandler handler = new ReportHandler(new LambdaTickGuard(settings, handlersClient));
 
         assertThat(handler.handleRequest(EventLoader.loadScheduledEvent("events/scheduled-event.json"), CONTEXT))
@@ -137,7 +138,10 @@ class GuardedHandlersTest {
     void deliveriesWithinTheResolutionAreOneTick() {
         String job = "late-" + UUID.randomUUID();
         ReportHandler handler = new ReportHandler(guard(LambdaGuardSettings.forTable("shedlock")
-                .withGuard(GuardSettings.defaults().withJobName(job).withTickResolution(Duration.ofMinutes(1)))));
+                .withGuard(GuardSettings.builder()
+                        .jobName(job)
+                        .tickResolution(Duration.ofMinutes(1))
+                        .build())));
         ScheduledEvent onTime = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         ScheduledEvent late = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         late.setTime(
@@ -246,7 +250,7 @@ class GuardedHandlersTest {
     void checkedJobFailureIsRethrownAndTheTickStaysOpen() {
         String job = "flaky-" + UUID.randomUUID();
         LambdaTickGuard guard = guard(LambdaGuardSettings.forTable("shedlock")
-                .withGuard(GuardSettings.defaults().withJobName(job)));
+                .withGuard(GuardSettings.builder().jobName(job).build()));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json");
         assertThatThrownBy(() -> guard.run(event, CONTEXT, run -> {
                     throw new java.io.IOException("upstream down");
@@ -279,16 +283,19 @@ class GuardedHandlersTest {
         assertThat(settings)
                 .isEqualTo(new LambdaGuardSettings(
                         "t",
-                        new GuardSettings(
-                                "j",
-                                Duration.ofMinutes(1),
-                                Duration.ofSeconds(2),
-                                Duration.ZERO,
-                                null,
-                                WhenBusy.SKIP,
-                                CompletedTicks.WATERMARK,
-                                GuardSettings.DEFAULT_OCCURRENCE_RETENTION,
-                                null)));
+                        GuardSettings.builder()
+                                .jobName("j")
+                                .tickResolution(Duration.ofMinutes(1))
+                                .leaseMargin(Duration.ofSeconds(2))
+                                .lockAtLeastFor(Duration.ZERO)
+                                .functionTimeout(null)
+                                .whenBusy(WhenBusy.SKIP)
+                                .completedTicks(CompletedTicks.WATERMARK)
+                                .occurrenceRetention(GuardSetting.OCCURRENCE_RETENTION
+                                        .defaultValue()
+                                        .orElseThrow())
+                                .schedule(null)
+                                .build()));
     }
 
     @Test

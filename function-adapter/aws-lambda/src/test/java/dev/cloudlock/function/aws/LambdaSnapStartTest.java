@@ -73,7 +73,9 @@ class LambdaSnapStartTest {
     }
 
     private static LambdaTickGuard guard() {
-        return guard("shedlock", GuardSettings.defaults().withJobName("job-" + UUID.randomUUID()));
+        return guard(
+                "shedlock",
+                GuardSettings.builder().jobName("job-" + UUID.randomUUID()).build());
     }
 
     private static TickStatus runTick(LambdaTickGuard guard) {
@@ -153,7 +155,8 @@ class LambdaSnapStartTest {
 
     @Test
     void primingAMissingTableFailsInTheInitPhaseNamingTheTable() {
-        LambdaTickGuard guard = guard("no-such-table", GuardSettings.defaults().withJobName("job"));
+        LambdaTickGuard guard =
+                guard("no-such-table", GuardSettings.builder().jobName("job").build());
 
         assertThatThrownBy(guard::prime)
                 .isInstanceOf(LockStoreConfigurationException.class)

@@ -194,7 +194,7 @@ public record AzureGuardSettings(
         return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }
 
-    /** These settings with other guard settings, e.g. {@code defaults().withGuard(guard.withJobName(...))}. */
+    /** These settings with other guard settings, e.g. {@code defaults().withGuard(GuardSettings.builder().jobName(...).build())}. */
     public AzureGuardSettings withGuard(GuardSettings guard) {
         return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }

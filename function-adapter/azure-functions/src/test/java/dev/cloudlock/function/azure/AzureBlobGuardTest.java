@@ -9,7 +9,7 @@ import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LogLines;
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +58,7 @@ class AzureBlobGuardTest {
                 connectionString,
                 AzureGuardSettings.BLOB_CONTAINER,
                 CONTAINER,
-                GuardEnvironment.JOB_NAME,
+                GuardSetting.JOB_NAME.variable(),
                 job);
     }
 
@@ -74,8 +74,8 @@ class AzureBlobGuardTest {
     /** An app whose app settings also hold the timer's schedule, as the Terraform module sets them. */
     private static NightlyReportTimerFunction scheduledApp(String job, String schedule) {
         Map<String, String> settings = new HashMap<>(appSettings(job));
-        settings.put(GuardEnvironment.SCHEDULE, schedule);
-        settings.put(GuardEnvironment.TICK_RESOLUTION, "PT1M");
+        settings.put(GuardSetting.SCHEDULE.variable(), schedule);
+        settings.put(GuardSetting.TICK_RESOLUTION.variable(), "PT1M");
         return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(settings)));
     }
 

@@ -11,7 +11,7 @@ import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.cosmos.CosmosLockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +75,7 @@ class AzureCosmosDefaultTest {
                 CONTAINER,
                 AzureGuardSettings.COSMOS_KEY,
                 Emulators.COSMOS_KEY,
-                GuardEnvironment.JOB_NAME,
+                GuardSetting.JOB_NAME.variable(),
                 job);
     }
 

@@ -189,7 +189,9 @@ class AzureTimerGuardTest {
                 : hour;
         String startup = timer(now.minus(Duration.ofMinutes(50)).toString(), next.toString(), false);
         AzureGuardSettings perMinute = AzureGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
+                .withGuard(GuardSettings.builder()
+                        .tickResolution(Duration.ofMinutes(1))
+                        .build());
 
         NightlyReportTimerFunction first = live("first-start", perMinute);
         assertThat(invoke(first, startup)).isEqualTo(TickStatus.ACQUIRED);
@@ -205,7 +207,9 @@ class AzureTimerGuardTest {
                 .lockedBy("control")
                 .build();
         TickGuard plain = TickGuard.builder(provider)
-                .settings(perMinute.guard().withFunctionTimeout(Duration.ofMinutes(5)))
+                .settings(perMinute.guard().toBuilder()
+                        .functionTimeout(Duration.ofMinutes(5))
+                        .build())
                 .build();
         assertThatThrownBy(() -> plain.run(new Tick("control", next.minus(Duration.ofMinutes(1))), run -> {}))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -233,9 +237,10 @@ class AzureTimerGuardTest {
                 : hour;
         Schedule hourly = Schedule.parse(Schedule.Syntax.NCRONTAB, "0 0 * * * *", ZoneOffset.UTC, "CLOUDLOCK_SCHEDULE");
         AzureGuardSettings scheduled = AzureGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults()
-                        .withTickResolution(Duration.ofMinutes(1))
-                        .withSchedule(hourly));
+                .withGuard(GuardSettings.builder()
+                        .tickResolution(Duration.ofMinutes(1))
+                        .schedule(hourly)
+                        .build());
 
         NightlyReportTimerFunction app = live("scheduled-start", scheduled);
         String startup = timer(now.minus(Duration.ofMinutes(50)).toString(), next.toString(), false);
@@ -254,7 +259,9 @@ class AzureTimerGuardTest {
                         .tableName("shedlock")
                         .lockedBy("control")
                         .build())
-                .settings(scheduled.guard().withFunctionTimeout(Duration.ofMinutes(5)))
+                .settings(scheduled.guard().toBuilder()
+                        .functionTimeout(Duration.ofMinutes(5))
+                        .build())
                 .build();
         assertThatThrownBy(() -> plain.run(new Tick("control", next.minus(Duration.ofMinutes(1))), run -> {}))
                 .as("negative control: the start-up tick as a scheduled one")
@@ -276,7 +283,9 @@ class AzureTimerGuardTest {
     void withoutAScheduleStatusTheInvocationTimeAtTheResolutionNamesTheOccurrence() throws Exception {
         String unmonitored = "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":null,\"IsPastDue\":false}";
         AzureGuardSettings perMinute = AzureGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
+                .withGuard(GuardSettings.builder()
+                        .tickResolution(Duration.ofMinutes(1))
+                        .build());
         NightlyReportTimerFunction one = app("one", "2026-11-30T02:00:00.800Z", perMinute);
         assertThat(invoke(one, unmonitored)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(invoke(app("two", "2026-11-30T02:00:01.300Z", perMinute), unmonitored))
@@ -289,7 +298,9 @@ class AzureTimerGuardTest {
         // The host's placeholder Last: no run recorded yet. At a resolution of a minute the step before 03:00 is 02:59.
         String firstStart = timer("0001-01-01T00:00:00", "2026-11-30T03:00:00+00:00", false);
         AzureGuardSettings perMinute = AzureGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1)));
+                .withGuard(GuardSettings.builder()
+                        .tickResolution(Duration.ofMinutes(1))
+                        .build());
         NightlyReportTimerFunction fresh = app("fresh", "2026-11-30T02:41:12.500Z", perMinute);
         assertThat(invoke(fresh, firstStart)).isEqualTo(TickStatus.ACQUIRED);
         assertThat(fresh.runs).containsExactly("2026-11-30T02:59:00Z fence=1");
@@ -366,9 +377,10 @@ class AzureTimerGuardTest {
     @Test
     void aHungRunBlocksTheJobForTheFunctionTimeoutPlusTheMargin() throws Exception {
         AzureGuardSettings shortTimeout = AzureGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults()
-                        .withFunctionTimeout(Duration.ofSeconds(2))
-                        .withLeaseMargin(Duration.ofSeconds(1)));
+                .withGuard(GuardSettings.builder()
+                        .functionTimeout(Duration.ofSeconds(2))
+                        .leaseMargin(Duration.ofSeconds(1))
+                        .build());
         NightlyReportTimerFunction hung = app("hung", "2026-11-30T02:00:00.100Z", shortTimeout);
         hung.block = new CountDownLatch(1);
         NightlyReportTimerFunction next = app("next", "2026-11-30T03:00:00.100Z", shortTimeout);

@@ -3,7 +3,7 @@ package dev.cloudlock.function.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -53,17 +53,18 @@ class AzureTimerInfoTest {
     @Test
     void settingsComeFromAppSettings() {
         AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(Map.of(
-                GuardEnvironment.JOB_NAME, "nightly-report",
-                GuardEnvironment.TICK_RESOLUTION, "PT1M",
-                GuardEnvironment.FUNCTION_TIMEOUT, "PT10M"));
+                GuardSetting.JOB_NAME.variable(), "nightly-report",
+                GuardSetting.TICK_RESOLUTION.variable(), "PT1M",
+                GuardSetting.FUNCTION_TIMEOUT.variable(), "PT10M"));
         assertThat(settings.guard().jobName()).isEqualTo("nightly-report");
         assertThat(settings.guard().tickResolution()).isEqualTo(Duration.ofMinutes(1));
         assertThat(settings.guard().functionTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(settings.guard().leaseMargin()).isEqualTo(Duration.ofSeconds(5));
         assertThat(AzureGuardSettings.fromEnvironment(Map.of()).guard().functionTimeout())
                 .isEqualTo(Duration.ofMinutes(30));
-        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(GuardEnvironment.FUNCTION_TIMEOUT, "10m")))
-                .hasMessageContaining(GuardEnvironment.FUNCTION_TIMEOUT);
+        assertThatThrownBy(() ->
+                        AzureGuardSettings.fromEnvironment(Map.of(GuardSetting.FUNCTION_TIMEOUT.variable(), "10m")))
+                .hasMessageContaining(GuardSetting.FUNCTION_TIMEOUT.variable());
     }
 
     @Test

@@ -83,7 +83,7 @@ public record GcpGuardSettings(String collection, String database, GuardSettings
         return new GcpGuardSettings(collection, database, guard);
     }
 
-    /** These settings with other guard settings, e.g. {@code defaults().withGuard(guard.withJobName(...))}. */
+    /** These settings with other guard settings, e.g. {@code defaults().withGuard(GuardSettings.builder().jobName(...).build())}. */
     public GcpGuardSettings withGuard(GuardSettings guard) {
         return new GcpGuardSettings(collection, database, guard);
     }

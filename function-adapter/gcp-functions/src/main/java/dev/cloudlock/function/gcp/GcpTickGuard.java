@@ -7,7 +7,7 @@ import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.firestore.FirestoreStoreType;
-import dev.cloudlock.function.GuardEnvironment;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
@@ -179,8 +179,8 @@ public final class GcpTickGuard {
         return settings.guard().tickAt(PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), () -> {
             String header = request.getFirstHeader(JOB_NAME_HEADER)
                     .filter(name -> !name.isBlank())
-                    .orElseThrow(() -> new IllegalArgumentException(
-                            "The request has no " + JOB_NAME_HEADER + " header: set " + GuardEnvironment.JOB_NAME));
+                    .orElseThrow(() -> new IllegalArgumentException("The request has no " + JOB_NAME_HEADER
+                            + " header: set " + GuardSetting.JOB_NAME.variable()));
             return header.substring(header.lastIndexOf('/') + 1);
         });
     }
@@ -200,8 +200,8 @@ public final class GcpTickGuard {
         String source = event.getSource() == null ? "" : event.getSource().toString();
         int topics = source.lastIndexOf("/topics/");
         if (topics < 0 || topics + "/topics/".length() == source.length()) {
-            throw new IllegalArgumentException(
-                    "The event's source '" + source + "' names no Pub/Sub topic: set " + GuardEnvironment.JOB_NAME);
+            throw new IllegalArgumentException("The event's source '" + source + "' names no Pub/Sub topic: set "
+                    + GuardSetting.JOB_NAME.variable());
         }
         return source.substring(topics + "/topics/".length());
     }

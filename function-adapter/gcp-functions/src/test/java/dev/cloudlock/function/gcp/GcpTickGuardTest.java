@@ -81,7 +81,9 @@ class GcpTickGuardTest {
     @Test
     void aRedeliveryIsTheSameTickAndTheNextPublicationTheNext() {
         GcpTickGuard guard = guard(GcpGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults().withTickResolution(Duration.ofMinutes(1))));
+                .withGuard(GuardSettings.builder()
+                        .tickResolution(Duration.ofMinutes(1))
+                        .build()));
         Tick first = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
         Tick redelivered = guard.tickOf(event("101", "2026-11-30T02:00:00.412Z", "2026-11-30T02:00:00.412Z"));
         assertThat(first)
@@ -147,7 +149,9 @@ class GcpTickGuardTest {
         assertThat(message.dataAsString()).isEqualTo("hello");
         assertThat(message.attributes()).isEqualTo(Map.of("origin", "scheduler"));
         assertThat(guard(GcpGuardSettings.defaults()
-                                .withGuard(GuardSettings.defaults().withJobName("configured")))
+                                .withGuard(GuardSettings.builder()
+                                        .jobName("configured")
+                                        .build()))
                         .tickOf(event("103", null, "2026-11-30T03:00:00.5+01:00"))
                         .jobName())
                 .isEqualTo("configured");
@@ -213,8 +217,9 @@ class GcpTickGuardTest {
 
         assertThat(new GcpTickGuard(
                                 GcpGuardSettings.defaults()
-                                        .withGuard(
-                                                GuardSettings.defaults().withFunctionTimeout(Duration.ofSeconds(30))),
+                                        .withGuard(GuardSettings.builder()
+                                                .functionTimeout(Duration.ofSeconds(30))
+                                                .build()),
                                 provider)
                         .run(new Tick("no-credentials", Instant.parse("2026-11-30T02:00:00Z")), run -> {}))
                 .as("the control: the same construction with an emulator named runs the tick")
@@ -289,9 +294,10 @@ class GcpTickGuardTest {
     void theLeaseIsTheFunctionTimeoutPlusTheMargin() throws Exception {
         Emulators.resetFirestore();
         GcpGuardSettings settings = GcpGuardSettings.defaults()
-                .withGuard(GuardSettings.defaults()
-                        .withFunctionTimeout(Duration.ofSeconds(2))
-                        .withJobName("lease-job"));
+                .withGuard(GuardSettings.builder()
+                        .functionTimeout(Duration.ofSeconds(2))
+                        .jobName("lease-job")
+                        .build());
         GcpTickGuard crashed = guard(settings);
         GcpTickGuard next = guard(settings);
         AtomicInteger runs = new AtomicInteger();

@@ -1,6 +1,7 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.WhenBusy;
@@ -11,41 +12,20 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The guard's configuration, one entry per function name under {@code cloudlock.functions.<functionName>}:
- *
- * <table>
- *   <caption>per-function properties</caption>
- *   <tr><th>property</th><th>meaning</th><th>default</th></tr>
- *   <tr><td>{@code tick-source}</td><td>where the occurrence's scheduled time is read (see {@link TickSource})</td>
- *       <td>required</td></tr>
- *   <tr><td>{@code job-name}</td><td>the lock name</td><td>the function name</td></tr>
- *   <tr><td>{@code tick-resolution}</td><td>scheduled times are truncated to this grain</td><td>1 s</td></tr>
- *   <tr><td>{@code lease}</td><td>how long a run holds the job at most: the function's timeout plus a margin</td>
- *       <td>15 min</td></tr>
- *   <tr><td>{@code lock-at-least-for}</td><td>minimum time the job stays locked after it started</td><td>0</td></tr>
- *   <tr><td>{@code when-busy}</td><td>a delivery that finds the lock held: {@code skip} (return
- *       {@code BUSY}) or {@code retry} (throw {@link dev.cloudlock.function.TickBusyException}, so the
- *       platform delivers it again; see {@link WhenBusy})</td><td>{@code skip}</td></tr>
- *   <tr><td>{@code every-occurrence}</td><td>{@code true}: record each completed occurrence, so a late retry of an
- *       older tick still runs after newer ticks completed ({@link dev.cloudlock.core.CompletedTicks#EVERY_OCCURRENCE});
- *       {@code false}: the job's watermark</td><td>{@code false}</td></tr>
- *   <tr><td>{@code occurrence-retention}</td><td>with every occurrence recorded, how long after its tick an
- *       occurrence record is kept; the store's TTL or lifecycle rule deletes it after that, and a delivery of an older
- *       tick is refused</td><td>7 days</td></tr>
- *   <tr><td>{@code schedule}</td><td>the job's schedule in its platform's syntax ({@link Schedule}): a delivery
- *       whose tick is no occurrence of it is refused, and a run whose previous occurrence neither completed nor is
- *       running is logged as missed</td><td>none</td></tr>
- *   <tr><td>{@code schedule-time-zone}</td><td>the schedule's time zone (IANA name)</td><td>UTC</td></tr>
- *   <tr><td>{@code schedule-syntax}</td><td>{@code eventbridge}, {@code unix-cron} or {@code ncrontab}</td><td>the
- *       tick source's platform: {@code eventbridge} for {@code eventbridge} and {@code eventbridge-scheduler},
- *       {@code unix-cron} for {@code cloud-scheduler}, {@code pubsub-push} and {@code gcf-event}; required with a
- *       schedule for {@code header:} and {@code json:}</td></tr>
- * </table>
- *
- * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
+ * The guard's configuration, one entry per function name under {@code cloudlock.functions.<functionName>}, bound by
+ * Spring (relaxed names, {@code 1m} or {@code PT1M} durations). The guard settings among these properties are each a
+ * {@link GuardSetting}'s {@link GuardSetting#property() property}, read through {@link GuardSettings#read} and
+ * defaulting to the descriptor's default; the others are this module's own: {@code tick-source} (required, see
+ * {@link TickSource}), {@code lease} (the whole lease: the function's timeout with the margin in it, default
+ * {@link #DEFAULT_LEASE}) and {@code schedule-syntax} (by default the tick source's platform). The job name defaults
+ * to the function name. {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the
+ * decorator still works).
  */
 @ConfigurationProperties("cloudlock")
 public class CloudLockFunctionProperties {
+
+    /** How long a run holds its job at most unless {@code lease} says otherwise. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(15);
 
     private final Map<String, FunctionGuard> functions = new LinkedHashMap<>();
 
@@ -54,19 +34,27 @@ public class CloudLockFunctionProperties {
         return functions;
     }
 
-    /** How one function is guarded. */
+    /**
+     * How one function is guarded. A guard setting's field starts at its {@link GuardSetting}'s default, or
+     * {@code null} where the descriptor has none (or, for the time zone, where setting it means a schedule is
+     * set).
+     */
     public static class FunctionGuard {
         private @Nullable String jobName;
         private @Nullable String tickSource;
-        private Duration tickResolution = Duration.ofSeconds(1);
-        private Duration lease = Duration.ofMinutes(15);
-        private Duration lockAtLeastFor = Duration.ZERO;
-        private WhenBusy whenBusy = GuardSettings.DEFAULT_WHEN_BUSY;
-        private boolean everyOccurrence = GuardSettings.DEFAULT_COMPLETED_TICKS == CompletedTicks.EVERY_OCCURRENCE;
-        private Duration occurrenceRetention = GuardSettings.DEFAULT_OCCURRENCE_RETENTION;
+        private Duration tickResolution = defaultOf(GuardSetting.TICK_RESOLUTION);
+        private Duration lease = DEFAULT_LEASE;
+        private Duration lockAtLeastFor = defaultOf(GuardSetting.LOCK_AT_LEAST_FOR);
+        private WhenBusy whenBusy = defaultOf(GuardSetting.WHEN_BUSY);
+        private boolean everyOccurrence = defaultOf(GuardSetting.EVERY_OCCURRENCE) == CompletedTicks.EVERY_OCCURRENCE;
+        private Duration occurrenceRetention = defaultOf(GuardSetting.OCCURRENCE_RETENTION);
         private @Nullable String schedule;
         private @Nullable String scheduleTimeZone;
         private Schedule.@Nullable Syntax scheduleSyntax;
+
+        private static <T> T defaultOf(GuardSetting<T> setting) {
+            return setting.defaultValue().orElseThrow();
+        }
 
         public @Nullable String getJobName() {
             return jobName;

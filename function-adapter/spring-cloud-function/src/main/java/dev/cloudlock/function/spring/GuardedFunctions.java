@@ -1,9 +1,7 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.DeliveryListener;
-import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
@@ -17,14 +15,14 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.util.FileCopyUtils;
@@ -185,58 +183,62 @@ public final class GuardedFunctions {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + "tick-source: " + e.getMessage(), e);
         }
-        requirePositive(properties.getTickResolution(), prefix + "tick-resolution");
-        requirePositive(properties.getLease(), prefix + "lease");
-        Duration lockAtLeastFor = properties.getLockAtLeastFor();
-        if (lockAtLeastFor == null || lockAtLeastFor.isNegative()) {
-            throw new IllegalArgumentException(
-                    prefix + "lock-at-least-for must not be negative, was " + lockAtLeastFor);
+        if (properties.getScheduleSyntax() != null
+                && (properties.getSchedule() == null || properties.getSchedule().isBlank())) {
+            throw new IllegalArgumentException(prefix + "schedule-syntax is set but " + prefix + "schedule is not: set"
+                    + " the schedule or neither");
         }
-        String jobName =
-                properties.getJobName() == null || properties.getJobName().isBlank()
-                        ? functionName
-                        : properties.getJobName();
+        requirePositive(properties.getLease(), prefix + "lease");
+        // Every guard setting Spring bound, read as the environment is: one reader, named as the properties.
+        BeanWrapper bound = new BeanWrapperImpl(properties);
+        GuardSettings read = GuardSettings.read(
+                setting -> setting.property()
+                        .map(property -> text(bound.getPropertyValue(beanProperty(property))))
+                        .orElse(null),
+                setting -> prefix + setting.property().orElse(setting.name()),
+                () -> scheduleSyntax(properties, source, prefix));
+        String jobName = read.jobName() != null ? read.jobName() : functionName;
         // The lease property is the whole lease: the function's timeout with the margin already in it.
-        GuardSettings guard = GuardSettings.defaults()
-                .withJobName(jobName)
-                .withTickResolution(properties.getTickResolution())
-                .withLeaseMargin(Duration.ZERO)
-                .withLockAtLeastFor(lockAtLeastFor)
-                .withFunctionTimeout(properties.getLease())
-                .withWhenBusy(Objects.requireNonNull(properties.getWhenBusy(), prefix + "when-busy"))
-                .withCompletedTicks(
-                        properties.isEveryOccurrence() ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK)
-                .withOccurrenceRetention(
-                        Objects.requireNonNull(properties.getOccurrenceRetention(), prefix + "occurrence-retention"))
-                .withSchedule(schedule(properties, source, prefix));
+        GuardSettings guard = read.toBuilder()
+                .jobName(jobName)
+                .leaseMargin(Duration.ZERO)
+                .functionTimeout(properties.getLease())
+                .build();
         return new Settings(
                 jobName,
                 source,
                 TickGuard.builder(provider).settings(guard).listener(listener).build());
     }
 
-    /** The function's schedule from its three properties, named as written; {@code null} when none is set. */
-    private static @Nullable Schedule schedule(
-            CloudLockFunctionProperties.FunctionGuard properties, TickSource source, String prefix) {
-        String expression = properties.getSchedule();
-        String zone = properties.getScheduleTimeZone();
-        if (expression == null || expression.isBlank()) {
-            if (zone != null && !zone.isBlank() || properties.getScheduleSyntax() != null) {
-                throw new IllegalArgumentException(prefix + "schedule-time-zone or " + prefix + "schedule-syntax is"
-                        + " set but " + prefix + "schedule is not: set the schedule or neither");
+    /** The text of a bound value, as the environment writes it ({@code PT1M}, {@code RETRY}, {@code true}). */
+    private static @Nullable String text(@Nullable Object value) {
+        return value == null ? null : value.toString();
+    }
+
+    /** The bean property of {@link CloudLockFunctionProperties.FunctionGuard} that binds {@code property}. */
+    static String beanProperty(String property) {
+        StringBuilder name = new StringBuilder();
+        boolean upper = false;
+        for (char c : property.toCharArray()) {
+            if (c == '-') {
+                upper = true;
+            } else {
+                name.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
             }
-            return null;
         }
-        Schedule.Syntax syntax = properties.getScheduleSyntax() != null
+        return name.toString();
+    }
+
+    /** The schedule's syntax: the property, else the tick source's platform. */
+    private static Schedule.Syntax scheduleSyntax(
+            CloudLockFunctionProperties.FunctionGuard properties, TickSource source, String prefix) {
+        return properties.getScheduleSyntax() != null
                 ? properties.getScheduleSyntax()
                 : source.scheduleSyntax()
                         .orElseThrow(() -> new IllegalArgumentException(prefix + "schedule-syntax is required with"
                                 + " tick-source " + properties.getTickSource() + ", which may be any platform's:"
                                 + " eventbridge, unix-cron or ncrontab"));
-        ZoneId zoneId = zone == null || zone.isBlank()
-                ? ZoneOffset.UTC
-                : GuardEnvironment.zone(zone, prefix + "schedule-time-zone");
-        return Schedule.parse(syntax, expression, zoneId, prefix + "schedule");
     }
 
     private static void requirePositive(@Nullable Duration value, String property) {
