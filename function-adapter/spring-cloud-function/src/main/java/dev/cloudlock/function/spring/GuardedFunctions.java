@@ -93,6 +93,15 @@ public final class GuardedFunctions {
         return input -> run(settings, input, function).value();
     }
 
+    /**
+     * The guard settings of {@code functionName}, as its properties made them.
+     *
+     * @throws IllegalArgumentException when no guard is configured for {@code functionName}
+     */
+    GuardSettings settingsOf(String functionName) {
+        return settings(functionName).guard().settings();
+    }
+
     /** The occurrence being run by a guarded body on this thread, with its fencing token. */
     public static Optional<TickContext> currentTick() {
         return Optional.ofNullable(CURRENT.get());
