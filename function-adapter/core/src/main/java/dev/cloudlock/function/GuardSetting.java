@@ -109,7 +109,8 @@ public final class GuardSetting<T> {
 
     /**
      * With every occurrence recorded, how long after its tick an occurrence record is kept before the store's own
-     * mechanism may delete it; a delivery of an older tick is refused ({@link CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}).
+     * mechanism may delete it; a delivery of an older tick is refused
+     * ({@link CompletedTicks#DEFAULT_OCCURRENCE_RETENTION}).
      */
     public static final GuardSetting<Duration> OCCURRENCE_RETENTION = new GuardSetting<>(
             "occurrenceRetention",
@@ -216,7 +217,7 @@ public final class GuardSetting<T> {
         return Optional.ofNullable(defaultValue);
     }
 
-    /** The default as the docs and the environment write it ({@code PT1S}, {@code skip}, {@code false}, {@code UTC}). */
+    /** The default as the docs and the environment write it: {@code PT1S}, {@code skip}, {@code false}, {@code UTC}. */
     public Optional<String> defaultText() {
         return defaultValue().map(format.printer);
     }

@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a guarded Lambda keeps its locks, plus the {@link GuardSettings} every cloud shares, from code or from
  * environment variables: {@code CLOUDLOCK_DYNAMODB_TABLE} (the lock table, required) and the variables of
- * {@link GuardSettings}. Without {@code CLOUDLOCK_JOB_NAME} the job is the rule's name, or the Scheduler payload's
- * {@code jobName}. Lambda reports the remaining time, so the lease is that plus the margin and no function timeout
- * is needed. {@code CLOUDLOCK_SCHEDULE} is the schedule's EventBridge expression ({@code rate(...)}, {@code cron(...)}
+ * {@link dev.cloudlock.function.GuardSetting}. Without {@code CLOUDLOCK_JOB_NAME} the job is the rule's name, or the
+ * Scheduler payload's {@code jobName}. Lambda reports the remaining time, so the lease is that plus the margin and no
+ * function timeout is needed. {@code CLOUDLOCK_SCHEDULE} is the schedule's EventBridge expression ({@code rate(...)}, {@code cron(...)}
  * or {@code at(...)}, {@link Schedule.Syntax#EVENTBRIDGE}) and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its
  * {@code schedule_expression_timezone}, as the Terraform module sets them.
  *
@@ -37,7 +37,10 @@ public record LambdaGuardSettings(String tableName, GuardSettings guard) {
         return new LambdaGuardSettings(tableName, GuardSettings.defaults());
     }
 
-    /** These settings with other guard settings, e.g. {@code forTable("locks").withGuard(GuardSettings.builder().jobName(...).build())}. */
+    /**
+     * These settings with other guard settings, e.g.
+     * {@code forTable("locks").withGuard(GuardSettings.builder().jobName(...).build())}.
+     */
     public LambdaGuardSettings withGuard(GuardSettings guard) {
         return new LambdaGuardSettings(tableName, guard);
     }

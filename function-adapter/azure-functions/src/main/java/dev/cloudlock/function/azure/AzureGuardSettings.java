@@ -40,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  *       ({@link Schedule.Syntax#NCRONTAB}), the same as {@value #TIMER_SCHEDULE}; with
  *       {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} the app's {@code WEBSITE_TIME_ZONE} or {@code TZ} as an IANA name</td>
  *       <td>none</td></tr>
- *   <tr><td>the variables of {@link GuardSettings}</td><td>job name (default: the function's name), resolution,
- *       margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
+ *   <tr><td>the variables of {@link dev.cloudlock.function.GuardSetting}</td><td>job name (default: the
+ *       function's name), resolution, margin, lockAtLeastFor, function timeout</td><td>as there</td></tr>
  * </table>
  * The Blob Storage account is looked up in {@link BlobAccount}'s order, which the {@code cloudlock} CLI and the Spring
  * Boot starter share. The module {@code infra-terraform/modules/azure-timer-function} sets the endpoint, database,
@@ -194,7 +194,10 @@ public record AzureGuardSettings(
         return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }
 
-    /** These settings with other guard settings, e.g. {@code defaults().withGuard(GuardSettings.builder().jobName(...).build())}. */
+    /**
+     * These settings with other guard settings, e.g.
+     * {@code defaults().withGuard(GuardSettings.builder().jobName(...).build())}.
+     */
     public AzureGuardSettings withGuard(GuardSettings guard) {
         return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
     }

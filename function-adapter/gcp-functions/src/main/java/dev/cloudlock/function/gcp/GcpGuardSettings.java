@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * Where a guarded Cloud Function keeps its locks, plus the {@link GuardSettings} every cloud shares, from code or
  * from environment variables: {@code CLOUDLOCK_FIRESTORE_COLLECTION} (the collection of the locks, default
  * {@code shedlock}), {@code CLOUDLOCK_FIRESTORE_DATABASE} (the Firestore database, default {@code (default)}) and the
- * variables of {@link GuardSettings}. Without {@code CLOUDLOCK_JOB_NAME} the job is the
+ * variables of {@link dev.cloudlock.function.GuardSetting}. Without {@code CLOUDLOCK_JOB_NAME} the job is the
  * Pub/Sub topic's name, or the {@code X-CloudScheduler-JobName} header. {@code CLOUDLOCK_SCHEDULE} is the Cloud
  * Scheduler job's unix-cron schedule ({@link Schedule.Syntax#UNIX_CRON}) and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its
  * {@code time_zone}, as the Terraform module sets them.
@@ -83,7 +83,10 @@ public record GcpGuardSettings(String collection, String database, GuardSettings
         return new GcpGuardSettings(collection, database, guard);
     }
 
-    /** These settings with other guard settings, e.g. {@code defaults().withGuard(GuardSettings.builder().jobName(...).build())}. */
+    /**
+     * These settings with other guard settings, e.g.
+     * {@code defaults().withGuard(GuardSettings.builder().jobName(...).build())}.
+     */
     public GcpGuardSettings withGuard(GuardSettings guard) {
         return new GcpGuardSettings(collection, database, guard);
     }
