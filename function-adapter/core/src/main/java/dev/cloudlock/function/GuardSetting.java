@@ -240,13 +240,14 @@ public final class GuardSetting<T> {
         return format.parser.parse(text, spelling);
     }
 
-    /** Sets {@code value} on {@code builder}; {@code false} for the schedule's parts, which make one value together. */
-    boolean set(GuardSettings.Builder builder, T value) {
-        if (setter == null) {
-            return false;
+    /**
+     * Sets {@code value} on {@code builder}; nothing for the schedule's two parts, which {@link GuardSettings#read}
+     * makes one value of.
+     */
+    void set(GuardSettings.Builder builder, T value) {
+        if (setter != null) {
+            setter.accept(builder, value);
         }
-        setter.accept(builder, value);
-        return true;
     }
 
     /** The default, for a setting that has one. */
