@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
  * environment variables: {@code CLOUDLOCK_DYNAMODB_TABLE} (the lock table, required) and the variables of
  * {@link dev.cloudlock.function.GuardSetting}. Without {@code CLOUDLOCK_JOB_NAME} the job is the rule's name, or the
  * Scheduler payload's {@code jobName}. Lambda reports the remaining time, so the lease is that plus the margin and no
- * function timeout is needed. {@code CLOUDLOCK_SCHEDULE} is the schedule's EventBridge expression ({@code rate(...)}, {@code cron(...)}
- * or {@code at(...)}, {@link Schedule.Syntax#EVENTBRIDGE}) and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its
- * {@code schedule_expression_timezone}, as the Terraform module sets them.
+ * function timeout is needed. {@code CLOUDLOCK_SCHEDULE} is the schedule's EventBridge expression
+ * ({@code rate(...)}, {@code cron(...)} or {@code at(...)}, {@link Schedule.Syntax#EVENTBRIDGE}) and
+ * {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its {@code schedule_expression_timezone}, as the Terraform module sets them.
  *
  * @param tableName the DynamoDB lock table
  * @param guard the job name, tick resolution, lease margin and lockAtLeastFor
