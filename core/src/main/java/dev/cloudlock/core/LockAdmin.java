@@ -112,15 +112,7 @@ public final class LockAdmin {
      *     {@value OccurrenceAudit#MAX_OCCURRENCES} or not in ascending order, or the retention is not positive
      */
     public OccurrenceAudit audit(String job, List<Instant> ticks, CompletedTicks completedTicks, Duration retention) {
-        LockRules.checkName(store, job);
-        Objects.requireNonNull(completedTicks, "completedTicks");
-        Objects.requireNonNull(retention, "retention");
-        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
-            completedTicks.recordName(job, Instant.EPOCH); // the length check, with its message
-        }
-        if (retention.isNegative() || retention.isZero()) {
-            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
-        }
+        checkAudit(job, completedTicks, retention);
         if (ticks.size() > OccurrenceAudit.MAX_OCCURRENCES) {
             throw new IllegalArgumentException("An audit classifies at most " + OccurrenceAudit.MAX_OCCURRENCES
                     + " ticks, was given " + ticks.size());
@@ -142,6 +134,46 @@ public final class LockAdmin {
                 jobRecord,
                 tick -> show(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick)),
                 now);
+    }
+
+    /**
+     * What became of {@code tick}, the occurrence before the one the caller runs while it holds the job's lock: the
+     * audit's rule for that one tick ({@link OccurrenceAudit}), the job's held lock being the caller's own and so saying
+     * nothing of this tick. For a guard that reports a missed occurrence when the next one runs. One read: the job
+     * record under {@link CompletedTicks#WATERMARK}; under {@link CompletedTicks#EVERY_OCCURRENCE} the tick's
+     * occurrence record, and the job record only when that is absent (its watermark from before a switch may cover the
+     * tick).
+     *
+     * @throws IllegalArgumentException before any request, as {@link #audit} does
+     */
+    public OccurrenceAudit.Outcome auditPrevious(
+            String job, Instant tick, CompletedTicks completedTicks, Duration retention) {
+        checkAudit(job, completedTicks, retention);
+        Objects.requireNonNull(tick, "tick");
+        Optional<LockView> occurrenceRecord = completedTicks == CompletedTicks.EVERY_OCCURRENCE
+                ? show(completedTicks.recordName(job, tick))
+                : Optional.empty();
+        Optional<LockView> jobRecord = occurrenceRecord.isPresent() ? Optional.empty() : show(job);
+        return OccurrenceAudit.outcome(
+                tick,
+                false,
+                completedTicks,
+                retention,
+                jobRecord,
+                occurrenceRecord,
+                clock.now(job).latest());
+    }
+
+    private void checkAudit(String job, CompletedTicks completedTicks, Duration retention) {
+        LockRules.checkName(store, job);
+        Objects.requireNonNull(completedTicks, "completedTicks");
+        Objects.requireNonNull(retention, "retention");
+        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
+            completedTicks.recordName(job, Instant.EPOCH); // the length check, with its message
+        }
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
+        }
     }
 
     /** The lock named {@code name}, empty when the store has no record of it. */
