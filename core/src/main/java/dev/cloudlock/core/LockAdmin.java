@@ -138,9 +138,9 @@ public final class LockAdmin {
 
     /**
      * What became of {@code tick}, the occurrence before the one the caller runs while it holds the job's lock: the
-     * audit's rule for that one tick ({@link OccurrenceAudit}), the job's held lock being the caller's own and so saying
-     * nothing of this tick. For a guard that reports a missed occurrence when the next one runs. One read: the job
-     * record under {@link CompletedTicks#WATERMARK}; under {@link CompletedTicks#EVERY_OCCURRENCE} the tick's
+     * audit's rule for that one tick ({@link OccurrenceAudit}), the job's held lock being the caller's own and so
+     * saying nothing of this tick. For a guard that reports a missed occurrence when the next one runs. One read: the
+     * job record under {@link CompletedTicks#WATERMARK}; under {@link CompletedTicks#EVERY_OCCURRENCE} the tick's
      * occurrence record, and the job record only when that is absent (its watermark from before a switch may cover the
      * tick).
      *

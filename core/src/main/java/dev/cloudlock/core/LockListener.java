@@ -1,12 +1,13 @@
 package dev.cloudlock.core;
 
 /**
- * Told of every decision a {@link CloudLockProvider} makes, as it makes it: the provider calls these methods, so what
- * a listener sees is what happened, never a guess from outside. Each attempt, release and extension is reported
- * exactly once: an attempt as {@link #acquired}, {@link #busy}, {@link #done} or {@link #storeError}
- * (the words of {@link TickStatus}, for a plain lock as for a tick); a release as {@link #released}, {@link #releaseRefused} or {@link #storeError}; an extension
- * as {@link #extended}, {@link #extendRefused} or {@link #storeError}. An acquisition whose write may have landed
- * although its response was lost is also reported as {@link #ambiguousWriteResolved}, before its outcome.
+ * Told of every decision a {@link CloudLockProvider} makes, as it makes it: the provider calls these methods, so what a
+ * listener sees is what happened, never a guess from outside. Each attempt, release and extension is reported exactly
+ * once: an attempt as {@link #acquired}, {@link #busy}, {@link #done} or {@link #storeError} (the words of {@link
+ * TickStatus}, for a plain lock as for a tick); a release as {@link #released}, {@link #releaseRefused} or {@link
+ * #storeError}; an extension as {@link #extended}, {@link #extendRefused} or {@link #storeError}. An acquisition whose
+ * write may have landed although its response was lost is also reported as {@link #ambiguousWriteResolved}, before its
+ * outcome.
  *
  * <p>A job under {@link CompletedTicks#EVERY_OCCURRENCE} is reported under the job's name: its occurrence record is
  * part of the one decision. Every method does nothing by default; implement the ones you need. Calls come on the

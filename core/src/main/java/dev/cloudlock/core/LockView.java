@@ -30,7 +30,7 @@ public record LockView(
         Objects.requireNonNull(name, "name");
     }
 
-    /** Whether {@code tick} is done under this record: its watermark is at or after it ({@link LockRecord#completes}). */
+    /** Whether {@code tick} is done: the watermark is at or after it ({@link LockRecord#completes}). */
     public boolean hasCompleted(Instant tick) {
         return LockRecord.completes(watermark, tick);
     }

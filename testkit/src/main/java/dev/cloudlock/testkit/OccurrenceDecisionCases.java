@@ -137,8 +137,8 @@ abstract class OccurrenceDecisionCases extends ContractCases {
     }
 
     /**
-     * Brings a fresh job's {@link #TICK} into {@code state}, then asks core's decision (the audit, first: it only reads)
-     * and the store's (an acquisition of the tick), and checks both against the state's row.
+     * Brings a fresh job's {@link #TICK} into {@code state}, then asks core's decision (the audit, first: it only
+     * reads) and the store's (an acquisition of the tick), and checks both against the state's row.
      */
     static void check(Function<String, CloudLockProvider> providers, State state) {
         String job =
