@@ -58,7 +58,7 @@ class StoreCheckTest {
                 .startsWith(StoreCheck.NOT_ATOMIC)
                 .contains("double winners");
         assertThat(Output.check(result)).contains("failed   atomic", "1 check failed: atomic.");
-        assertThat(Output.json(result, 1, null))
+        assertThat(Json.write(result, Json.exitCode(1)))
                 .startsWith("{\"lockName\":\"cloudlock-check-")
                 .contains("\"passed\":false", "{\"name\":\"atomic\",\"status\":\"FAILED\"")
                 .doesNotContain("storeFailure", "fix")
