@@ -242,6 +242,8 @@ public final class LockAdmin {
      * @param expectedWatermark the watermark the operator saw, {@code null} for a record without one
      * @param newWatermark the tick to record; not further ahead of the store's time than
      *     {@link CloudLockProvider#DEFAULT_MAX_TICK_LEAD}, so a reset cannot poison the job either
+     * @throws TickTooFarAheadException when {@code newWatermark} is further ahead than that, after reading the store's
+     *     time and before any write
      */
     public WatermarkResetResult resetWatermark(String name, @Nullable Instant expectedWatermark, Instant newWatermark) {
         return watermarkReset.reset(name, expectedWatermark, newWatermark);
