@@ -2,7 +2,6 @@ package dev.cloudlock.cli;
 
 import dev.cloudlock.core.AdminAnswers;
 import dev.cloudlock.core.CompletedTicks;
-import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.OccurrenceAudit;
 import dev.cloudlock.function.Schedule;
@@ -138,14 +137,11 @@ final class AuditCommand extends Subcommand {
             }
             ticks.add(tick);
         }
-        // Without --every-occurrence the watermark alone would call every tick missed for a job that records every
-        // occurrence: its occurrence records say how it records them.
-        boolean recordsEveryOccurrence = everyOccurrence || hasOccurrenceRecords();
-        if (recordsEveryOccurrence && !everyOccurrence) {
+        CompletedTicks mode = everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : admin().completedTicksOf(job);
+        if (mode == CompletedTicks.EVERY_OCCURRENCE && !everyOccurrence) {
             err().println("cloudlock: '" + job + "' has occurrence records, so it records every occurrence"
                     + " (CLOUDLOCK_EVERY_OCCURRENCE=true): audited from them, as with --every-occurrence");
         }
-        CompletedTicks mode = recordsEveryOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
         OccurrenceAudit audit = admin().audit(job, ticks, mode, retention);
         if (audit.noSuchJob()) {
             return refused(
@@ -163,22 +159,6 @@ final class AuditCommand extends Subcommand {
                                 ? Json.write(Report.of(audit, window), Json.exitCode(code)) + "\n"
                                 : Output.audit(audit, window));
         return code;
-    }
-
-    /**
-     * Whether the store has an occurrence record of the job: pages until one is found (a page of a filtered listing,
-     * DynamoDB's, may be empty and still have a next one).
-     */
-    private boolean hasOccurrenceRecords() {
-        String token = null;
-        do {
-            LockAdmin.OccurrencesPage page = admin().occurrences(job, token, 100);
-            if (!page.occurrences().isEmpty()) {
-                return true;
-            }
-            token = page.nextPageToken().orElse(null);
-        } while (token != null);
-        return false;
     }
 
     private Schedule schedule() {

@@ -164,6 +164,29 @@ public final class LockAdmin {
                 clock.now(job).latest());
     }
 
+    /**
+     * How {@code job} records its completed ticks, as its records show: {@link CompletedTicks#EVERY_OCCURRENCE} when the
+     * store has an occurrence record of it, else {@link CompletedTicks#WATERMARK} (also for a name too long to have
+     * occurrence records). For an audit that was not told: the watermark alone would call every tick of a job that
+     * records every occurrence missed. Pages the job's occurrence records until one is found (a page of a filtered
+     * listing may be empty and still have a next one).
+     */
+    public CompletedTicks completedTicksOf(String job) {
+        LockRules.checkName(store, job);
+        if (job.length() > CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
+            return CompletedTicks.WATERMARK;
+        }
+        String token = null;
+        do {
+            OccurrencesPage page = occurrences(job, token, 100);
+            if (!page.occurrences().isEmpty()) {
+                return CompletedTicks.EVERY_OCCURRENCE;
+            }
+            token = page.nextPageToken().orElse(null);
+        } while (token != null);
+        return CompletedTicks.WATERMARK;
+    }
+
     private void checkAudit(String job, CompletedTicks completedTicks, Duration retention) {
         LockRules.checkName(store, job);
         Objects.requireNonNull(completedTicks, "completedTicks");
