@@ -165,9 +165,9 @@ public final class LockAdmin {
     }
 
     /**
-     * How {@code job} records its completed ticks, as its records show: {@link CompletedTicks#EVERY_OCCURRENCE} when the
-     * store has an occurrence record of it, else {@link CompletedTicks#WATERMARK} (also for a name too long to have
-     * occurrence records). For an audit that was not told: the watermark alone would call every tick of a job that
+     * How {@code job} records its completed ticks, as its records show: {@link CompletedTicks#EVERY_OCCURRENCE} when
+     * the store has an occurrence record of it, else {@link CompletedTicks#WATERMARK} (also for a name too long to
+     * have occurrence records). For an audit that was not told: the watermark alone would call every tick of a job that
      * records every occurrence missed. Pages the job's occurrence records until one is found (a page of a filtered
      * listing may be empty and still have a next one).
      */
