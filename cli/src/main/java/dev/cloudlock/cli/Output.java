@@ -18,9 +18,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the command prints locks: an aligned table and instants and durations in a human form for people; for scripts
- * the JSON of the {@code cloudlocks} Actuator endpoint (the fields of {@link LockView} in its order, ISO-8601
- * instants, null fields left out), documented once in docs/operations.md.
+ * How the command prints for people: locks in an aligned table, instants and durations in a human form, check and
+ * audit results a line each. For scripts, {@code --json} prints core's records instead, through {@link Json}.
  */
 final class Output {
 
@@ -209,81 +208,6 @@ final class Output {
     }
 
     /**
-     * A listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}; the last page has no token.
-     */
-    static String json(List<LockView> locks, List<LockRecordPage.Skipped> skipped) {
-        return "{\"locks\":" + locks.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
-                + ",\"skipped\":" + skippedJson(skipped) + "}";
-    }
-
-    /**
-     * The job listing as the endpoint returns a page: {@code {"locks":[...],"skipped":[...]}}, each job a lock
-     * ({@link #json(LockView)}) with its {@code occurrences} summary when it has occurrence records.
-     */
-    static String jobsJson(List<LockAdmin.Job> jobs, List<LockRecordPage.Skipped> skipped) {
-        return "{\"locks\":"
-                + jobs.stream()
-                        .map(job -> json(
-                                job.lock(), job.occurrences().map(Output::json).orElse(null)))
-                        .collect(Collectors.joining(",", "[", "]"))
-                + ",\"skipped\":" + skippedJson(skipped) + "}";
-    }
-
-    /**
-     * A job's occurrence records as the endpoint returns them:
-     * {@code {"job":"...","locks":[...],"skipped":[...]}}; the last page has no token.
-     */
-    static String occurrencesJson(String job, List<LockView> records, List<LockRecordPage.Skipped> skipped) {
-        return "{\"job\":" + quote(job) + ",\"locks\":"
-                + records.stream().map(Output::json).collect(Collectors.joining(",", "[", "]"))
-                + ",\"skipped\":" + skippedJson(skipped) + "}";
-    }
-
-    /**
-     * A summary of occurrence records as the endpoint returns it:
-     * {@code {"count":3,"complete":true,"oldestTick":"...","newestTick":"...","held":1,"heldTicks":["..."]}}.
-     */
-    static String json(LockAdmin.OccurrenceSummary summary) {
-        return new JsonObject()
-                .raw("count", Integer.toString(summary.count()))
-                .raw("complete", Boolean.toString(summary.complete()))
-                .string("oldestTick", summary.oldestTick())
-                .string("newestTick", summary.newestTick())
-                .raw("held", Integer.toString(summary.held()))
-                .raw(
-                        "heldTicks",
-                        summary.heldTicks().stream()
-                                .map(tick -> quote(tick.toString()))
-                                .collect(Collectors.joining(",", "[", "]")))
-                .toString();
-    }
-
-    private static String skippedJson(List<LockRecordPage.Skipped> skipped) {
-        return skipped.stream()
-                .map(s -> "{\"key\":" + quote(s.key()) + ",\"reason\":" + quote(s.reason()) + "}")
-                .collect(Collectors.joining(",", "[", "]"));
-    }
-
-    /** One lock as the endpoint returns it: the fields of {@link LockView} in its order, null ones left out. */
-    static String json(LockView lock) {
-        return json(lock, null);
-    }
-
-    /** {@link #json(LockView)} with the job's {@code occurrences} summary last, when given. */
-    private static String json(LockView lock, @Nullable String occurrences) {
-        JsonObject out = new JsonObject()
-                .string("name", lock.name())
-                .string("lockedBy", lock.lockedBy())
-                .string("lockedAt", lock.lockedAt())
-                .string("lockUntil", lock.lockUntil())
-                .raw("fence", Long.toString(lock.fence()))
-                .string("watermark", lock.watermark())
-                .raw("held", Boolean.toString(lock.held()))
-                .raw("occurrences", occurrences);
-        return out.toString();
-    }
-
-    /**
      * What {@code cloudlock check} found, a check a line (status, name, what it found), then the verdict and what
      * remains of the scratch lock.
      */
@@ -314,30 +238,6 @@ final class Output {
             out.append("The scratch lock is released; its record remains in the store.\n");
         }
         return out.toString();
-    }
-
-    /**
-     * What {@code cloudlock check} found as the endpoint answers it,
-     * {@code {"lockName":...,"passed":...,"checks":[{"name":...,"status":...,"detail":...}],"storeFailure":...}},
-     * with the command's {@code exitCode} and, for a store set up wrong, the {@code fix}.
-     */
-    static String json(StoreCheck.Result result, int exitCode, @Nullable String fix) {
-        return new JsonObject()
-                .string("lockName", result.lockName())
-                .raw("passed", Boolean.toString(result.passed()))
-                .raw(
-                        "checks",
-                        result.checks().stream()
-                                .map(c -> new JsonObject()
-                                        .string("name", c.name())
-                                        .string("status", c.status())
-                                        .string("detail", c.detail())
-                                        .toString())
-                                .collect(Collectors.joining(",", "[", "]")))
-                .string("storeFailure", result.storeFailure())
-                .raw("exitCode", Integer.toString(exitCode))
-                .string("fix", fix)
-                .toString();
     }
 
     /**
@@ -419,92 +319,6 @@ final class Output {
             case MAY_HAVE_EXPIRED ->
                 "unknown (no occurrence record, and older than the retention: it may have expired)";
         };
-    }
-
-    /**
-     * An audit for scripts: {@code {"job":...,"schedule":{...},"from":...,"until":...,"completedTicks":...,
-     * "occurrences":[{"tick":...,"outcome":"RAN","record":lock}],"counts":{...},"lock":lock,"exitCode":0}}.
-     */
-    static String json(OccurrenceAudit audit, Window window, int exitCode) {
-        boolean every = audit.completedTicks() == CompletedTicks.EVERY_OCCURRENCE;
-        JsonObject counts = new JsonObject();
-        for (OccurrenceAudit.Outcome outcome : OccurrenceAudit.Outcome.values()) {
-            counts.raw(outcome.name(), Integer.toString(audit.count(outcome)));
-        }
-        return new JsonObject()
-                .string("job", audit.job())
-                .raw(
-                        "schedule",
-                        new JsonObject()
-                                .string("expression", window.schedule().expression())
-                                .string("syntax", window.schedule().syntax())
-                                .string("timeZone", window.schedule().zone().getId())
-                                .toString())
-                .string("from", window.from())
-                .string("until", window.until())
-                .string("completedTicks", audit.completedTicks())
-                .string("occurrenceRetention", every ? window.retention() : null)
-                .raw("lock", audit.jobRecord().map(Output::json).orElse(null))
-                .raw(
-                        "occurrences",
-                        audit.occurrences().stream()
-                                .map(o -> new JsonObject()
-                                        .string("tick", o.tick())
-                                        .string("outcome", o.outcome())
-                                        .raw(
-                                                "record",
-                                                o.record().map(Output::json).orElse(null))
-                                        .toString())
-                                .collect(Collectors.joining(",", "[", "]")))
-                .raw("counts", counts.toString())
-                .raw("exitCode", Integer.toString(exitCode))
-                .toString();
-    }
-
-    /** A JSON object written field by field; a field whose value is null is left out. */
-    static final class JsonObject {
-        private final StringBuilder out = new StringBuilder("{");
-
-        JsonObject string(String field, @Nullable Object value) {
-            return raw(field, value == null ? null : quote(value.toString()));
-        }
-
-        JsonObject raw(String field, @Nullable String json) {
-            if (json != null) {
-                if (out.length() > 1) {
-                    out.append(',');
-                }
-                out.append(quote(field)).append(':').append(json);
-            }
-            return this;
-        }
-
-        @Override
-        public String toString() {
-            return out + "}";
-        }
-    }
-
-    /** A JSON string literal of {@code value}. */
-    static String quote(String value) {
-        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-        for (char c : value.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 
     private static String text(@Nullable Object value) {

@@ -538,7 +538,7 @@ abstract class CliContract {
                 .as(check.toString())
                 .startsWith("{\"lockName\":\"cloudlock-check-")
                 .contains("\"passed\":true")
-                .contains("{\"name\":\"atomic\",\"status\":\"PASSED\",\"detail\":\"no double winners")
+                .contains("{\"name\":\"atomic\",\"status\":\"PASSED\",\"detail\":\"no double winner seen in")
                 .doesNotContain("FAILED", "storeFailure", "null")
                 .endsWith(",\"exitCode\":0}");
         for (String name : List.of("layout", "acquire", "extend", "read", "list", "release", "round-trip")) {

@@ -2,6 +2,7 @@ package dev.cloudlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.core.AdminAnswers;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockView;
 import dev.cloudlock.spi.LockRecordPage;
@@ -59,10 +60,10 @@ class OutputTest {
         assertThat(Output.jobs(List.of(new LockAdmin.Job(HELD, Optional.of(complete))), 1000, NOW))
                 .as("the control: a complete summary has no note")
                 .doesNotContain("--summary-limit");
-        assertThat(Output.jobsJson(List.of(new LockAdmin.Job(BARE, Optional.empty())), List.of()))
+        assertThat(Json.write(page(List.of(BARE), List.of())))
                 .as("a job without occurrence records: no occurrences field")
                 .isEqualTo("{\"locks\":[{\"name\":\"né-€-名\",\"fence\":0,\"held\":false}],\"skipped\":[]}");
-        assertThat(Output.json(cut))
+        assertThat(Json.write(cut))
                 .isEqualTo("{\"count\":1000,\"complete\":false,\"oldestTick\":\"2026-11-24T03:02:00Z\","
                         + "\"newestTick\":\"2026-11-24T19:42:00Z\",\"held\":12,"
                         + "\"heldTicks\":[\"2026-11-24T03:02:00Z\",\"2026-11-24T03:03:00Z\"]}");
@@ -120,15 +121,25 @@ class OutputTest {
 
     @Test
     void theJsonIsTheEndpointsShapeWithIsoInstantsAndNoNulls() {
-        assertThat(Output.json(HELD))
+        assertThat(Json.write(HELD))
                 .isEqualTo("{\"name\":\"nightly-report\",\"lockedBy\":\"worker-7/1234\","
                         + "\"lockedAt\":\"2026-12-01T22:05:03.012Z\",\"lockUntil\":\"2026-12-01T22:14:15Z\","
                         + "\"fence\":42,\"watermark\":\"2026-11-30T03:00:00Z\",\"held\":true}");
-        assertThat(Output.json(BARE)).isEqualTo("{\"name\":\"né-€-名\",\"fence\":0,\"held\":false}");
-        assertThat(Output.json(List.of(BARE), List.of(new LockRecordPage.Skipped("locks/x", "not JSON"))))
+        assertThat(Json.write(BARE)).isEqualTo("{\"name\":\"né-€-名\",\"fence\":0,\"held\":false}");
+        assertThat(Json.write(page(List.of(BARE), List.of(new LockRecordPage.Skipped("locks/x", "not JSON")))))
                 .isEqualTo("{\"locks\":[{\"name\":\"né-€-名\",\"fence\":0,\"held\":false}],"
                         + "\"skipped\":[{\"key\":\"locks/x\",\"reason\":\"not JSON\"}]}");
-        assertThat(Output.json(List.of(), List.of())).isEqualTo("{\"locks\":[],\"skipped\":[]}");
+        assertThat(Json.write(page(List.of(), List.of()))).isEqualTo("{\"locks\":[],\"skipped\":[]}");
+    }
+
+    /** The listing of {@code locks}, jobs without occurrence records, as {@code list --json} prints it. */
+    private static AdminAnswers.LocksPage page(List<LockView> locks, List<LockRecordPage.Skipped> skipped) {
+        return new AdminAnswers.LocksPage(
+                locks.stream()
+                        .map(lock -> AdminAnswers.JobLock.of(new LockAdmin.Job(lock, Optional.empty())))
+                        .toList(),
+                skipped,
+                null);
     }
 
     @Test

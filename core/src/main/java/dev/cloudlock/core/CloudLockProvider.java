@@ -183,6 +183,8 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
      * @param tick the occurrence's scheduled time (stored with millisecond precision)
      * @throws IllegalArgumentException when a name, the lease, the tick or the retention is invalid, before any
      *     request (see {@link TickOptions})
+     * @throws TickTooFarAheadException when {@code tick} lies further ahead of the store's time than
+     *     {@link TickOptions#maxLead(Duration)} allows; nothing is written
      */
     public TickAttempt lockTick(LockConfiguration lockConfiguration, Instant tick, TickOptions options) {
         Objects.requireNonNull(tick, "tick");

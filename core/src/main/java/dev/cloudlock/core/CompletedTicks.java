@@ -144,6 +144,15 @@ public enum CompletedTicks {
                     + " characters more, and a name holds at most " + LockNames.MAX_LENGTH + ", so the job name may"
                     + " have at most " + MAX_EVERY_OCCURRENCE_JOB_NAME + ": '" + job.substring(0, 40) + "...'");
         }
-        return LockNames.check(job + "@" + IsoTimestamps.format(tick));
+        return LockNames.check(occurrenceRecordPrefix(job) + IsoTimestamps.format(tick));
+    }
+
+    /**
+     * What every occurrence record name of {@code job} starts with, {@code <job>@}: for a store that lists one job's
+     * occurrence records by a key prefix ({@link dev.cloudlock.spi.LockStore#listOccurrences}). Names of other jobs
+     * may start with it too ({@code a@} also starts {@code a@b@<tick>}): {@link #tickOf} tells the job's own.
+     */
+    public static String occurrenceRecordPrefix(String job) {
+        return job + "@";
     }
 }

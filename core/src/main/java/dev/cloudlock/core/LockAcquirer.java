@@ -121,16 +121,10 @@ final class LockAcquirer {
             return held(heldFrom(current), atLeast, tick, reporting);
         }
         if (tick != null && current != null && current.hasCompleted(tick)) {
-            reporter.report(l -> l.occurrenceDone(attempt));
+            reporter.report(l -> l.done(attempt));
             return new TickAttempt(TickStatus.DONE, Optional.empty());
         }
-        reporter.report(l -> {
-            if (tick == null) {
-                l.held(attempt);
-            } else {
-                l.occurrenceBusy(attempt);
-            }
-        });
+        reporter.report(l -> l.busy(attempt));
         return new TickAttempt(TickStatus.BUSY, Optional.empty());
     }
 

@@ -112,15 +112,7 @@ public final class LockAdmin {
      *     {@value OccurrenceAudit#MAX_OCCURRENCES} or not in ascending order, or the retention is not positive
      */
     public OccurrenceAudit audit(String job, List<Instant> ticks, CompletedTicks completedTicks, Duration retention) {
-        LockRules.checkName(store, job);
-        Objects.requireNonNull(completedTicks, "completedTicks");
-        Objects.requireNonNull(retention, "retention");
-        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
-            completedTicks.recordName(job, Instant.EPOCH); // the length check, with its message
-        }
-        if (retention.isNegative() || retention.isZero()) {
-            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
-        }
+        checkAudit(job, completedTicks, retention);
         if (ticks.size() > OccurrenceAudit.MAX_OCCURRENCES) {
             throw new IllegalArgumentException("An audit classifies at most " + OccurrenceAudit.MAX_OCCURRENCES
                     + " ticks, was given " + ticks.size());
@@ -142,6 +134,69 @@ public final class LockAdmin {
                 jobRecord,
                 tick -> show(CompletedTicks.EVERY_OCCURRENCE.recordName(job, tick)),
                 now);
+    }
+
+    /**
+     * What became of {@code tick}, the occurrence before the one the caller runs while it holds the job's lock: the
+     * audit's rule for that one tick ({@link OccurrenceAudit}), the job's held lock being the caller's own and so
+     * saying nothing of this tick. For a guard that reports a missed occurrence when the next one runs. One read: the
+     * job record under {@link CompletedTicks#WATERMARK}; under {@link CompletedTicks#EVERY_OCCURRENCE} the tick's
+     * occurrence record, and the job record only when that is absent (its watermark from before a switch may cover the
+     * tick).
+     *
+     * @throws IllegalArgumentException before any request, as {@link #audit} does
+     */
+    public OccurrenceAudit.Outcome auditPrevious(
+            String job, Instant tick, CompletedTicks completedTicks, Duration retention) {
+        checkAudit(job, completedTicks, retention);
+        Objects.requireNonNull(tick, "tick");
+        Optional<LockView> occurrenceRecord = completedTicks == CompletedTicks.EVERY_OCCURRENCE
+                ? show(completedTicks.recordName(job, tick))
+                : Optional.empty();
+        Optional<LockView> jobRecord = occurrenceRecord.isPresent() ? Optional.empty() : show(job);
+        return OccurrenceAudit.outcome(
+                tick,
+                false,
+                completedTicks,
+                retention,
+                jobRecord,
+                occurrenceRecord,
+                clock.now(job).latest());
+    }
+
+    /**
+     * How {@code job} records its completed ticks, as its records show: {@link CompletedTicks#EVERY_OCCURRENCE} when
+     * the store has an occurrence record of it, else {@link CompletedTicks#WATERMARK} (also for a name too long to
+     * have occurrence records). For an audit that was not told: the watermark alone would call every tick of a job that
+     * records every occurrence missed. Pages the job's occurrence records until one is found (a page of a filtered
+     * listing may be empty and still have a next one).
+     */
+    public CompletedTicks completedTicksOf(String job) {
+        LockRules.checkName(store, job);
+        if (job.length() > CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
+            return CompletedTicks.WATERMARK;
+        }
+        String token = null;
+        do {
+            OccurrencesPage page = occurrences(job, token, 100);
+            if (!page.occurrences().isEmpty()) {
+                return CompletedTicks.EVERY_OCCURRENCE;
+            }
+            token = page.nextPageToken().orElse(null);
+        } while (token != null);
+        return CompletedTicks.WATERMARK;
+    }
+
+    private void checkAudit(String job, CompletedTicks completedTicks, Duration retention) {
+        LockRules.checkName(store, job);
+        Objects.requireNonNull(completedTicks, "completedTicks");
+        Objects.requireNonNull(retention, "retention");
+        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
+            completedTicks.recordName(job, Instant.EPOCH); // the length check, with its message
+        }
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("The occurrence records' retention must be positive, was " + retention);
+        }
     }
 
     /** The lock named {@code name}, empty when the store has no record of it. */
@@ -210,6 +265,8 @@ public final class LockAdmin {
      * @param expectedWatermark the watermark the operator saw, {@code null} for a record without one
      * @param newWatermark the tick to record; not further ahead of the store's time than
      *     {@link CloudLockProvider#DEFAULT_MAX_TICK_LEAD}, so a reset cannot poison the job either
+     * @throws TickTooFarAheadException when {@code newWatermark} is further ahead than that, after reading the store's
+     *     time and before any write
      */
     public WatermarkResetResult resetWatermark(String name, @Nullable Instant expectedWatermark, Instant newWatermark) {
         return watermarkReset.reset(name, expectedWatermark, newWatermark);

@@ -1,12 +1,13 @@
 package dev.cloudlock.core;
 
 /**
- * Told of every decision a {@link CloudLockProvider} makes, as it makes it: the provider calls these methods, so what
- * a listener sees is what happened, never a guess from outside. Each attempt, release and extension is reported
- * exactly once: an attempt as {@link #acquired}, {@link #held}, {@link #occurrenceDone}, {@link #occurrenceBusy} or
- * {@link #storeError}; a release as {@link #released}, {@link #releaseRefused} or {@link #storeError}; an extension
- * as {@link #extended}, {@link #extendRefused} or {@link #storeError}. An acquisition whose write may have landed
- * although its response was lost is also reported as {@link #ambiguousWriteResolved}, before its outcome.
+ * Told of every decision a {@link CloudLockProvider} makes, as it makes it: the provider calls these methods, so what a
+ * listener sees is what happened, never a guess from outside. Each attempt, release and extension is reported exactly
+ * once: an attempt as {@link #acquired}, {@link #busy}, {@link #done} or {@link #storeError} (the words of {@link
+ * TickStatus}, for a plain lock as for a tick); a release as {@link #released}, {@link #releaseRefused} or {@link
+ * #storeError}; an extension as {@link #extended}, {@link #extendRefused} or {@link #storeError}. An acquisition whose
+ * write may have landed although its response was lost is also reported as {@link #ambiguousWriteResolved}, before its
+ * outcome.
  *
  * <p>A job under {@link CompletedTicks#EVERY_OCCURRENCE} is reported under the job's name: its occurrence record is
  * part of the one decision. Every method does nothing by default; implement the ones you need. Calls come on the
@@ -20,14 +21,14 @@ public interface LockListener {
     /** The lock was taken; the event has its fencing token, and its tick when taken for one. */
     default void acquired(LockEvent event) {}
 
-    /** A plain lock (no tick) was not taken: another holder has it. */
-    default void held(LockEvent event) {}
+    /**
+     * The lock was not taken: another holder has it ({@link TickStatus#BUSY}); the event has the tick when one was
+     * asked for.
+     */
+    default void busy(LockEvent event) {}
 
     /** A tick was not taken: it completed already ({@link TickStatus#DONE}). */
-    default void occurrenceDone(LockEvent event) {}
-
-    /** A tick was not taken: its lock is held ({@link TickStatus#BUSY}). */
-    default void occurrenceBusy(LockEvent event) {}
+    default void done(LockEvent event) {}
 
     /** The lock was released; the event has how long it was held, from the acquisition to the release. */
     default void released(LockEvent event) {}

@@ -69,13 +69,13 @@ final class LockRules {
         }
     }
 
-    /** Refuses, before any write, a tick so far ahead of the store's time that completing it would poison the job. */
+    /**
+     * Refuses, before any write, a tick so far ahead of the store's time that completing it would poison the job:
+     * {@link TickTooFarAheadException}.
+     */
     static void checkTickLead(String name, Instant tick, StoreClock.StoreTime time, Duration maxLead, String fix) {
         if (tick.isAfter(time.latest().plus(maxLead))) {
-            throw new IllegalArgumentException("Tick " + tick + " of lock '" + name + "' is "
-                    + Duration.between(time.latest(), tick) + " ahead of the store's time (" + time.latest()
-                    + "), more than the allowed " + maxLead + ": refused, nothing written. Completing it would"
-                    + " mark every earlier tick as done; " + fix);
+            throw new TickTooFarAheadException(name, tick, time.latest(), maxLead, fix);
         }
     }
 

@@ -30,6 +30,11 @@ public record LockView(
         Objects.requireNonNull(name, "name");
     }
 
+    /** Whether {@code tick} is done: the watermark is at or after it ({@link LockRecord#completes}). */
+    public boolean hasCompleted(Instant tick) {
+        return LockRecord.completes(watermark, tick);
+    }
+
     static LockView of(LockRecord record, Instant storeNow) {
         return new LockView(
                 record.name(),

@@ -98,6 +98,37 @@ public record OccurrenceAudit(
     }
 
     /**
+     * The rule above for one tick: the one place that decides what became of an occurrence, for the audit and for a
+     * guard asking about the occurrence before its own ({@link LockAdmin#auditPrevious}).
+     *
+     * @param newestOwed whether {@code tick} is the newest tick owed, the one a held job lock is taken to run (under
+     *     the watermark); false for a caller that itself holds the job's lock for a newer tick
+     * @param occurrenceRecord the tick's occurrence record (under every occurrence), empty when absent or not read
+     * @param storeNow the latest the store's clock can read
+     */
+    static Outcome outcome(
+            Instant tick,
+            boolean newestOwed,
+            CompletedTicks completedTicks,
+            Duration retention,
+            Optional<LockView> jobRecord,
+            Optional<LockView> occurrenceRecord,
+            Instant storeNow) {
+        if (occurrenceRecord.isPresent()) {
+            LockView record = occurrenceRecord.get();
+            return record.hasCompleted(tick) ? Outcome.RAN : record.held() ? Outcome.RUNNING : Outcome.MISSED;
+        }
+        if (jobRecord.isPresent() && jobRecord.get().hasCompleted(tick)) {
+            return Outcome.AT_OR_BEFORE_WATERMARK;
+        }
+        if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
+            return tick.plus(retention).isAfter(storeNow) ? Outcome.MISSED : Outcome.MAY_HAVE_EXPIRED;
+        }
+        boolean jobHeld = jobRecord.map(LockView::held).orElse(false);
+        return jobHeld && newestOwed ? Outcome.RUNNING : Outcome.MISSED;
+    }
+
+    /**
      * Classifies {@code ticks} by the rule above.
      *
      * @param ticks the owed ticks, oldest first
@@ -113,27 +144,14 @@ public record OccurrenceAudit(
             Optional<LockView> jobRecord,
             Function<Instant, Optional<LockView>> occurrenceRecord,
             Instant storeNow) {
-        Instant watermark = jobRecord.map(LockView::watermark).orElse(null);
-        boolean jobHeld = jobRecord.map(LockView::held).orElse(false);
         List<Occurrence> out = new ArrayList<>(ticks.size());
         for (int i = 0; i < ticks.size(); i++) {
             Instant tick = ticks.get(i);
             Optional<LockView> record =
                     completedTicks == CompletedTicks.EVERY_OCCURRENCE ? occurrenceRecord.apply(tick) : Optional.empty();
-            Outcome outcome;
-            if (record.isPresent()) {
-                Instant done = record.get().watermark();
-                outcome = done != null && !done.isBefore(tick)
-                        ? Outcome.RAN
-                        : record.get().held() ? Outcome.RUNNING : Outcome.MISSED;
-            } else if (watermark != null && !watermark.isBefore(tick)) {
-                outcome = Outcome.AT_OR_BEFORE_WATERMARK;
-            } else if (completedTicks == CompletedTicks.EVERY_OCCURRENCE) {
-                outcome = tick.plus(retention).isAfter(storeNow) ? Outcome.MISSED : Outcome.MAY_HAVE_EXPIRED;
-            } else {
-                outcome = jobHeld && i == ticks.size() - 1 ? Outcome.RUNNING : Outcome.MISSED;
-            }
-            out.add(new Occurrence(tick, outcome, record));
+            boolean newest = i == ticks.size() - 1;
+            out.add(new Occurrence(
+                    tick, outcome(tick, newest, completedTicks, retention, jobRecord, record, storeNow), record));
         }
         return new OccurrenceAudit(job, completedTicks, jobRecord, out);
     }

@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
  * Checks that a provider's store is fit for locks, on a scratch lock name of its own
  * ({@value #SCRATCH_PREFIX}{@code <random>}): the layout answers a read, each operation a lock needs (acquire,
  * extend, read, list, release) succeeds once, the store's clock agrees with this machine's, how long a read takes,
- * and whether the store applies conditional writes atomically: a bounded race of threads taking and releasing the
- * scratch lock, in which two holdings that certainly overlapped or two holders with one fencing token are double
- * winners. The race can only prove a store unsafe, never safe; a store that passes it held under that contention.
+ * and whether the store applies conditional writes atomically ({@link AtomicityRace}: simultaneous rounds of
+ * acquisitions fired at once, then a lease race), where more than one winner at a time shows a store unsafe. Neither
+ * can prove a store safe; a store that passes held under that contention.
  *
  * <p>It writes only the scratch name's record, and leaves it released (no store call here deletes a record, so the
  * record remains). Run by {@code cloudlock check} and the Spring starter's {@code cloudlockcheck} endpoint.

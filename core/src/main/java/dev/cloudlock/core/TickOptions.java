@@ -41,8 +41,8 @@ public final class TickOptions {
     /**
      * These options refusing a tick more than {@code maxLead} ahead of the store's time. Ticks are a watermark: one
      * far-future tick, once completed, would make every real tick after it "done", silently, until that date. Such a
-     * tick is refused with an {@link IllegalArgumentException} naming the tick and the store's time, and nothing is
-     * written.
+     * tick is refused with a {@link TickTooFarAheadException} (an {@link IllegalArgumentException}) naming the tick
+     * and the store's time, and nothing is written.
      *
      * @param maxLead how far ahead of the store's time a tick may be: a scheduler may fire a little early, and the
      *     store's time is known within its uncertainty (the function guards pass the tick resolution plus the

@@ -1,5 +1,6 @@
 package dev.cloudlock.spi;
 
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockStoreException;
 import java.time.Duration;
 import java.time.Instant;
@@ -230,7 +231,11 @@ public abstract class ETagLockStore implements LockStore {
     public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();
         return readEach(
-                listKeysUnder(ObjectKeys.OCCURRENCE_PREFIX + encodeName(job + "@"), pageToken, pageSize, deadline),
+                listKeysUnder(
+                        ObjectKeys.OCCURRENCE_PREFIX + encodeName(CompletedTicks.occurrenceRecordPrefix(job)),
+                        pageToken,
+                        pageSize,
+                        deadline),
                 deadline);
     }
 

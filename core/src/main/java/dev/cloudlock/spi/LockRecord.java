@@ -38,8 +38,16 @@ public record LockRecord(
         return lockUntil == null || !lockUntil.isAfter(now);
     }
 
-    /** True when {@code tick} is at or before the watermark. */
+    /** True when {@code tick} is at or before the watermark: {@link #completes}. */
     public boolean hasCompleted(Instant tick) {
+        return completes(watermark, tick);
+    }
+
+    /**
+     * The one rule of completion: {@code tick} is done when a {@code watermark} is at or after it. A store's native
+     * write condition expresses the same rule ({@code NOT watermark >= tick}), and the contract checks they agree.
+     */
+    public static boolean completes(@Nullable Instant watermark, Instant tick) {
         return watermark != null && !watermark.isBefore(tick);
     }
 

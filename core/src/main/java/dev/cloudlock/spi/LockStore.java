@@ -104,7 +104,7 @@ public interface LockStore {
      * tokens are its own, not {@link #list}'s.
      */
     default LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
-        String start = job + "@";
+        String start = CompletedTicks.occurrenceRecordPrefix(job);
         LockRecordPage page = list(pageToken, pageSize);
         return new LockRecordPage(
                 page.records().stream().filter(r -> r.name().startsWith(start)).toList(),

@@ -51,21 +51,15 @@ final class LockMeters implements LockListener {
     }
 
     @Override
-    public void held(LockEvent event) {
-        attempt(event, "held");
-        next.held(event);
-    }
-
-    @Override
-    public void occurrenceDone(LockEvent event) {
-        attempt(event, "done");
-        next.occurrenceDone(event);
-    }
-
-    @Override
-    public void occurrenceBusy(LockEvent event) {
+    public void busy(LockEvent event) {
         attempt(event, "busy");
-        next.occurrenceBusy(event);
+        next.busy(event);
+    }
+
+    @Override
+    public void done(LockEvent event) {
+        attempt(event, "done");
+        next.done(event);
     }
 
     @Override

@@ -226,6 +226,25 @@ abstract class AdminCases extends ContractCases {
     }
 
     @Test
+    void howAJobRecordsItsTicksIsReadFromItsRecordsAndAJobWhoseNameStartsAnotherClaimsNoneOfItsRecords() {
+        Instant tick = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(6));
+        String every = uniqueName("records-every");
+        String watermark = every + "b"; // its name starts with the first's
+        runTick(every + "b@x", tick); // a job whose name is the second's, '@' and more
+        runTick(every, tick);
+        provider("runner")
+                .lockTick(config(watermark), tick)
+                .lock()
+                .orElseThrow()
+                .completeTick();
+
+        LockAdmin admin = provider("admin").admin();
+        assertThat(admin.completedTicksOf(every)).isEqualTo(CompletedTicks.EVERY_OCCURRENCE);
+        assertThat(admin.completedTicksOf(watermark)).isEqualTo(CompletedTicks.WATERMARK);
+        assertThat(admin.completedTicksOf(uniqueName("never-ran"))).isEqualTo(CompletedTicks.WATERMARK);
+    }
+
+    @Test
     void aJobTheStoreHasNoRecordOfHasNoOccurrenceRecordsAndNoJobRecord() {
         String unknown = uniqueName("never-ran");
         LockAdmin.OccurrencesPage first = provider("admin").admin().occurrences(unknown, null, 1000);

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Nested;
 /**
  * The contract every cloudlock store passes, run through {@link CloudLockProvider} against a real backend, in groups
  * that JUnit runs as nested classes of every test class extending it: {@code Leases} (ShedLock's expectations),
- * {@code OwnershipAndFencing}, {@code Ticks}, {@code EveryOccurrence}, {@code Names}, {@code StoreErrors},
+ * {@code OwnershipAndFencing}, {@code Ticks}, {@code EveryOccurrence}, {@code OccurrenceDecision}, {@code Names},
+ * {@code StoreErrors},
  * {@code FaultsOnTheWire}, {@code Admin}, {@code Waiting} and {@code Concurrency}. Where a case could pass on a broken
  * store, a negative control beside it shows that it would fail.
  *
@@ -107,6 +108,14 @@ public abstract class LockProviderContract {
     @Nested
     class EveryOccurrence extends EveryOccurrenceCases {
         EveryOccurrence() {
+            super(LockProviderContract.this);
+        }
+    }
+
+    /** Each state of an occurrence: the store's write condition and core's decision agree. */
+    @Nested
+    class OccurrenceDecision extends OccurrenceDecisionCases {
+        OccurrenceDecision() {
             super(LockProviderContract.this);
         }
     }

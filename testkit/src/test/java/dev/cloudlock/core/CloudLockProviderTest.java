@@ -215,6 +215,34 @@ class CloudLockProviderTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** Tools tell this refusal by its type and read its figures; the CLI once matched the message's first word. */
+    @Test
+    void aTickFarAheadIsRefusedWithItsOwnTypeCarryingTheTickTheStoresTimeAndTheLead() {
+        Instant farFuture = Instant.parse("9000-01-01T00:00:00Z");
+        assertThatThrownBy(() -> a.lockTick(config(MINUTE, Duration.ZERO), farFuture))
+                .isInstanceOfSatisfying(TickTooFarAheadException.class, refused -> {
+                    assertThat(refused.lockName()).isEqualTo("job");
+                    assertThat(refused.tick()).isEqualTo(farFuture);
+                    assertThat(refused.storeTime()).isEqualTo(START);
+                    assertThat(refused.maxLead()).isEqualTo(CloudLockProvider.DEFAULT_MAX_TICK_LEAD);
+                    assertThat(refused.lead()).isEqualTo(Duration.between(START, farFuture));
+                });
+        assertThatThrownBy(() -> a.admin().resetWatermark("job", null, farFuture))
+                .as("the watermark reset's refusal, the one cloudlock reset-watermark reports as TICK_TOO_FAR_AHEAD")
+                .isInstanceOfSatisfying(
+                        TickTooFarAheadException.class,
+                        refused -> assertThat(refused.tick()).isEqualTo(farFuture));
+        assertThatThrownBy(() -> a.lockTick(
+                        config(MINUTE, Duration.ZERO),
+                        START.minus(Duration.ofDays(8)),
+                        TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE)))
+                .as("the control: a tick behind the retention, whose message starts alike, is of no such type")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Tick ")
+                .isNotInstanceOf(TickTooFarAheadException.class);
+        assertThat(store.read("job")).isEmpty();
+    }
+
     @Test
     void aTickReleasedWithoutCompletingStaysOpenForARetry() {
         a.lockTick(config(MINUTE, Duration.ZERO), START).lock().orElseThrow().unlock();

@@ -54,7 +54,7 @@ class LockListenerTest {
     }
 
     @Test
-    void aLockTakenFoundHeldAndReleased() {
+    void aLockTakenFoundBusyAndReleased() {
         CloudLockProvider provider = provider(new InMemoryLockStore());
         FencedLock lock =
                 provider.tryLock(config("report", Duration.ofMinutes(1))).orElseThrow();
@@ -62,7 +62,7 @@ class LockListenerTest {
         clock.advance(Duration.ofSeconds(3));
         lock.unlock();
 
-        assertThat(events.lines()).containsExactly("acquired report 1", "held report", "released report 1");
+        assertThat(events.lines()).containsExactly("acquired report 1", "busy report", "released report 1");
         assertThat(events.released.get(0).heldFor()).isPresent();
     }
 
@@ -220,18 +220,13 @@ class LockListenerTest {
         }
 
         @Override
-        public void held(LockEvent event) {
-            add("held", event);
-        }
-
-        @Override
-        public void occurrenceDone(LockEvent event) {
-            add("done", event);
-        }
-
-        @Override
-        public void occurrenceBusy(LockEvent event) {
+        public void busy(LockEvent event) {
             add("busy", event);
+        }
+
+        @Override
+        public void done(LockEvent event) {
+            add("done", event);
         }
 
         @Override

@@ -1,16 +1,14 @@
 package dev.cloudlock.function;
 
 import dev.cloudlock.core.CloudLockProvider;
-import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
-import dev.cloudlock.core.LockView;
+import dev.cloudlock.core.OccurrenceAudit;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.jspecify.annotations.Nullable;
@@ -234,10 +232,9 @@ public final class TickGuard {
     }
 
     /**
-     * Logs and reports the schedule's occurrence before {@code occurrence} when it neither completed nor is running:
-     * one read, of the job's record (its watermark older than that occurrence) or, with every occurrence recorded,
-     * of that occurrence's record (absent, or neither held nor completed). Observing only: a failed read is logged
-     * and the run goes on.
+     * Logs and reports the schedule's occurrence before {@code occurrence} when the audit's rule finds it
+     * {@link OccurrenceAudit.Outcome#MISSED} ({@link dev.cloudlock.core.LockAdmin#auditPrevious}, one read). Observing
+     * only: a failed read is logged and the run goes on.
      */
     private void reportMissed(Tick tick, Schedule schedule, Instant occurrence, DeliveryListener.Delivery delivery) {
         Instant previous = schedule.previous(occurrence).orElse(null);
@@ -246,28 +243,11 @@ public final class TickGuard {
         }
         Instant previousTick =
                 Tick.of(tick.jobName(), previous, settings.tickResolution()).scheduledTime();
-        String seen;
+        OccurrenceAudit.Outcome outcome;
         try {
-            if (settings.completedTicks() == CompletedTicks.WATERMARK) {
-                Instant watermark = provider.admin()
-                        .show(tick.jobName())
-                        .map(LockView::watermark)
-                        .orElse(null);
-                if (watermark != null && !watermark.isBefore(previousTick)) {
-                    return;
-                }
-                seen = "the job's watermark is " + watermark;
-            } else {
-                if (!previousTick.plus(settings.occurrenceRetention()).isAfter(tick.scheduledTime())) {
-                    return; // its occurrence record may have expired: its absence would prove nothing
-                }
-                String name = CompletedTicks.EVERY_OCCURRENCE.recordName(tick.jobName(), previousTick);
-                Optional<LockView> record = provider.admin().show(name);
-                if (record.isPresent() && (record.get().held() || record.get().watermark() != null)) {
-                    return;
-                }
-                seen = record.isEmpty() ? "it has no occurrence record" : "its occurrence record is open";
-            }
+            outcome = provider.admin()
+                    .auditPrevious(
+                            tick.jobName(), previousTick, settings.completedTicks(), settings.occurrenceRetention());
         } catch (RuntimeException unread) {
             LOG.warn(
                     "{} at {}: could not read whether the occurrence at {} was missed; the run goes on",
@@ -277,13 +257,15 @@ public final class TickGuard {
                     unread);
             return;
         }
+        if (outcome != OccurrenceAudit.Outcome.MISSED) {
+            return; // ran, running, done at or before the watermark, or its record may have expired
+        }
         LOG.warn(
-                "{} at {}: MISSED the occurrence at {} of the schedule {}: it neither completed nor is running ({})",
+                "{} at {}: MISSED the occurrence at {} of the schedule {}: it neither completed nor is running",
                 tick.jobName(),
                 tick.scheduledTime(),
                 previousTick,
-                schedule,
-                seen);
+                schedule);
         delivery.missed(previousTick);
     }
 

@@ -24,6 +24,7 @@ import com.azure.cosmos.models.SqlQuerySpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
@@ -334,7 +335,7 @@ public final class CosmosLockStore implements LockStore {
         return page(
                 new SqlQuerySpec(
                         "SELECT * FROM c WHERE STARTSWITH(c.id, @start)",
-                        new SqlParameter("@start", CosmosItemIds.encode(job + "@"))),
+                        new SqlParameter("@start", CosmosItemIds.encode(CompletedTicks.occurrenceRecordPrefix(job)))),
                 pageToken,
                 pageSize);
     }

@@ -22,6 +22,7 @@ import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import com.google.cloud.firestore.QuerySnapshot;
 import com.google.cloud.firestore.WriteResult;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
@@ -343,7 +344,7 @@ public final class FirestoreLockStore implements LockStore {
      */
     @Override
     public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
-        String from = FirestoreDocumentIds.encode(job + "@");
+        String from = FirestoreDocumentIds.encode(CompletedTicks.occurrenceRecordPrefix(job));
         String to = from.substring(0, from.length() - 1) + "A";
         Query query = collection.orderBy(FieldPath.documentId()).endBefore(to).limit(pageSize);
         return page(pageToken == null ? query.startAt(from) : query.startAfter(pageToken), pageSize);

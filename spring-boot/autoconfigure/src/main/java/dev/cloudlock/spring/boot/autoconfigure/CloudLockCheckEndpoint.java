@@ -2,10 +2,7 @@ package dev.cloudlock.spring.boot.autoconfigure;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StoreCheck;
-import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
@@ -29,25 +26,13 @@ public class CloudLockCheckEndpoint {
         this.provider = provider;
     }
 
-    /** Runs every check with the default race ({@link StoreCheck.Options#DEFAULT}); answers 200 whatever it finds. */
-    @WriteOperation
-    public Report check() {
-        StoreCheck.Result result = StoreCheck.run(provider);
-        return new Report(result.lockName(), result.passed(), result.checks(), result.storeFailure());
-    }
-
     /**
-     * What the checks found, in the shape {@code cloudlock check --json} prints (less its exit code).
-     *
-     * @param lockName the scratch lock the checks wrote; its record remains, released
-     * @param passed true when no check failed
-     * @param checks each check: its name, PASSED, FAILED or SKIPPED, and what it found
-     * @param storeFailure SETUP or UNAVAILABLE when the store could not be read at all; null otherwise
+     * Runs every check with the default race ({@link StoreCheck.Options#DEFAULT}); answers 200 whatever it finds: the
+     * {@link StoreCheck.Result}, the record {@code cloudlock check --json} prints (less the command's exit code and
+     * fix).
      */
-    public record Report(
-            String lockName,
-            boolean passed,
-            List<StoreCheck.Check> checks,
-            StoreCheck.@Nullable StoreFailure storeFailure)
-            implements OperationResponseBody {}
+    @WriteOperation
+    public CloudLocksEndpoint.Answer check() {
+        return new CloudLocksEndpoint.Answer(StoreCheck.run(provider));
+    }
 }

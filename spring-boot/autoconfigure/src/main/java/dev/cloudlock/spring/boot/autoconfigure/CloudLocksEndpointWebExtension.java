@@ -1,8 +1,8 @@
 package dev.cloudlock.spring.boot.autoconfigure;
 
+import dev.cloudlock.core.AdminAnswers;
 import dev.cloudlock.core.LockAdmin;
 import dev.cloudlock.core.LockStoreException;
-import dev.cloudlock.core.LockView;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -16,8 +16,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
  * parameter the endpoint refuses (a page size or summary limit out of range, a malformed page token or lock name);
  * 404 for a lock the store has no record of, on every operation, and for a job it has not; 409 for a release a
  * condition refused (the fence moved on, the record kept changing); 503 when the store failed. Every answer but a
- * 200 has the body {@link Problem}, and the release answers its {@link CloudLocksEndpoint.Release} with its 404 or
- * 409.
+ * 200 has the body {@link AdminAnswers.Problem} (the errors of {@code cloudlock --json}, without the command's exit
+ * code), and the release answers its {@link AdminAnswers.Repair} with its 404 or 409.
  */
 @EndpointWebExtension(endpoint = CloudLocksEndpoint.class)
 public class CloudLocksEndpointWebExtension {
@@ -43,14 +43,13 @@ public class CloudLocksEndpointWebExtension {
             @Nullable String summaryLimit,
             @Nullable String occurrences) {
         return answer(() -> {
-            Object page = endpoint.locks(
+            CloudLocksEndpoint.Answer page = endpoint.locks(
                     pageToken, number(pageSize, "pageSize"), number(summaryLimit, "summaryLimit"), occurrences);
             return page == null
-                    ? new WebEndpointResponse<>(
-                            new Problem(
-                                    "no-such-job",
-                                    "The store has no job '" + occurrences + "': no record of it and no occurrence"
-                                            + " record '" + occurrences + "@<tick>'"),
+                    ? problem(
+                            AdminAnswers.Problem.NO_SUCH_JOB,
+                            "The store has no job '" + occurrences + "': no record of it and no occurrence record '"
+                                    + occurrences + "@<tick>'",
                             WebEndpointResponse.STATUS_NOT_FOUND)
                     : new WebEndpointResponse<>(page);
         });
@@ -60,8 +59,8 @@ public class CloudLocksEndpointWebExtension {
     @ReadOperation
     public WebEndpointResponse<Object> lock(@Selector String name) {
         return answer(() -> {
-            LockView lock = endpoint.lock(name);
-            return lock == null ? noSuchLock(name) : new WebEndpointResponse<>(CloudLocksEndpoint.ShownLock.of(lock));
+            CloudLocksEndpoint.Answer lock = endpoint.lock(name);
+            return lock == null ? noSuchLock(name) : new WebEndpointResponse<>(lock);
         });
     }
 
@@ -76,13 +75,14 @@ public class CloudLocksEndpointWebExtension {
                 throw new IllegalArgumentException("fence is required: send the holding's fencing token, as in"
                         + " {\"fence\": 73} (GET /actuator/cloudlocks/" + name + " shows it)");
             }
-            CloudLocksEndpoint.Release release = endpoint.release(name, whole(fence, "fence"));
+            CloudLocksEndpoint.Answer answer = endpoint.release(name, whole(fence, "fence"));
+            AdminAnswers.Repair release = (AdminAnswers.Repair) answer.body();
             if (release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_LOCK.name())
                     || release.outcome().equals(LockAdmin.ReleaseResult.Outcome.NO_SUCH_FENCE.name())) {
-                return new WebEndpointResponse<>(release, WebEndpointResponse.STATUS_NOT_FOUND);
+                return new WebEndpointResponse<>(answer, WebEndpointResponse.STATUS_NOT_FOUND);
             }
             return new WebEndpointResponse<>(
-                    release, release.refused() ? STATUS_CONFLICT : WebEndpointResponse.STATUS_OK);
+                    answer, release.refused() ? STATUS_CONFLICT : WebEndpointResponse.STATUS_OK);
         });
     }
 
@@ -110,28 +110,25 @@ public class CloudLocksEndpointWebExtension {
     }
 
     private static WebEndpointResponse<Object> noSuchLock(String name) {
-        return new WebEndpointResponse<>(
-                new Problem("no-such-lock", "The store has no record of the lock '" + name + "'"),
+        return problem(
+                AdminAnswers.Problem.NO_SUCH_LOCK,
+                "The store has no record of the lock '" + name + "'",
                 WebEndpointResponse.STATUS_NOT_FOUND);
+    }
+
+    private static WebEndpointResponse<Object> problem(String error, @Nullable String message, int status) {
+        return new WebEndpointResponse<>(
+                new CloudLocksEndpoint.Answer(new AdminAnswers.Problem(error, message)), status);
     }
 
     private static WebEndpointResponse<Object> answer(Supplier<WebEndpointResponse<Object>> operation) {
         try {
             return operation.get();
         } catch (IllegalArgumentException e) {
-            return new WebEndpointResponse<>(
-                    new Problem("bad-request", e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
+            return problem(AdminAnswers.Problem.BAD_REQUEST, e.getMessage(), WebEndpointResponse.STATUS_BAD_REQUEST);
         } catch (LockStoreException e) {
-            return new WebEndpointResponse<>(
-                    new Problem("store-error", e.getMessage()), WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+            return problem(
+                    AdminAnswers.Problem.STORE_ERROR, e.getMessage(), WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
         }
     }
-
-    /**
-     * Why a request got no answer.
-     *
-     * @param error {@code bad-request}, {@code no-such-lock}, {@code no-such-job} or {@code store-error}
-     * @param message what went wrong, in the store's or the parameter's words
-     */
-    public record Problem(String error, @Nullable String message) {}
 }

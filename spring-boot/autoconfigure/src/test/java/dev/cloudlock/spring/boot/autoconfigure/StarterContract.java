@@ -116,7 +116,7 @@ abstract class StarterContract {
     void metersCountAttemptsByOutcomeAndTimeStoreRequestsAndTheTimeHeld() throws Exception {
         MeterRegistry meters = app.getBean(MeterRegistry.class);
         double acquired = attempts(meters, "acquired");
-        double held = attempts(meters, "held");
+        double busy = attempts(meters, "busy");
         long heldTimes = heldCount(meters);
 
         CountDownLatch started = new CountDownLatch(1);
@@ -129,7 +129,7 @@ abstract class StarterContract {
         holder.get(30, TimeUnit.SECONDS);
 
         assertThat(attempts(meters, "acquired")).isEqualTo(acquired + 1);
-        assertThat(attempts(meters, "held")).isEqualTo(held + 1);
+        assertThat(attempts(meters, "busy")).isEqualTo(busy + 1);
         assertThat(heldCount(meters)).isEqualTo(heldTimes + 1);
         assertThat(meters.get(CloudLockMeters.STORE_REQUESTS)
                         .tags("lock", "report", "store", store(), "operation", "acquire", "outcome", "success")

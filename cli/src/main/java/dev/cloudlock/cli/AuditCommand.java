@@ -1,7 +1,8 @@
 package dev.cloudlock.cli;
 
+import dev.cloudlock.core.AdminAnswers;
 import dev.cloudlock.core.CompletedTicks;
-import dev.cloudlock.core.LockAdmin;
+import dev.cloudlock.core.LockView;
 import dev.cloudlock.core.OccurrenceAudit;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.Tick;
@@ -10,20 +11,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code cloudlock audit JOB --schedule EXPR --since DURATION}: the ticks the schedule owed in the window and what
  * became of each, as {@link dev.cloudlock.core.LockAdmin#audit} classifies them; this class only reads the flags,
- * computes the ticks with {@link Schedule} (the guards' parser) and prints. Every flag is checked before any request.
- * Exit 0 when no tick is missed, 1 when one is (or the store knows no such job), 2 usage, 3 store error.
+ * computes the ticks with {@link Schedule} (the guards' parser) and prints; under {@code --json} a {@link Report},
+ * whose ticks are core's {@link OccurrenceAudit.Occurrence}s. Every flag is checked before any request. Exit 0 when no
+ * tick is missed, 1 when one is (or the store knows no such job), 2 usage, 3 store error.
  */
 @Command(
         name = "audit",
@@ -35,10 +37,7 @@ import picocli.CommandLine.ParentCommand;
                     + " older than the retention without a record may have expired.",
             "Exit 0 when none is missed, 1 when one is (or no such job)."
         })
-final class Audit implements Callable<Integer> {
-
-    @ParentCommand
-    CloudlockCommand root;
+final class AuditCommand extends Subcommand {
 
     @Parameters(paramLabel = "JOB", description = "The job name (the guard's job, the lock name of its job record).")
     String job;
@@ -116,7 +115,7 @@ final class Audit implements Callable<Integer> {
                     + " from --until; give one of them (e.g. a tick 'show' printed), or the cron() form");
         }
         Instant now = Instant.now();
-        Instant end = until == null ? now : CloudlockCommand.ResetWatermark.instant(until, "--until");
+        Instant end = until == null ? now : ResetWatermarkCommand.instant(until, "--until");
         if (end.isAfter(now)) {
             throw new IllegalArgumentException("--until " + until + " is after this machine's clock (" + now + "):"
                     + " an audit looks at occurrences that are due");
@@ -138,49 +137,28 @@ final class Audit implements Callable<Integer> {
             }
             ticks.add(tick);
         }
-        // Without --every-occurrence the watermark alone would call every tick missed for a job that records every
-        // occurrence: its occurrence records say how it records them.
-        boolean recordsEveryOccurrence = everyOccurrence || hasOccurrenceRecords();
-        if (recordsEveryOccurrence && !everyOccurrence) {
-            root.spec
-                    .commandLine()
-                    .getErr()
-                    .println("cloudlock: '" + job + "' has occurrence records, so it records every occurrence"
-                            + " (CLOUDLOCK_EVERY_OCCURRENCE=true): audited from them, as with --every-occurrence");
+        CompletedTicks mode = everyOccurrence ? CompletedTicks.EVERY_OCCURRENCE : admin().completedTicksOf(job);
+        if (mode == CompletedTicks.EVERY_OCCURRENCE && !everyOccurrence) {
+            err().println("cloudlock: '" + job + "' has occurrence records, so it records every occurrence"
+                    + " (CLOUDLOCK_EVERY_OCCURRENCE=true): audited from them, as with --every-occurrence");
         }
-        CompletedTicks mode = recordsEveryOccurrence ? CompletedTicks.EVERY_OCCURRENCE : CompletedTicks.WATERMARK;
-        OccurrenceAudit audit = root.admin().audit(job, ticks, mode, retention);
+        OccurrenceAudit audit = admin().audit(job, ticks, mode, retention);
         if (audit.noSuchJob()) {
-            String message = "No job named '" + job + "' in this store: no record '" + job + "'"
-                    + (everyOccurrence ? " and no occurrence record of the " + ticks.size() + " ticks owed" : "")
-                    + ".";
-            if (root.json) {
-                return CloudlockCommand.error(
-                        root.spec.commandLine(), true, CloudlockCommand.REFUSED, "no-such-job", message, null);
-            }
-            root.out().println(message);
-            return CloudlockCommand.REFUSED;
+            return refused(
+                    AdminAnswers.Problem.NO_SUCH_JOB,
+                    "No job named '" + job + "' in this store: no record '" + job + "'"
+                            + (everyOccurrence
+                                    ? " and no occurrence record of the " + ticks.size() + " ticks owed"
+                                    : "")
+                            + ".");
         }
         int code = audit.count(OccurrenceAudit.Outcome.MISSED) > 0 ? CloudlockCommand.REFUSED : CloudlockCommand.DONE;
         Output.Window window = new Output.Window(parsed, start, end, retention);
-        root.out().print(root.json ? Output.json(audit, window, code) + "\n" : Output.audit(audit, window));
+        out().print(
+                        json()
+                                ? Json.write(Report.of(audit, window), Json.exitCode(code)) + "\n"
+                                : Output.audit(audit, window));
         return code;
-    }
-
-    /**
-     * Whether the store has an occurrence record of the job: pages until one is found (a page of a filtered listing,
-     * DynamoDB's, may be empty and still have a next one).
-     */
-    private boolean hasOccurrenceRecords() {
-        String token = null;
-        do {
-            LockAdmin.OccurrencesPage page = root.admin().occurrences(job, token, 100);
-            if (!page.occurrences().isEmpty()) {
-                return true;
-            }
-            token = page.nextPageToken().orElse(null);
-        } while (token != null);
-        return false;
     }
 
     private Schedule schedule() {
@@ -214,4 +192,60 @@ final class Audit implements Callable<Integer> {
             throw new IllegalArgumentException(option + " must be positive, was " + value);
         }
     }
+
+    /**
+     * An audit as {@code --json} prints it: the window and how it was read, then each owed tick as core's
+     * {@link OccurrenceAudit.Occurrence} (its occurrence record left out when none was found), then the counts.
+     *
+     * @param job the job audited
+     * @param schedule the schedule the ticks were computed from
+     * @param from the window's start, excluded
+     * @param until the window's end, included
+     * @param completedTicks how the job records completed ticks
+     * @param occurrenceRetention the occurrence records' retention; null under the watermark
+     * @param lock the job's own record; null when the store has none
+     * @param occurrences each owed tick, oldest first, with what became of it
+     * @param counts how many ticks had each outcome, every outcome named
+     */
+    record Report(
+            String job,
+            ScheduleShown schedule,
+            Instant from,
+            Instant until,
+            CompletedTicks completedTicks,
+            @Nullable Duration occurrenceRetention,
+            @Nullable LockView lock,
+            List<OccurrenceAudit.Occurrence> occurrences,
+            Map<OccurrenceAudit.Outcome, Integer> counts) {
+
+        static Report of(OccurrenceAudit audit, Output.Window window) {
+            Map<OccurrenceAudit.Outcome, Integer> counts = new LinkedHashMap<>();
+            for (OccurrenceAudit.Outcome outcome : OccurrenceAudit.Outcome.values()) {
+                counts.put(outcome, audit.count(outcome));
+            }
+            Schedule schedule = window.schedule();
+            return new Report(
+                    audit.job(),
+                    new ScheduleShown(
+                            schedule.expression(),
+                            schedule.syntax(),
+                            schedule.zone().getId()),
+                    window.from(),
+                    window.until(),
+                    audit.completedTicks(),
+                    audit.completedTicks() == CompletedTicks.EVERY_OCCURRENCE ? window.retention() : null,
+                    audit.jobRecord().orElse(null),
+                    audit.occurrences(),
+                    counts);
+        }
+    }
+
+    /**
+     * A schedule as an audit names it.
+     *
+     * @param expression the expression as given
+     * @param syntax its syntax
+     * @param timeZone the IANA zone it is read in
+     */
+    record ScheduleShown(String expression, Schedule.Syntax syntax, String timeZone) {}
 }
