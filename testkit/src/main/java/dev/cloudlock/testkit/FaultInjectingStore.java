@@ -36,6 +36,11 @@ public final class FaultInjectingStore implements LockStore {
          * claim it succeeded anyway.
          */
         IGNORE_CONDITION,
+        /**
+         * Broken on purpose (the occurrence decision's negative control): the acquisition is sent without its tick,
+         * so the store's condition is the lease alone and a tick that completed is taken again.
+         */
+        IGNORE_TICK,
         /** The store cannot be reached: every call fails before it reaches the store underneath. */
         UNAVAILABLE
     }
@@ -51,6 +56,16 @@ public final class FaultInjectingStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         failIfUnavailable();
+        if (fault == Fault.IGNORE_TICK) {
+            return real.tryAcquire(new AcquireRequest(
+                    request.name(),
+                    request.owner(),
+                    request.lockedBy(),
+                    request.lockAtMostFor(),
+                    request.now(),
+                    null,
+                    request.expiresAt()));
+        }
         AcquireResult first = real.tryAcquire(request);
         switch (fault) {
             case RESPONSE_LOST:

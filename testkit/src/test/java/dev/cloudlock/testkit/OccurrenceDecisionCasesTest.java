@@ -4,18 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InMemoryLockStore;
-import dev.cloudlock.spi.AcquireRequest;
-import dev.cloudlock.spi.AcquireResult;
-import dev.cloudlock.spi.ExtendRequest;
-import dev.cloudlock.spi.HeldLock;
-import dev.cloudlock.spi.LockRecord;
-import dev.cloudlock.spi.LockRecordPage;
 import dev.cloudlock.spi.LockStore;
-import dev.cloudlock.spi.ReleaseRequest;
-import dev.cloudlock.spi.StoreSetup;
-import java.time.Duration;
-import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +13,8 @@ import org.junit.jupiter.api.Test;
  */
 class OccurrenceDecisionCasesTest {
 
-    private final LockStore forgetful = new TickBlindStore(new InMemoryLockStore());
+    private final LockStore forgetful =
+            new FaultInjectingStore(new InMemoryLockStore(), FaultInjectingStore.Fault.IGNORE_TICK);
 
     @Test
     void aStoreWhoseConditionIgnoresTheWatermarkFailsTheRanCases() {
@@ -39,56 +29,6 @@ class OccurrenceDecisionCasesTest {
                     .as(state.name())
                     .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("the store's write condition for " + state);
-        }
-    }
-
-    /** A store that drops the tick from every acquisition, so its condition is the lease alone. */
-    private static final class TickBlindStore implements LockStore {
-        private final LockStore real;
-
-        TickBlindStore(LockStore real) {
-            this.real = real;
-        }
-
-        @Override
-        public AcquireResult tryAcquire(AcquireRequest r) {
-            return real.tryAcquire(new AcquireRequest(
-                    r.name(), r.owner(), r.lockedBy(), r.lockAtMostFor(), r.now(), null, r.expiresAt()));
-        }
-
-        @Override
-        public boolean release(ReleaseRequest request) {
-            return real.release(request);
-        }
-
-        @Override
-        public Optional<HeldLock> extend(ExtendRequest request) {
-            return real.extend(request);
-        }
-
-        @Override
-        public Optional<LockRecord> read(String name) {
-            return real.read(name);
-        }
-
-        @Override
-        public Optional<LockRecord> read(String name, Duration leaseLeft) {
-            return real.read(name, leaseLeft);
-        }
-
-        @Override
-        public LockRecordPage list(@Nullable String pageToken, int pageSize) {
-            return real.list(pageToken, pageSize);
-        }
-
-        @Override
-        public StoreSetup init() {
-            return real.init();
-        }
-
-        @Override
-        public void checkName(String name) {
-            real.checkName(name);
         }
     }
 }
