@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.TemporalAccessor;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -187,7 +189,30 @@ public final class TickSource {
             }
         }
         JsonNode node = tree == null ? null : tree.at(pointer);
-        return node == null || node.isMissingNode() || node.isNull() ? null : node.isString() ? node.asString() : node;
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            throw new IllegalArgumentException("The input carries no scheduled time at tick source '" + spec + "' ("
+                    + pointer + ")" + (tree == null ? "" : whatItCarries(tree)));
+        }
+        return node.isString() ? node.asString() : node;
+    }
+
+    /**
+     * For an input without the time where this source looks: the named source whose place it has a value at (a
+     * Scheduler input sent to {@code eventbridge}), else its top-level fields.
+     */
+    private String whatItCarries(JsonNode tree) {
+        for (String named : List.of("eventbridge", "eventbridge-scheduler", "pubsub-push")) {
+            TickSource other = parse(named);
+            JsonNode there = tree.at(other.pointer);
+            if (!named.equals(spec) && !there.isMissingNode() && !there.isNull()) {
+                return ": it has " + other.pointer + ", which tick source '" + named + "' reads; set tick-source to"
+                        + " it";
+            }
+        }
+        List<String> fields = new ArrayList<>(tree.propertyNames());
+        return fields.isEmpty()
+                ? ": the input has no fields"
+                : ": its top-level fields are " + String.join(", ", fields.subList(0, Math.min(fields.size(), 10)));
     }
 
     private Instant instant(Object value) {

@@ -86,6 +86,13 @@ class TickSourceTest {
                                 .setHeader("gcf_context", "yesterday")
                                 .build()))
                 .hasMessageContaining("not a com.google.cloud");
+        assertThatThrownBy(() ->
+                        TickSource.parse("eventbridge").scheduledTime("{\"scheduledTime\": \"2026-11-30T02:00:00Z\"}"))
+                .as("a Scheduler input at the rule event's source names the source that reads it")
+                .hasMessageContaining("no scheduled time at tick source 'eventbridge' (/time)")
+                .hasMessageContaining("it has /scheduledTime, which tick source 'eventbridge-scheduler' reads");
+        assertThatThrownBy(() -> TickSource.parse("eventbridge-scheduler").scheduledTime("{\"when\": 1, \"id\": 2}"))
+                .hasMessageContaining("its top-level fields are when, id");
         assertThatThrownBy(() -> TickSource.parse("time")).hasMessageContaining("header:NAME, json:/POINTER");
         assertThatThrownBy(() -> TickSource.parse("header:")).hasMessageContaining("Unknown tick source");
     }
