@@ -176,13 +176,15 @@ public final class LockAdmin {
         if (job.length() > CompletedTicks.MAX_EVERY_OCCURRENCE_JOB_NAME) {
             return CompletedTicks.WATERMARK;
         }
+        // the store's listing alone: occurrences() would also read the job record, which the audit reads anyway
         String token = null;
         do {
-            OccurrencesPage page = occurrences(job, token, 100);
-            if (!page.occurrences().isEmpty()) {
+            LockRecordPage page = store.listOccurrences(job, token, 100);
+            if (page.records().stream()
+                    .anyMatch(r -> CompletedTicks.tickOf(job, r.name()).isPresent())) {
                 return CompletedTicks.EVERY_OCCURRENCE;
             }
-            token = page.nextPageToken().orElse(null);
+            token = page.nextPageToken();
         } while (token != null);
         return CompletedTicks.WATERMARK;
     }
