@@ -93,8 +93,8 @@ final class ListingBenchmark {
             int listed = 0;
             Optional<String> token = Optional.empty();
             do {
-                LockAdmin.OccurrencesPage page = admin.occurrences(names.get(0), token.orElse(null), 1000);
-                listed += page.occurrences().size();
+                LockAdmin.OccurrenceRecordsPage page = admin.occurrenceRecords(names.get(0), token.orElse(null), 1000);
+                listed += page.records().size();
                 token = page.nextPageToken();
             } while (token.isPresent());
             return listed;

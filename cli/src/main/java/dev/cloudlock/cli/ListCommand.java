@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code cloudlock list}: the job locks with their occurrence records summed up, or one job's occurrence records,
  * every page read before anything is printed (so the table's columns fit every row). Under {@code --json} the
- * endpoint's page, {@link AdminAnswers.LocksPage} or {@link AdminAnswers.OccurrencesPage}, without a next page.
+ * endpoint's page, {@link AdminAnswers.LocksPage} or {@link AdminAnswers.OccurrenceRecordsPage}, without a next page.
  */
 @Command(
         name = "list",
@@ -92,11 +92,11 @@ final class ListCommand extends Subcommand {
         Optional<LockView> jobRecord = Optional.empty();
         Optional<String> token = Optional.empty();
         do {
-            LockAdmin.OccurrencesPage page = admin.occurrences(job, token.orElse(null), pageSize);
+            LockAdmin.OccurrenceRecordsPage page = admin.occurrenceRecords(job, token.orElse(null), pageSize);
             if (page.firstPage()) {
                 jobRecord = page.job();
             }
-            records.addAll(page.occurrences());
+            records.addAll(page.records());
             skipped.addAll(page.skipped());
             token = page.nextPageToken();
         } while (token.isPresent());
@@ -108,7 +108,7 @@ final class ListCommand extends Subcommand {
         }
         records.sort(Comparator.comparing(LockView::name));
         if (json()) {
-            out().println(Json.write(new AdminAnswers.OccurrencesPage(job, records, skipped, null)));
+            out().println(Json.write(new AdminAnswers.OccurrenceRecordsPage(job, records, skipped, null)));
             return CloudlockCommand.DONE;
         }
         out().print(

@@ -109,11 +109,12 @@ final class Output {
             return "No locks in this store.\n";
         }
         List<String> extra = jobs.stream()
-                .map(job -> job.occurrences().map(Output::occurrences).orElse("-"))
+                .map(job -> job.occurrenceSummary().map(Output::occurrences).orElse("-"))
                 .toList();
         String table = table(jobs.stream().map(LockAdmin.Job::lock).toList(), now, "OCCURRENCES", extra);
         boolean cut = jobs.stream()
-                .anyMatch(job -> job.occurrences().filter(o -> !o.complete()).isPresent());
+                .anyMatch(job ->
+                        job.occurrenceSummary().filter(o -> !o.complete()).isPresent());
         return cut
                 ? table + "A summary marked 'at least' stopped after reading " + summaryLimit + " records"
                         + " (--summary-limit); list the job's with --occurrences JOB, or raise the limit.\n"

@@ -57,7 +57,7 @@ public final class AdminAnswers {
                     lock.fence(),
                     lock.watermark(),
                     lock.held(),
-                    job.occurrences().orElse(null));
+                    job.occurrenceSummary().orElse(null));
         }
     }
 
@@ -89,21 +89,21 @@ public final class AdminAnswers {
     }
 
     /**
-     * A listing of one job's occurrence records: one page ({@link LockAdmin#occurrences}), in the store's order, or
-     * every page read at once.
+     * A listing of one job's occurrence records: one page ({@link LockAdmin#occurrenceRecords}), in the store's order,
+     * or every page read at once.
      *
      * @param job the job
      * @param locks its occurrence records
      * @param skipped the records under the lock prefix that are no lock records, with why
      * @param nextPageToken the token of the next page; null on the last
      */
-    public record OccurrencesPage(
+    public record OccurrenceRecordsPage(
             String job,
             List<LockView> locks,
             List<LockRecordPage.Skipped> skipped,
             @Nullable String nextPageToken) {
 
-        public OccurrencesPage {
+        public OccurrenceRecordsPage {
             Objects.requireNonNull(job, "job");
             locks = List.copyOf(locks);
             skipped = List.copyOf(skipped);

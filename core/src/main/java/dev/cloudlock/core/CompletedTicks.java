@@ -149,8 +149,8 @@ public enum CompletedTicks {
 
     /**
      * What every occurrence record name of {@code job} starts with, {@code <job>@}: for a store that lists one job's
-     * occurrence records by a key prefix ({@link dev.cloudlock.spi.LockStore#listOccurrences}). Names of other jobs
-     * may start with it too ({@code a@} also starts {@code a@b@<tick>}): {@link #tickOf} tells the job's own.
+     * occurrence records by a key prefix ({@link dev.cloudlock.spi.LockStore#listOccurrenceRecords}). Names of other
+     * jobs may start with it too ({@code a@} also starts {@code a@b@<tick>}): {@link #tickOf} tells the job's own.
      */
     public static String occurrenceRecordPrefix(String job) {
         return job + "@";

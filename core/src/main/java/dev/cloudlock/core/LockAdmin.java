@@ -64,10 +64,10 @@ public final class LockAdmin {
      * at most {@code summaryLimit} records (each page the store is asked for counts in full, whether or not what it
      * held was the job's); when the records go on past that, the summary says so ({@link OccurrenceSummary#complete()}
      * false) and counts only what it read. Where the store lists one job's occurrence records by a key prefix
-     * ({@link LockStore#listsOccurrencesByJob()}: S3, Blob Storage, Firestore, Cosmos DB) each job's summary reads its
-     * own records, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and on the
-     * object stores one read per record, its state being in its body); elsewhere (DynamoDB) one pass over the store's
-     * listing ({@link LockStore#list}) sums up every job of the page at once, at most
+     * ({@link LockStore#listsOccurrenceRecordsByJob()}: S3, Blob Storage, Firestore, Cosmos DB) each job's summary
+     * reads its own records, at most ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per job (and
+     * on the object stores one read per record, its state being in its body); elsewhere (DynamoDB) one pass over the
+     * store's listing ({@link LockStore#list}) sums up every job of the page at once, at most
      * ⌈{@code summaryLimit} / {@value LockStore#MAX_PAGE_SIZE}⌉ listings per page, and is complete only when the store
      * holds no more records than that.
      *
@@ -83,17 +83,18 @@ public final class LockAdmin {
     /**
      * One page of the occurrence records of {@code job} (named {@code <job>@<tick>}, {@link CompletedTicks#tickOf}),
      * in the store's order; another job's records never, whatever its name. The first page (no token) also reads the
-     * job's own record, {@link OccurrencesPage#job()}: with no job record and no occurrence record in a listing that
-     * has ended, there is no such job ({@link OccurrencesPage#noSuchJob()}).
+     * job's own record, {@link OccurrenceRecordsPage#job()}: with no job record and no occurrence record in a listing
+     * that has ended, there is no such job ({@link OccurrenceRecordsPage#noSuchJob()}).
      *
-     * @param pageToken {@code null} for the first page, else {@link OccurrencesPage#nextPageToken()} of the previous
+     * @param pageToken {@code null} for the first page, else {@link OccurrenceRecordsPage#nextPageToken()} of the
+     *     previous page
      * @param pageSize how many records a page reads at most, 1 to {@value LockStore#MAX_PAGE_SIZE}; on a store
      *     without a listing by key prefix they are any records of the store, so a page may hold none and go on
      * @throws IllegalArgumentException when {@code job} breaks the name rules or is too long to have occurrence
      *     records ({@value CompletedTicks#MAX_EVERY_OCCURRENCE_JOB_NAME} characters at most)
      */
-    public OccurrencesPage occurrences(String job, @Nullable String pageToken, int pageSize) {
-        return listing.occurrences(job, pageToken, pageSize);
+    public OccurrenceRecordsPage occurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
+        return listing.occurrenceRecords(job, pageToken, pageSize);
     }
 
     /**
@@ -179,7 +180,7 @@ public final class LockAdmin {
         // the store's listing alone: occurrences() would also read the job record, which the audit reads anyway
         String token = null;
         do {
-            LockRecordPage page = store.listOccurrences(job, token, 100);
+            LockRecordPage page = store.listOccurrenceRecords(job, token, 100);
             if (page.records().stream()
                     .anyMatch(r -> CompletedTicks.tickOf(job, r.name()).isPresent())) {
                 return CompletedTicks.EVERY_OCCURRENCE;
@@ -298,13 +299,13 @@ public final class LockAdmin {
      * A job record and what its occurrence records add up to.
      *
      * @param lock the job's own record
-     * @param occurrences the summary of its occurrence records; empty when it has none (a job under the watermark, or
-     *     a lock that is no job's)
+     * @param occurrenceSummary the summary of its occurrence records; empty when it has none (a job under the
+     *     watermark, or a lock that is no job's)
      */
-    public record Job(LockView lock, Optional<OccurrenceSummary> occurrences) {
+    public record Job(LockView lock, Optional<OccurrenceSummary> occurrenceSummary) {
         public Job {
             Objects.requireNonNull(lock, "lock");
-            Objects.requireNonNull(occurrences, "occurrences");
+            Objects.requireNonNull(occurrenceSummary, "occurrenceSummary");
         }
     }
 
@@ -338,23 +339,23 @@ public final class LockAdmin {
     }
 
     /**
-     * One page of {@link #occurrences}.
+     * One page of {@link #occurrenceRecords}.
      *
      * @param firstPage whether this is the listing's first page, the one that reads the job's record
      * @param job the job's own record, read on the first page only (empty on later ones, and when it has none)
-     * @param occurrences the job's occurrence records on this page
+     * @param records the job's occurrence records on this page
      * @param skipped the records of this page under the lock prefix that are no lock records
      * @param nextPageToken what to pass for the next page; empty on the last page
      */
-    public record OccurrencesPage(
+    public record OccurrenceRecordsPage(
             boolean firstPage,
             Optional<LockView> job,
-            List<LockView> occurrences,
+            List<LockView> records,
             List<LockRecordPage.Skipped> skipped,
             Optional<String> nextPageToken) {
-        public OccurrencesPage {
+        public OccurrenceRecordsPage {
             Objects.requireNonNull(job, "job");
-            occurrences = List.copyOf(occurrences);
+            records = List.copyOf(records);
             skipped = List.copyOf(skipped);
             Objects.requireNonNull(nextPageToken, "nextPageToken");
         }
@@ -364,7 +365,7 @@ public final class LockAdmin {
          * record. (A later page cannot tell, and a first page with a next page neither.)
          */
         public boolean noSuchJob() {
-            return firstPage && job.isEmpty() && occurrences.isEmpty() && nextPageToken.isEmpty();
+            return firstPage && job.isEmpty() && records.isEmpty() && nextPageToken.isEmpty();
         }
     }
 

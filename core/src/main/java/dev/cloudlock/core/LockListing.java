@@ -75,10 +75,10 @@ final class LockListing {
                 sums.put(record.name(), new Summing());
             }
         }
-        if (store.listsOccurrencesByJob()) {
+        if (store.listsOccurrenceRecordsByJob()) {
             for (Map.Entry<String, Summing> job : sums.entrySet()) {
                 sum(
-                        (token, size) -> store.listOccurrences(job.getKey(), token, size),
+                        (token, size) -> store.listOccurrenceRecords(job.getKey(), token, size),
                         summaryLimit,
                         Map.of(job.getKey(), job.getValue()),
                         now);
@@ -159,13 +159,13 @@ final class LockListing {
         }
     }
 
-    /** {@link LockAdmin#occurrences}. */
-    LockAdmin.OccurrencesPage occurrences(String job, @Nullable String pageToken, int pageSize) {
+    /** {@link LockAdmin#occurrenceRecords}. */
+    LockAdmin.OccurrenceRecordsPage occurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
         checkPageSize(pageSize);
         LockRules.checkName(store, job);
         CompletedTicks.EVERY_OCCURRENCE.recordName(job, Instant.EPOCH); // the length check, with its message
         Optional<LockView> jobRecord = pageToken == null ? show(job) : Optional.empty();
-        LockRecordPage page = store.listOccurrences(job, pageToken, pageSize);
+        LockRecordPage page = store.listOccurrenceRecords(job, pageToken, pageSize);
         reportStrays(page);
         List<LockView> records = new ArrayList<>();
         Instant now = clock.now(job).earliest();
@@ -174,7 +174,7 @@ final class LockListing {
                 records.add(LockView.of(record, now));
             }
         }
-        return new LockAdmin.OccurrencesPage(
+        return new LockAdmin.OccurrenceRecordsPage(
                 pageToken == null, jobRecord, records, page.skipped(), Optional.ofNullable(page.nextPageToken()));
     }
 

@@ -228,7 +228,7 @@ public abstract class ETagLockStore implements LockStore {
      * hold another job's records whose name starts with the same text ({@code a@b}'s for {@code a}); core drops them.
      */
     @Override
-    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+    public LockRecordPage listOccurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
         CallTimeouts deadline = timeouts.forRead();
         return readEach(
                 listKeysUnder(
@@ -241,7 +241,7 @@ public abstract class ETagLockStore implements LockStore {
 
     /** True: one job's occurrence records are listed by their key prefix. */
     @Override
-    public boolean listsOccurrencesByJob() {
+    public boolean listsOccurrenceRecordsByJob() {
         return true;
     }
 

@@ -103,7 +103,7 @@ public interface LockStore {
      * reads every record of the store to find one job's; a store that can read by a key prefix overrides it. Its page
      * tokens are its own, not {@link #list}'s.
      */
-    default LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+    default LockRecordPage listOccurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
         String start = CompletedTicks.occurrenceRecordPrefix(job);
         LockRecordPage page = list(pageToken, pageSize);
         return new LockRecordPage(
@@ -113,11 +113,11 @@ public interface LockStore {
     }
 
     /**
-     * Whether {@link #listOccurrences} reads only the given job's records (by a key prefix), so that listing one job's
-     * occurrence records costs what that job has; false (the default) when it reads every record of the store, and
-     * core then sums up a page of jobs from one pass over {@link #list} instead of one pass per job.
+     * Whether {@link #listOccurrenceRecords} reads only the given job's records (by a key prefix), so that listing one
+     * job's occurrence records costs what that job has; false (the default) when it reads every record of the store,
+     * and core then sums up a page of jobs from one pass over {@link #list} instead of one pass per job.
      */
-    default boolean listsOccurrencesByJob() {
+    default boolean listsOccurrenceRecordsByJob() {
         return false;
     }
 

@@ -1,8 +1,8 @@
 package dev.cloudlock.micrometer;
 
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.function.DeliveryListener;
-import dev.cloudlock.function.Tick;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;

@@ -117,8 +117,8 @@ public final class MeteredLockStore implements LockStore {
     }
 
     @Override
-    public boolean listsOccurrencesByJob() {
-        return store.listsOccurrencesByJob();
+    public boolean listsOccurrenceRecordsByJob() {
+        return store.listsOccurrenceRecordsByJob();
     }
 
     @Override
@@ -127,8 +127,8 @@ public final class MeteredLockStore implements LockStore {
     }
 
     @Override
-    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
-        return timed("list", NO_LOCK, () -> store.listOccurrences(job, pageToken, pageSize), r -> true);
+    public LockRecordPage listOccurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
+        return timed("list", NO_LOCK, () -> store.listOccurrenceRecords(job, pageToken, pageSize), r -> true);
     }
 
     @Override

@@ -122,8 +122,8 @@ abstract class AdminCases extends ContractCases {
         Optional<String> token = Optional.empty();
         int pages = 0;
         do {
-            LockAdmin.OccurrencesPage page = admin.occurrences(job, token.orElse(null), pageSize);
-            page.occurrences().forEach(lock -> names.add(lock.name()));
+            LockAdmin.OccurrenceRecordsPage page = admin.occurrenceRecords(job, token.orElse(null), pageSize);
+            page.records().forEach(lock -> names.add(lock.name()));
             token = page.nextPageToken();
             assertThat(++pages).as("pages (a listing that never ends)").isLessThan(100_000);
         } while (token.isPresent());
@@ -168,7 +168,7 @@ abstract class AdminCases extends ContractCases {
         assertThat(jobs.keySet())
                 .as("no occurrence record is listed as a job")
                 .noneMatch(name -> CompletedTicks.jobOf(name).isPresent());
-        LockAdmin.OccurrenceSummary summary = jobs.get(job).occurrences().orElseThrow();
+        LockAdmin.OccurrenceSummary summary = jobs.get(job).occurrenceSummary().orElseThrow();
         assertThat(summary.count()).isEqualTo(5);
         assertThat(summary.complete()).isTrue();
         assertThat(summary.oldestTick()).isEqualTo(base);
@@ -179,12 +179,14 @@ abstract class AdminCases extends ContractCases {
         assertThat(jobs.get(job).lock().held())
                 .as("the job's lock, held by the running tick")
                 .isTrue();
-        LockAdmin.OccurrenceSummary ofLonger = jobs.get(longer).occurrences().orElseThrow();
+        LockAdmin.OccurrenceSummary ofLonger =
+                jobs.get(longer).occurrenceSummary().orElseThrow();
         assertThat(ofLonger.count()).isEqualTo(1);
         assertThat(ofLonger.oldestTick()).isEqualTo(base.minus(Duration.ofHours(1)));
         assertThat(ofLonger.held()).isZero();
-        assertThat(jobs.get(withAt).occurrences().orElseThrow().newestTick()).isEqualTo(base.plus(Duration.ofHours(2)));
-        assertThat(jobs.get(plain).occurrences())
+        assertThat(jobs.get(withAt).occurrenceSummary().orElseThrow().newestTick())
+                .isEqualTo(base.plus(Duration.ofHours(2)));
+        assertThat(jobs.get(plain).occurrenceSummary())
                 .as("a job without occurrence records has no summary")
                 .isEmpty();
 
@@ -215,7 +217,7 @@ abstract class AdminCases extends ContractCases {
             LockAdmin.JobsPage page = admin.jobs(token.orElse(null), 1000, 2);
             for (LockAdmin.Job seen : page.jobs()) {
                 if (seen.lock().name().equals(job)) {
-                    limited = seen.occurrences();
+                    limited = seen.occurrenceSummary();
                 }
             }
             token = page.nextPageToken();
@@ -247,7 +249,7 @@ abstract class AdminCases extends ContractCases {
     @Test
     void aJobTheStoreHasNoRecordOfHasNoOccurrenceRecordsAndNoJobRecord() {
         String unknown = uniqueName("never-ran");
-        LockAdmin.OccurrencesPage first = provider("admin").admin().occurrences(unknown, null, 1000);
+        LockAdmin.OccurrenceRecordsPage first = provider("admin").admin().occurrenceRecords(unknown, null, 1000);
         assertThat(first.firstPage()).isTrue();
         assertThat(first.job()).isEmpty();
         assertThat(occurrences(unknown, 1000)).isEmpty();
@@ -257,7 +259,7 @@ abstract class AdminCases extends ContractCases {
         // the control: a job that ran is one
         String ran = uniqueName("ran");
         runTick(ran, Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(3)));
-        LockAdmin.OccurrencesPage known = provider("admin").admin().occurrences(ran, null, 1000);
+        LockAdmin.OccurrenceRecordsPage known = provider("admin").admin().occurrenceRecords(ran, null, 1000);
         assertThat(known.job()).isPresent();
         assertThat(known.noSuchJob()).isFalse();
     }

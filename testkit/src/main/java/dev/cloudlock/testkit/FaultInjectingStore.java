@@ -121,8 +121,8 @@ public final class FaultInjectingStore implements LockStore {
     }
 
     @Override
-    public boolean listsOccurrencesByJob() {
-        return real.listsOccurrencesByJob();
+    public boolean listsOccurrenceRecordsByJob() {
+        return real.listsOccurrenceRecordsByJob();
     }
 
     @Override
@@ -132,9 +132,9 @@ public final class FaultInjectingStore implements LockStore {
     }
 
     @Override
-    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+    public LockRecordPage listOccurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
         failIfUnavailable();
-        return real.listOccurrences(job, pageToken, pageSize);
+        return real.listOccurrenceRecords(job, pageToken, pageSize);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package dev.cloudlock.function;
 
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.Tick;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

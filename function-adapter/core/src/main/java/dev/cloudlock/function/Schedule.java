@@ -6,6 +6,7 @@ import com.cronutils.model.definition.CronDefinition;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
+import dev.cloudlock.core.Tick;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;

@@ -3,6 +3,7 @@ package dev.cloudlock.function;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.OccurrenceAudit;
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickOptions;
 import dev.cloudlock.core.TickStatus;

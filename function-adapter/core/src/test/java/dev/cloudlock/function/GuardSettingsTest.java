@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CompletedTicks;
+import dev.cloudlock.core.Tick;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.InMemoryLockStore;
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickStatus;
 import java.time.Duration;

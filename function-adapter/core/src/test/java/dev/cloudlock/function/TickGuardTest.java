@@ -7,6 +7,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.LockStoreException;
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.testkit.FaultInjectingStore;
 import java.time.Duration;

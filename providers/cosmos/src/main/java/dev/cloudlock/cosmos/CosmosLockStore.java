@@ -331,7 +331,7 @@ public final class CosmosLockStore implements LockStore {
      * name starts with the same text ({@code a@b}'s for {@code a}); core drops them.
      */
     @Override
-    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+    public LockRecordPage listOccurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
         return page(
                 new SqlQuerySpec(
                         "SELECT * FROM c WHERE STARTSWITH(c.id, @start)",
@@ -342,7 +342,7 @@ public final class CosmosLockStore implements LockStore {
 
     /** True: one job's occurrence records are a query by the start of their ids. */
     @Override
-    public boolean listsOccurrencesByJob() {
+    public boolean listsOccurrenceRecordsByJob() {
         return true;
     }
 

@@ -343,7 +343,7 @@ public final class FirestoreLockStore implements LockStore {
      * text ({@code a@b}'s for {@code a}); core drops them.
      */
     @Override
-    public LockRecordPage listOccurrences(String job, @Nullable String pageToken, int pageSize) {
+    public LockRecordPage listOccurrenceRecords(String job, @Nullable String pageToken, int pageSize) {
         String from = FirestoreDocumentIds.encode(CompletedTicks.occurrenceRecordPrefix(job));
         String to = from.substring(0, from.length() - 1) + "A";
         Query query = collection.orderBy(FieldPath.documentId()).endBefore(to).limit(pageSize);
@@ -352,7 +352,7 @@ public final class FirestoreLockStore implements LockStore {
 
     /** True: one job's occurrence records are a range of document ids. */
     @Override
-    public boolean listsOccurrencesByJob() {
+    public boolean listsOccurrenceRecordsByJob() {
         return true;
     }
 

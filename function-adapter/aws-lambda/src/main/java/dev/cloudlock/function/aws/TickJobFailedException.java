@@ -1,6 +1,6 @@
 package dev.cloudlock.function.aws;
 
-import dev.cloudlock.function.Tick;
+import dev.cloudlock.core.Tick;
 
 /** A guarded job threw a checked exception; the tick was left open for a retry. The job's exception is the cause. */
 public class TickJobFailedException extends RuntimeException {

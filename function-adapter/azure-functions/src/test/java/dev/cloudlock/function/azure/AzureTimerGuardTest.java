@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
-import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickGuard;
 import java.net.URI;

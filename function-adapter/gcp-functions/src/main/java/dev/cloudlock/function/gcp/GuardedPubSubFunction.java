@@ -1,8 +1,8 @@
 package dev.cloudlock.function.gcp;
 
 import com.google.cloud.functions.CloudEventsFunction;
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
-import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import io.cloudevents.CloudEvent;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,10 +1,10 @@
 package dev.cloudlock.function.spring;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.Tick;
 import dev.cloudlock.function.DeliveryListener;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
-import dev.cloudlock.function.Tick;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickResult;

@@ -62,7 +62,7 @@ public class CloudLocksEndpoint {
             @Nullable String occurrences) {
         int size = pageSize == null ? DEFAULT_PAGE_SIZE : pageSize;
         if (occurrences != null) {
-            AdminAnswers.OccurrencesPage page = occurrences(occurrences, pageToken, size);
+            AdminAnswers.OccurrenceRecordsPage page = occurrences(occurrences, pageToken, size);
             return page == null ? null : new Answer(page);
         }
         LockAdmin.JobsPage page =
@@ -73,15 +73,16 @@ public class CloudLocksEndpoint {
     /**
      * One page of the occurrence records of {@code job}; none (HTTP 404) when the store has no such job: no record of
      * it and, on a first page that is also the last, no occurrence record
-     * ({@link LockAdmin.OccurrencesPage#noSuchJob}).
+     * ({@link LockAdmin.OccurrenceRecordsPage#noSuchJob}).
      */
-    public AdminAnswers.@Nullable OccurrencesPage occurrences(String job, @Nullable String pageToken, int pageSize) {
-        LockAdmin.OccurrencesPage page = admin.occurrences(job, pageToken, pageSize);
+    public AdminAnswers.@Nullable OccurrenceRecordsPage occurrences(
+            String job, @Nullable String pageToken, int pageSize) {
+        LockAdmin.OccurrenceRecordsPage page = admin.occurrenceRecords(job, pageToken, pageSize);
         if (page.noSuchJob()) {
             return null;
         }
-        return new AdminAnswers.OccurrencesPage(
-                job, page.occurrences(), page.skipped(), page.nextPageToken().orElse(null));
+        return new AdminAnswers.OccurrenceRecordsPage(
+                job, page.records(), page.skipped(), page.nextPageToken().orElse(null));
     }
 
     /** The lock named {@code name}, a {@link LockView}; none (HTTP 404) when the store has no record of it. */

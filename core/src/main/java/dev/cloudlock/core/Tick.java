@@ -1,4 +1,4 @@
-package dev.cloudlock.function;
+package dev.cloudlock.core;
 
 import java.time.Duration;
 import java.time.Instant;
