@@ -1,5 +1,7 @@
 package dev.cloudlock.core;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +14,10 @@ import org.jspecify.annotations.Nullable;
  * stores {@code t}. Stores whose conditions can compare numbers (DynamoDB, SQL) say exactly this in their condition;
  * the others read the stored token and its version, apply {@link #admits}, and write conditioned on that version
  * ({@link #writeOnVersion}).
+ *
+ * <p>A token is a whole number from 0 to {@value Long#MAX_VALUE}. A stored fence that is none (text, a fraction, a
+ * number outside that range) is never compared: the write is refused with {@link NotAFencingTokenException}
+ * ({@link #stored}, {@link #storedText}).
  */
 public final class FencingTokens {
 
@@ -23,6 +29,84 @@ public final class FencingTokens {
     /** Whether a write carrying {@code token} may land on a resource that holds {@code stored} (null: none yet). */
     public static boolean admits(@Nullable Long stored, long token) {
         return stored == null || stored <= token;
+    }
+
+    /**
+     * The token a resource stores as the number {@code value}: null for none; a whole number from 0 to
+     * {@value Long#MAX_VALUE} of any numeric type (a {@code Long}, a {@code BigDecimal} with no fraction, a
+     * {@code Double} with an exact whole value) is that token.
+     *
+     * @param resource what holds {@code value}, for the message
+     * @throws NotAFencingTokenException for anything else: text, a fraction, a number outside that range, another type
+     */
+    public static @Nullable Long stored(String resource, @Nullable Object value) {
+        if (value == null) {
+            return null;
+        }
+        BigDecimal number = exact(value);
+        if (number == null) {
+            throw new NotAFencingTokenException(resource, describe(value));
+        }
+        try {
+            long token = number.longValueExact();
+            if (token >= 0) {
+                return token;
+            }
+        } catch (ArithmeticException notWholeOrTooLarge) {
+            // reported below
+        }
+        throw new NotAFencingTokenException(resource, describe(value));
+    }
+
+    /**
+     * The token a resource stores as the text {@code value}, as object metadata does: null for none; decimal digits
+     * only, from 0 to {@value Long#MAX_VALUE}.
+     *
+     * @param resource what holds {@code value}, for the message
+     * @throws NotAFencingTokenException for anything else: a sign, a fraction, an exponent, other characters, a number
+     *     outside that range
+     */
+    public static @Nullable Long storedText(String resource, @Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        if (!value.isEmpty() && value.length() <= 19 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException tooLarge) {
+                // reported below
+            }
+        }
+        throw new NotAFencingTokenException(resource, "the value '" + abbreviate(value) + "'");
+    }
+
+    private static @Nullable BigDecimal exact(Object value) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return BigDecimal.valueOf(((Number) value).longValue());
+        }
+        if (value instanceof BigInteger big) {
+            return new BigDecimal(big);
+        }
+        if (value instanceof BigDecimal decimal) {
+            return decimal;
+        }
+        if ((value instanceof Double || value instanceof Float) && Double.isFinite(((Number) value).doubleValue())) {
+            return new BigDecimal(((Number) value).doubleValue());
+        }
+        return null;
+    }
+
+    private static String describe(Object value) {
+        String kind = value instanceof Number
+                ? "a number"
+                : value instanceof CharSequence
+                        ? "text"
+                        : "a " + value.getClass().getSimpleName();
+        return "the value '" + abbreviate(String.valueOf(value)) + "' (" + kind + ")";
+    }
+
+    private static String abbreviate(String value) {
+        return value.length() <= 40 ? value : value.substring(0, 40) + "...";
     }
 
     /**

@@ -10,6 +10,7 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.BlockBlobItem;
 import com.azure.storage.blob.options.BlobParallelUploadOptions;
 import dev.cloudlock.core.FencingTokens;
+import dev.cloudlock.core.NotAFencingTokenException;
 import dev.cloudlock.core.StaleFencingTokenException;
 import java.util.HashMap;
 import java.util.Locale;
@@ -80,38 +81,41 @@ public final class BlobFence {
                     "the upload's metadata already sets the fence '" + metadataKey + "' to " + given);
         }
         options.setMetadata(metadata);
-        return FencingTokens.writeOnVersion(
-                "Blob Storage container '" + blob.getContainerName() + "', blob '" + blob.getBlobName() + "'",
-                token,
-                () -> read(blob),
-                etag -> {
-                    options.setRequestConditions(
-                            etag == null
-                                    ? new BlobRequestConditions().setIfNoneMatch("*")
-                                    : new BlobRequestConditions().setIfMatch(etag));
-                    try {
-                        return blob.uploadWithResponse(options, null, Context.NONE)
-                                .getValue();
-                    } catch (BlobStorageException e) {
-                        if (lostRace(e)) {
-                            return null;
-                        }
-                        throw e;
-                    } finally {
-                        options.setRequestConditions(null);
-                    }
-                });
+        return FencingTokens.writeOnVersion(resource(blob), token, () -> read(blob), etag -> {
+            options.setRequestConditions(
+                    etag == null
+                            ? new BlobRequestConditions().setIfNoneMatch("*")
+                            : new BlobRequestConditions().setIfMatch(etag));
+            try {
+                return blob.uploadWithResponse(options, null, Context.NONE).getValue();
+            } catch (BlobStorageException e) {
+                if (lostRace(e)) {
+                    return null;
+                }
+                throw e;
+            } finally {
+                options.setRequestConditions(null);
+            }
+        });
     }
 
-    /** The token the blob holds, or null when it holds none. */
+    /**
+     * The token the blob holds, or null when it holds none.
+     *
+     * @throws NotAFencingTokenException when its fence metadata holds no token
+     */
     public @Nullable Long storedToken(@Nullable Map<String, String> metadata) {
+        return storedToken("the blob's metadata '" + metadataKey + "'", metadata);
+    }
+
+    private @Nullable Long storedToken(String resource, @Nullable Map<String, String> metadata) {
         if (metadata == null) {
             return null;
         }
         for (Map.Entry<String, String> entry : metadata.entrySet()) {
             // Blob Storage keeps a metadata name's case as written, but compares names case-insensitively
             if (entry.getKey().toLowerCase(Locale.ROOT).equals(metadataKey)) {
-                return Long.valueOf(entry.getValue());
+                return FencingTokens.storedText(resource, entry.getValue());
             }
         }
         return null;
@@ -127,7 +131,13 @@ public final class BlobFence {
             }
             throw e;
         }
-        return new FencingTokens.Seen<>(storedToken(properties.getMetadata()), properties.getETag());
+        return new FencingTokens.Seen<>(
+                storedToken(resource(blob) + ", metadata '" + metadataKey + "'", properties.getMetadata()),
+                properties.getETag());
+    }
+
+    private static String resource(BlobClient blob) {
+        return "Blob Storage container '" + blob.getContainerName() + "', blob '" + blob.getBlobName() + "'";
     }
 
     private static boolean lostRace(BlobStorageException e) {

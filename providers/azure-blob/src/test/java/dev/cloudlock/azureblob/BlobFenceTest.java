@@ -18,12 +18,14 @@ import com.azure.storage.blob.options.BlobParallelUploadOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -151,5 +153,19 @@ class BlobFenceTest extends StaleHolderCases {
     @Override
     protected StaleHolderScenario.Sink sink() {
         return sink;
+    }
+
+    /** Fence metadata another tool wrote: text, a fraction, a number beyond the token's range. */
+    @Nested
+    class HostileFences extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) {
+            blob().uploadWithResponse(
+                            new BlobParallelUploadOptions(BinaryData.fromString("planted"))
+                                    .setMetadata(Map.of(BlobFence.DEFAULT_METADATA_KEY, fence.text())),
+                            null,
+                            com.azure.core.util.Context.NONE);
+            return sink;
+        }
     }
 }

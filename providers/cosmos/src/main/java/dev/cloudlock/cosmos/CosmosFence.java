@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cloudlock.core.FencingTokens;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.NotAFencingTokenException;
 import dev.cloudlock.core.StaleFencingTokenException;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -125,10 +126,23 @@ public final class CosmosFence {
                 });
     }
 
-    /** The token {@code item} holds, or null when it holds none. */
+    /**
+     * The token {@code item} holds, or null when it holds none.
+     *
+     * @throws NotAFencingTokenException when its fence property holds no token (text, a fraction, another type)
+     */
     public @Nullable Long storedToken(JsonNode item) {
+        JsonNode id = item.get("id");
+        return storedToken("Cosmos DB item '" + (id == null ? "" : id.asText()) + "'", item);
+    }
+
+    private @Nullable Long storedToken(String resource, JsonNode item) {
         JsonNode value = item.get(property);
-        return value == null || value.isNull() ? null : value.asLong();
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        Object stored = value.isNumber() ? value.numberValue() : value.isTextual() ? value.asText() : value.toString();
+        return FencingTokens.stored(resource + ", property '" + property + "'", stored);
     }
 
     private FencingTokens.Seen<String> read(CosmosContainer container, String id, PartitionKey partitionKey) {
@@ -142,7 +156,8 @@ public final class CosmosFence {
             throw e;
         }
         JsonNode etag = item.get("_etag");
-        return new FencingTokens.Seen<>(storedToken(item), etag == null ? null : etag.asText());
+        return new FencingTokens.Seen<>(
+                storedToken(resource(container, id), item), etag == null ? null : etag.asText());
     }
 
     private static String resource(CosmosContainer container, String id) {

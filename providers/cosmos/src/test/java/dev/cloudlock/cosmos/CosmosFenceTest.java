@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.UUID;
@@ -135,6 +136,39 @@ class CosmosFenceTest extends StaleHolderCases {
 
         @Override
         protected StaleHolderScenario.Sink sink() {
+            return patch;
+        }
+    }
+
+    /** Writes the item with the body {@code planted} and {@code fence} in its fence property, as JSON of its kind. */
+    private void plant(HostileFenceCases.Planted fence) {
+        String text = fence.text();
+        ObjectNode item = item("planted");
+        switch (fence) {
+            case TOKEN_5, TOKEN_12 -> item.put(CosmosFence.DEFAULT_PROPERTY, Long.parseLong(text));
+            case TEXT -> item.put(CosmosFence.DEFAULT_PROPERTY, text);
+            case FRACTION -> item.put(CosmosFence.DEFAULT_PROPERTY, Double.parseDouble(text));
+            case BEYOND_RANGE -> item.put(CosmosFence.DEFAULT_PROPERTY, new java.math.BigInteger(text));
+        }
+        REPORTS.upsertItem(item, key, null);
+    }
+
+    /** Fence properties another tool wrote, under an upsert: a string, 9.5, 10^25. */
+    @Nested
+    class HostileFencesThroughUpsert extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) {
+            CosmosFenceTest.this.plant(fence);
+            return upsert;
+        }
+    }
+
+    /** The same under a conditional patch, whose predicate the store evaluates. */
+    @Nested
+    class HostileFencesThroughPatch extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) {
+            CosmosFenceTest.this.plant(fence);
             return patch;
         }
     }

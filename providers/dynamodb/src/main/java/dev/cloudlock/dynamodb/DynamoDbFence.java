@@ -1,7 +1,9 @@
 package dev.cloudlock.dynamodb;
 
 import dev.cloudlock.core.FencingTokens;
+import dev.cloudlock.core.NotAFencingTokenException;
 import dev.cloudlock.core.StaleFencingTokenException;
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -32,10 +34,11 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  *
  * <p>When the condition fails, the request asked for the item as it was ({@code ReturnValuesOnConditionCheckFailure
  * ALL_OLD}): if its fence is newer than the token, the fence refused the write and {@link #putItem} / {@link
- * #updateItem} throw {@link StaleFencingTokenException}; otherwise the user's own condition failed, and the SDK's
- * {@link ConditionalCheckFailedException} is rethrown unchanged, the item it saw attached. (On a backend that does not
- * return the item, dynalite, a refused write reads the item's fence once to tell: an {@code UpdateItem} by its key, a
- * {@code PutItem} by the key the table's {@code DescribeTable} names.)
+ * #updateItem} throw {@link StaleFencingTokenException}, and {@link NotAFencingTokenException} if it holds no token
+ * at all (a string, a fraction, a number outside the token's range); otherwise the user's own condition failed, and the
+ * SDK's {@link ConditionalCheckFailedException} is rethrown unchanged, the item it saw attached. (On a backend that
+ * does not return the item, dynalite, a refused write reads the item's fence once to tell: an {@code UpdateItem} by its
+ * key, a {@code PutItem} by the key the table's {@code DescribeTable} names.)
  */
 public final class DynamoDbFence {
 
@@ -112,6 +115,7 @@ public final class DynamoDbFence {
      * Sends {@code request} fenced by {@code token}.
      *
      * @throws StaleFencingTokenException when the item holds a newer token (nothing was written)
+     * @throws NotAFencingTokenException when the item's fence is no token (nothing was written)
      * @throws ConditionalCheckFailedException when the request's own condition failed
      */
     public PutItemResponse putItem(DynamoDbClient client, PutItemRequest request, long token) {
@@ -130,6 +134,7 @@ public final class DynamoDbFence {
      * Sends {@code request} fenced by {@code token}.
      *
      * @throws StaleFencingTokenException when the item holds a newer token (nothing was written)
+     * @throws NotAFencingTokenException when the item's fence is no token (nothing was written)
      * @throws ConditionalCheckFailedException when the request's own condition failed
      */
     public UpdateItemResponse updateItem(DynamoDbClient client, UpdateItemRequest request, long token) {
@@ -167,14 +172,21 @@ public final class DynamoDbFence {
 
     /**
      * What a failed fenced write means: {@link StaleFencingTokenException} when {@code item} (the item as the failed
-     * condition saw it) holds a token newer than {@code token}, else {@code failed} itself (the user's condition).
+     * condition saw it) holds a token newer than {@code token}, {@link NotAFencingTokenException} when its fence is no
+     * token, else {@code failed} itself (the user's condition).
      */
     public RuntimeException refusal(
             ConditionalCheckFailedException failed,
             @Nullable Map<String, AttributeValue> item,
             String tableName,
             long token) {
-        Long stored = item == null ? null : storedToken(item);
+        Long stored;
+        try {
+            stored = item == null ? null : storedToken("DynamoDB table '" + tableName + "'", item);
+        } catch (NotAFencingTokenException notAToken) {
+            notAToken.initCause(failed);
+            return notAToken;
+        }
         if (FencingTokens.admits(stored, token)) {
             return failed;
         }
@@ -184,10 +196,24 @@ public final class DynamoDbFence {
         return stale;
     }
 
-    /** The token {@code item} holds, or null when it holds none. */
+    /**
+     * The token {@code item} holds, or null when it holds none.
+     *
+     * @throws NotAFencingTokenException when its fence attribute holds no token (a string, a fraction, a number
+     *     outside the token's range, another type)
+     */
     public @Nullable Long storedToken(Map<String, AttributeValue> item) {
+        return storedToken("the item", item);
+    }
+
+    private @Nullable Long storedToken(String resource, Map<String, AttributeValue> item) {
         AttributeValue value = item.get(attribute);
-        return value == null || value.n() == null ? null : Long.valueOf(value.n());
+        if (value == null || Boolean.TRUE.equals(value.nul())) {
+            return null;
+        }
+        Object stored =
+                value.n() != null ? new BigDecimal(value.n()) : value.s() != null ? value.s() : value.toString();
+        return FencingTokens.stored(resource + ", attribute '" + attribute + "'", stored);
     }
 
     private static AttributeValue number(long token) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
+import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,5 +79,15 @@ class DynamoDbFenceDynaliteTest extends StaleHolderCases {
         assertThatThrownBy(() -> fence.putItem(CLIENT, DynamoDbFenceTest.put("A"), 7))
                 .isInstanceOf(StaleFencingTokenException.class);
         assertThat(REQUESTS).as("PutItem, DescribeTable, GetItem").hasValue(3);
+    }
+
+    /** Fence attributes another tool wrote, on a backend that returns no item with a failed condition. */
+    @Nested
+    class HostileFences extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) {
+            DynamoDbFenceTest.plant(CLIENT, fence);
+            return DynamoDbFenceTest.putItemSink(CLIENT);
+        }
     }
 }

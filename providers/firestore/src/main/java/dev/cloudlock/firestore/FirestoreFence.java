@@ -7,6 +7,7 @@ import com.google.cloud.firestore.SetOptions;
 import com.google.cloud.firestore.Transaction;
 import dev.cloudlock.core.FencingTokens;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.NotAFencingTokenException;
 import dev.cloudlock.core.StaleFencingTokenException;
 import java.util.HashMap;
 import java.util.Map;
@@ -87,9 +88,10 @@ public final class FirestoreFence {
      * Refuses {@code token} if {@code snapshot}, read in the transaction that will write, holds a newer one.
      *
      * @throws StaleFencingTokenException when the document holds a newer token
+     * @throws NotAFencingTokenException when its fence field holds no token
      */
     public void check(DocumentSnapshot snapshot, long token) {
-        FencingTokens.check("Firestore document " + snapshot.getReference().getPath(), storedToken(snapshot), token);
+        FencingTokens.check(resource(snapshot), storedToken(snapshot), token);
     }
 
     /**
@@ -120,22 +122,30 @@ public final class FirestoreFence {
         return fenced;
     }
 
-    /** The token {@code snapshot} holds, or null when it is absent or holds none. */
+    /**
+     * The token {@code snapshot} holds, or null when it is absent or holds none.
+     *
+     * @throws NotAFencingTokenException when its fence field holds no token (text, a fraction, another type)
+     */
     public @Nullable Long storedToken(DocumentSnapshot snapshot) {
-        return snapshot.exists() ? snapshot.getLong(field) : null;
+        return snapshot.exists() ? FencingTokens.stored(resource(snapshot), snapshot.get(field)) : null;
+    }
+
+    private String resource(DocumentSnapshot snapshot) {
+        return "Firestore document " + snapshot.getReference().getPath() + ", field '" + field + "'";
     }
 
     /**
      * Runs {@code function} in a transaction and waits for it; a refusal inside comes out as the {@link
-     * StaleFencingTokenException} itself.
+     * StaleFencingTokenException} or {@link NotAFencingTokenException} itself.
      */
     public <T> T run(Firestore firestore, Transaction.Function<T> function) throws InterruptedException {
         try {
             return firestore.runTransaction(function).get();
         } catch (ExecutionException e) {
             for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                if (cause instanceof StaleFencingTokenException stale) {
-                    throw stale;
+                if (cause instanceof StaleFencingTokenException || cause instanceof NotAFencingTokenException) {
+                    throw (RuntimeException) cause;
                 }
             }
             throw new LockStoreUnavailableException("a fenced Firestore transaction failed: " + e.getCause(), e);

@@ -13,6 +13,7 @@ import com.google.cloud.firestore.Firestore;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Fenced writes in a job's own transaction on the Firestore emulator, the lock taken by two real providers. */
@@ -119,5 +121,21 @@ class FirestoreFenceTest extends StaleHolderCases {
     @Override
     protected StaleHolderScenario.Sink sink() {
         return sink;
+    }
+
+    /** Fence fields another tool wrote: a string, a double 9.5, a double beyond the token's range. */
+    @Nested
+    class HostileFences extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) throws Exception {
+            Object value = switch (fence) {
+                case TOKEN_5, TOKEN_12 -> Long.valueOf(fence.text());
+                case TEXT -> fence.text();
+                case FRACTION, BEYOND_RANGE -> Double.valueOf(fence.text());
+            };
+            report.set(Map.of("body", "planted", FirestoreFence.DEFAULT_FIELD, value))
+                    .get();
+            return sink;
+        }
     }
 }

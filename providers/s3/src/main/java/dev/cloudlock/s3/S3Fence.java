@@ -1,6 +1,7 @@
 package dev.cloudlock.s3;
 
 import dev.cloudlock.core.FencingTokens;
+import dev.cloudlock.core.NotAFencingTokenException;
 import dev.cloudlock.core.StaleFencingTokenException;
 import java.util.HashMap;
 import java.util.Locale;
@@ -91,10 +92,17 @@ public final class S3Fence {
         });
     }
 
-    /** The token the object holds, or null when it holds none. */
+    /**
+     * The token the object holds, or null when it holds none.
+     *
+     * @throws NotAFencingTokenException when its fence metadata holds no token
+     */
     public @Nullable Long storedToken(Map<String, String> metadata) {
-        String value = metadata.get(metadataKey);
-        return value == null ? null : Long.valueOf(value);
+        return storedToken("the object's metadata '" + metadataKey + "'", metadata);
+    }
+
+    private @Nullable Long storedToken(String resource, Map<String, String> metadata) {
+        return FencingTokens.storedText(resource, metadata.get(metadataKey));
     }
 
     private FencingTokens.Seen<String> read(S3Client s3, String bucket, String key) {
@@ -107,7 +115,9 @@ public final class S3Fence {
             }
             throw e;
         }
-        return new FencingTokens.Seen<>(storedToken(head.hasMetadata() ? head.metadata() : Map.of()), head.eTag());
+        String resource = "s3://" + bucket + "/" + key + ", metadata '" + metadataKey + "'";
+        return new FencingTokens.Seen<>(
+                storedToken(resource, head.hasMetadata() ? head.metadata() : Map.of()), head.eTag());
     }
 
     private static boolean lostRace(S3Exception e) {

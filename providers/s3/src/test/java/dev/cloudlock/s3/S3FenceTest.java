@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.StaleFencingTokenException;
+import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -120,5 +122,19 @@ class S3FenceTest extends StaleHolderCases {
     @Override
     protected StaleHolderScenario.Sink sink() {
         return sink;
+    }
+
+    /** Fence metadata another tool wrote: text, a fraction, a number beyond the token's range. */
+    @Nested
+    class HostileFences extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) {
+            CLIENT.putObject(
+                    put().toBuilder()
+                            .metadata(Map.of(S3Fence.DEFAULT_METADATA_KEY, fence.text()))
+                            .build(),
+                    RequestBody.fromString("planted"));
+            return sink;
+        }
     }
 }

@@ -2,12 +2,15 @@ package dev.cloudlock.fencing.jdbc;
 
 import dev.cloudlock.core.FencingTokens;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.NotAFencingTokenException;
 import dev.cloudlock.core.StaleFencingTokenException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +27,17 @@ import org.jspecify.annotations.Nullable;
  * race does not abort the caller's transaction (PostgreSQL's rule).
  *
  * <p>Statements per write: {@link #update} of a row this holding or an older one wrote, 1; a refused write, 2 (the
- * update, then a read of the fence to say why); {@link #upsert} of a new row, 3 (update, read, insert).
+ * update, then a read of the fence to say why); {@link #upsert} of a new row, 3 (update, read, insert). The first
+ * write through an instance also reads the fence column's type, once: a column that cannot hold only whole numbers
+ * (text, a fraction) is refused before anything is written, as is a stored value outside the token's range
+ * ({@link NotAFencingTokenException}).
  */
 public final class JdbcFencedTable {
 
     private final String table;
     private final List<String> keyColumns;
     private final JdbcFence fence;
+    private volatile boolean columnChecked;
 
     private JdbcFencedTable(String table, JdbcFence fence, List<String> keyColumns) {
         this.table = JdbcFence.identifier(table, "table");
@@ -54,11 +61,13 @@ public final class JdbcFencedTable {
      * @param values the columns to set (not the key columns nor the fence)
      * @return whether the row was there (false: nothing written, the row is absent)
      * @throws StaleFencingTokenException when the row holds a newer token (nothing written)
+     * @throws NotAFencingTokenException when the fence column or the row's fence holds no token (nothing written)
      */
     public boolean update(Connection connection, Map<String, ?> key, Map<String, ?> values, long token)
             throws SQLException {
         List<Map.Entry<String, ?>> keys = keyEntries(key);
         List<Map.Entry<String, ?>> sets = valueEntries(values);
+        checkColumn(connection);
         for (int attempt = 1; attempt <= FencingTokens.MAX_ATTEMPTS; attempt++) {
             if (tryUpdate(connection, keys, sets, token)) {
                 return true;
@@ -67,7 +76,7 @@ public final class JdbcFencedTable {
             if (!row.present()) {
                 return false;
             }
-            FencingTokens.check(resource(key), row.fence(), token);
+            FencingTokens.check(resource(key), FencingTokens.stored(resource(key), row.fence()), token);
             // admitted now: the row changed between the update and the read; update again
         }
         throw lostRaces(key, token);
@@ -78,6 +87,7 @@ public final class JdbcFencedTable {
      * absent. A row inserted by a racing writer in between is then updated (or refused) in turn.
      *
      * @throws StaleFencingTokenException when the row holds a newer token (nothing written)
+     * @throws NotAFencingTokenException when the fence column or the row's fence holds no token (nothing written)
      */
     public void upsert(Connection connection, Map<String, ?> key, Map<String, ?> values, long token)
             throws SQLException {
@@ -146,7 +156,35 @@ public final class JdbcFencedTable {
         return true;
     }
 
-    private record Row(boolean present, @Nullable Long fence) {}
+    private record Row(boolean present, @Nullable Object fence) {}
+
+    /** Refuses a fence column whose type holds more than whole numbers: its values compare as text or fractions. */
+    private void checkColumn(Connection connection) throws SQLException {
+        if (columnChecked) {
+            return;
+        }
+        String sql = "SELECT " + fence.column() + " FROM " + table + " WHERE 1 = 0";
+        try (PreparedStatement select = connection.prepareStatement(sql);
+                ResultSet rows = select.executeQuery()) {
+            ResultSetMetaData column = rows.getMetaData();
+            int type = column.getColumnType(1);
+            boolean whole = switch (type) {
+                case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> true;
+                case Types.NUMERIC, Types.DECIMAL -> column.getScale(1) == 0;
+                default -> false;
+            };
+            if (!whole) {
+                throw new NotAFencingTokenException(
+                        "table " + table + ", column " + fence.column(),
+                        "values of SQL type " + column.getColumnTypeName(1)
+                                + (type == Types.NUMERIC || type == Types.DECIMAL
+                                        ? " with " + column.getScale(1) + " decimal places"
+                                        : "")
+                                + " (a fence column is BIGINT)");
+            }
+        }
+        columnChecked = true;
+    }
 
     private Row readFence(Connection connection, List<Map.Entry<String, ?>> keys) throws SQLException {
         String sql = "SELECT " + fence.column() + " FROM " + table + " WHERE " + keyCondition();
@@ -159,8 +197,7 @@ public final class JdbcFencedTable {
                 if (!rows.next()) {
                     return new Row(false, null);
                 }
-                long stored = rows.getLong(1);
-                return new Row(true, rows.wasNull() ? null : stored);
+                return new Row(true, rows.getObject(1));
             }
         }
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InMemoryLockStore;
 import dev.cloudlock.core.StaleFencingTokenException;
+import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
 import java.sql.Connection;
@@ -17,6 +18,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -141,5 +143,35 @@ abstract class JdbcFencedTableCases extends StaleHolderCases {
     @Override
     protected StaleHolderScenario.Sink sink() {
         return upsert;
+    }
+
+    /**
+     * Fence columns another schema made: text and a fraction, refused by their type before any write, and a whole
+     * number beyond the token's range in a column that could hold a token.
+     */
+    @Nested
+    class HostileFences extends HostileFenceCases {
+        @Override
+        protected StaleHolderScenario.Sink plant(Planted fence) throws SQLException {
+            String text = fence.text();
+            String type = switch (fence) {
+                case TOKEN_5, TOKEN_12 -> "BIGINT";
+                case TEXT -> "VARCHAR(40)";
+                case FRACTION -> "DECIMAL(10, 1)";
+                case BEYOND_RANGE -> "DECIMAL(30, 0)";
+            };
+            try (Connection c = dataSource().getConnection();
+                    Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS reports");
+                s.execute("CREATE TABLE reports (id VARCHAR(40) PRIMARY KEY, body VARCHAR(200), fence " + type + ")");
+                try (PreparedStatement insert =
+                        c.prepareStatement("INSERT INTO reports (id, body, fence) VALUES (?, 'planted', ?)")) {
+                    insert.setString(1, KEY.get("id"));
+                    insert.setObject(2, fence == Planted.TEXT ? text : new java.math.BigDecimal(text));
+                    insert.executeUpdate();
+                }
+            }
+            return upsert;
+        }
     }
 }
