@@ -54,14 +54,21 @@ final class CheckCommand extends Subcommand {
                 : result.passed() ? CloudlockCommand.DONE : CloudlockCommand.REFUSED;
         @Nullable
         String fix = result.storeFailure() == StoreCheck.StoreFailure.SETUP ? root.store.setupFix() + "." : null;
+        boolean inThisProcess = root.store.inThisProcess();
         if (json()) {
-            out().println(Json.write(result, Json.exitCode(code, "fix", fix)));
+            out().println(Json.write(
+                    result,
+                    Json.exitCode(code, fix != null ? "fix" : "note", fix != null ? fix : note(inThisProcess))));
         } else {
-            out().print(Output.check(result));
+            out().print(Output.check(result, inThisProcess));
             if (fix != null) {
                 out().println("Fix: " + fix);
             }
         }
         return code;
+    }
+
+    private static @Nullable String note(boolean inThisProcess) {
+        return inThisProcess ? Output.IN_THIS_PROCESS : null;
     }
 }

@@ -208,11 +208,16 @@ final class Output {
         return parts.isEmpty() ? "0s" : String.join(" ", parts);
     }
 
+    /** What a check of the in-memory store can show, and what it cannot. */
+    static final String IN_THIS_PROCESS = "The in-memory store lives in this process alone: these checks exercised"
+            + " cloudlock's own rules, not a store that other processes share, and its records are gone when this"
+            + " command exits.";
+
     /**
      * What {@code cloudlock check} found, a check a line (status, name, what it found), then the verdict and what
-     * remains of the scratch lock.
+     * remains of the scratch lock ({@code inThisProcess}: nothing, as the store lives in this process alone).
      */
-    static String check(StoreCheck.Result result) {
+    static String check(StoreCheck.Result result, boolean inThisProcess) {
         StringBuilder out = new StringBuilder("Checks on the scratch lock '")
                 .append(result.lockName())
                 .append("':\n");
@@ -235,7 +240,9 @@ final class Output {
                                 : failed.size() + (failed.size() == 1 ? " check" : " checks") + " failed: "
                                         + String.join(", ", failed) + ".")
                 .append('\n');
-        if (result.storeFailure() == null) {
+        if (inThisProcess) {
+            out.append(IN_THIS_PROCESS).append('\n');
+        } else if (result.storeFailure() == null) {
             out.append("The scratch lock is released; its record remains in the store.\n");
         }
         return out.toString();

@@ -1,6 +1,7 @@
 package dev.cloudlock.cli;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.InMemoryStoreType;
 import dev.cloudlock.core.InstanceIdentity;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
@@ -102,6 +103,11 @@ final class StoreOptions {
     String setupFix() {
         StoreType type = chosen();
         return type.setupFix(settings(type));
+    }
+
+    /** Whether the store lives in this process alone ({@code --store in-memory}), so no other process shares it. */
+    boolean inThisProcess() {
+        return chosen().name().equals(InMemoryStoreType.NAME);
     }
 
     private StoreType chosen() {

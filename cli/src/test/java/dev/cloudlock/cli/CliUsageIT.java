@@ -171,6 +171,18 @@ class CliUsageIT {
     }
 
     @Test
+    void aCheckOfTheInMemoryStoreSaysWhatItCannotShow() {
+        CliProcess.Run text = cli("--store", "in-memory", "check", "--race-time", "1s");
+        assertThat(text.exitCode()).as(text.toString()).isZero();
+        assertThat(text.out())
+                .contains("Every check passed.", "lives in this process alone", "gone when this command exits")
+                .doesNotContain("remains in the store");
+        CliProcess.Run json = cli("--store", "in-memory", "check", "--race-time", "1s", "--json");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.out()).contains("\"note\":\"The in-memory store lives in this process alone");
+    }
+
+    @Test
     void badValuesAreNamedBeforeAnyRequest() {
         List<String> store = DISCARD_STORE;
         CliProcess.Run badWatermark = run(store, "reset-watermark", "job", "--from", "none", "--to", "yesterday");
