@@ -73,6 +73,9 @@ final class ListCommand extends Subcommand {
             skipped.addAll(page.skipped());
             token = page.nextPageToken();
         } while (token.isPresent());
+        if (jobs.isEmpty() && skipped.isEmpty()) {
+            root.store.prefixNote().ifPresent(err()::println);
+        }
         if (json()) {
             out().println(Json.write(new AdminAnswers.LocksPage(
                     jobs.stream().map(AdminAnswers.JobLock::of).toList(), skipped, null)));

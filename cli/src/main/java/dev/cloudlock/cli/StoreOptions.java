@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -103,6 +104,21 @@ final class StoreOptions {
     String setupFix() {
         StoreType type = chosen();
         return type.setupFix(settings(type));
+    }
+
+    /**
+     * A note for a listing that found nothing, when {@code --prefix} is given without its closing {@code /}: keys are
+     * the prefix then the lock's name, so {@code --prefix team-a} lists keys that start {@code team-a}, never the locks
+     * under {@code team-a/}.
+     */
+    Optional<String> prefixNote() {
+        OptionSpec prefix = settingOptions.get("prefix");
+        String value = prefix == null ? null : prefix.getValue();
+        if (value == null || value.isEmpty() || value.endsWith("/")) {
+            return Optional.empty();
+        }
+        return Optional.of("--prefix " + value + " does not end with '/': keys are the prefix then the lock's name, so"
+                + " locks under '" + value + "/' are not listed; did you mean --prefix " + value + "/?");
     }
 
     /** Whether the store lives in this process alone ({@code --store in-memory}), so no other process shares it. */

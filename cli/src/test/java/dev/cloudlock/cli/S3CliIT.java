@@ -107,4 +107,22 @@ class S3CliIT extends CliContract {
                 .startsWith("{\"locks\":[{\"name\":\"real-job\"")
                 .contains("],\"skipped\":[{\"key\":\"not-a-lock\",\"reason\":\"S3 object");
     }
+
+    /** A listing by a prefix without its '/' finds nothing, and says which prefix would list the locks. */
+    @Test
+    void aPrefixWithoutItsSlashThatListsNothingSaysSo() {
+        String prefix = unique("cli-slash");
+        provider(prefix, "worker").tryLock(config("real-job")).orElseThrow().unlock();
+        List<String> args = new java.util.ArrayList<>(storeArgs(prefix));
+        args.set(args.size() - 1, prefix);
+
+        CliProcess.Run table = cli(args, "list");
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out()).contains("No locks in this store.");
+        assertThat(table.err()).contains("--prefix " + prefix + " does not end with '/'", "--prefix " + prefix + "/?");
+
+        CliProcess.Run slashed = cli(storeArgs(prefix), "list");
+        assertThat(slashed.out()).contains("real-job");
+        assertThat(slashed.err()).doesNotContain("does not end with");
+    }
 }

@@ -58,7 +58,9 @@ public final class AzureBlobLockProvider {
         }
 
         /**
-         * The blob name prefix of the lock blobs; default {@code shedlock/}, {@code ""} for the container's root.
+         * The blob name prefix of the lock blobs, prepended to each name as it is ({@code jobs} gives
+         * {@code jobsnightly}: end a folder with {@code /}); default {@code shedlock/}, {@code ""} for the container's
+         * root.
          *
          * @throws IllegalArgumentException when the prefix starts with {@code /}, holds {@code .} or {@code ..}
          *     segments, or leaves no room for lock names

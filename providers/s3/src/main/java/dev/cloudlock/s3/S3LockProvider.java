@@ -63,7 +63,8 @@ public final class S3LockProvider {
         }
 
         /**
-         * The key prefix of the lock objects; default {@code shedlock/}, {@code ""} for the bucket's root.
+         * The key prefix of the lock objects, prepended to each key as it is ({@code jobs} gives {@code jobsnightly}:
+         * end a folder with {@code /}); default {@code shedlock/}, {@code ""} for the bucket's root.
          *
          * @throws IllegalArgumentException when the prefix starts with {@code /}, holds {@code .} or {@code ..}
          *     segments, or leaves no room for lock names
