@@ -113,4 +113,46 @@ class LauncherIT {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
         assertThat(run.err()).contains("no Java found", "Java 17", "JAVA_HOME");
     }
+
+    /**
+     * Runs {@code script} in {@code sh} in {@code dir} with {@code $0} = {@code program}: the arguments it builds from
+     * files reach the program as bytes, whatever the locale of this JVM.
+     */
+    private static CliProcess.Run shell(Path dir, Map<String, String> environment, String program, String script)
+            throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", script, program).directory(dir.toFile());
+        builder.environment().remove("JAVA_HOME");
+        builder.environment().remove("LC_CTYPE");
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        process.getOutputStream().close();
+        String out = read(process.getInputStream());
+        String err = read(process.getErrorStream());
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new CliProcess.Run(process.exitValue(), out, err);
+    }
+
+    @Test
+    void underTheCLocaleANameTypedAsAnArgumentReachesTheCommandUnchanged(@TempDir Path dir) throws Exception {
+        Path home = unpack(dir);
+        String name = "relat\u00f3rio-\u591c";
+        Files.writeString(dir.resolve("name.txt"), name, StandardCharsets.UTF_8);
+        Map<String, String> c = Map.of("LC_ALL", "C", "LANG", "C");
+        String show = " --store in-memory show \"$(cat name.txt)\"";
+
+        CliProcess.Run launched = shell(
+                dir,
+                Map.of("LC_ALL", "C", "LANG", "C", "JAVA_HOME", System.getProperty("java.home")),
+                home.resolve("bin/cloudlock").toString(),
+                "exec \"$0\"" + show);
+        assertThat(launched.out() + launched.err()).as(launched.toString()).contains("'" + name + "'");
+
+        // the control: the same name through java -jar under C, decoded as ASCII
+        CliProcess.Run direct = shell(
+                dir,
+                c,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "exec \"$0\" -jar \"" + home.resolve("lib/cloudlock-cli.jar") + "\"" + show);
+        assertThat(direct.out() + direct.err()).as(direct.toString()).doesNotContain(name);
+    }
 }
