@@ -1,5 +1,7 @@
 package dev.cloudlock.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
 import dev.cloudlock.core.CloudLockProvider;
@@ -9,6 +11,7 @@ import dev.cloudlock.emulators.Emulators;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The CLI on the Cosmos DB launcher over TLS (the process trusts the launcher's certificate through the standard
@@ -79,5 +82,19 @@ class CosmosCliIT extends CliContract {
                 .container(client.getDatabase(DATABASE), container)
                 .lockedBy(lockedBy)
                 .build();
+    }
+
+    @Test
+    void initOnAMissingDatabaseNamesItAndHowToCreateIt() {
+        String database = unique("absent-db");
+        CliProcess.Run missing = cli(
+                List.of("--store", "cosmos", "--endpoint", endpoint(), "--database", database, "--container", "locks"),
+                "init");
+        assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(3);
+        assertThat(missing.err())
+                .contains(
+                        "database '" + database + "' does not exist",
+                        "init creates the lock container, not its database",
+                        "az cosmosdb sql database create --name " + database);
     }
 }

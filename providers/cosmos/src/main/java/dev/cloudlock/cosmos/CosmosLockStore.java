@@ -396,7 +396,21 @@ public final class CosmosLockStore implements LockStore {
                 CosmosContainerProperties layout =
                         new CosmosContainerProperties(container.getId(), "/" + partitionKeyField);
                 layout.setDefaultTimeToLiveInSeconds(-1); // on, for the items that carry a ttl: occurrence records
-                int status = database.createContainerIfNotExists(layout).getStatusCode();
+                int status;
+                try {
+                    status = database.createContainerIfNotExists(layout).getStatusCode();
+                } catch (CosmosException e) {
+                    if (e.getStatusCode() == NOT_FOUND && !databaseExists(database)) {
+                        throw new LockStoreConfigurationException(
+                                "Cosmos DB database '" + database.getId()
+                                        + "' does not exist: init creates the lock container, not its database (an"
+                                        + " account's databases are its owner's to create). Create it with `az cosmosdb sql"
+                                        + " database create --name " + database.getId() + " --account-name <account>"
+                                        + " --resource-group <group>` (or the azure-cosmos-lock module), then run init again",
+                                e);
+                    }
+                    throw e;
+                }
                 checkPartitionKeyPath();
                 boolean created = status == 201;
                 return new StoreSetup(
@@ -438,6 +452,18 @@ public final class CosmosLockStore implements LockStore {
                 ? "its default TTL is -1: occurrence records expire by their ttl, no other item does"
                 : "its default TTL is " + defaultTtl + " s, so every item expires, job records included, and a job's"
                         + " fencing token resets with its record: set it to -1";
+    }
+
+    private static boolean databaseExists(CosmosDatabase database) {
+        try {
+            database.read();
+            return true;
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     private void checkPartitionKeyPath() {

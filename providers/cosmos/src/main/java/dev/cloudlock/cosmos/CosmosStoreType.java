@@ -58,9 +58,9 @@ public final class CosmosStoreType extends AbstractStoreType {
     public String setupFix(StoreSettings settings) {
         return "Create the database and container named by " + settings.spelling(DATABASE) + " and "
                 + settings.spelling(CONTAINER) + ", partition key path " + CosmosLockProvider.DEFAULT_PARTITION_KEY_PATH
-                + " (or " + settings.spelling(PARTITION_KEY_PATH) + "): with cloudlock init, which creates the"
-                + " container, or the infra-terraform module; or correct the settings. The caller's identity needs a"
-                + " Cosmos DB data-plane role with read and write on it";
+                + " (or " + settings.spelling(PARTITION_KEY_PATH) + "): the database with `az cosmosdb sql database"
+                + " create` or the infra-terraform module, the container with cloudlock init or the module; or correct"
+                + " the settings. The caller's identity needs a Cosmos DB data-plane role with read and write on it";
     }
 
     private static CosmosClient ownClient(StoreSettings settings) {
