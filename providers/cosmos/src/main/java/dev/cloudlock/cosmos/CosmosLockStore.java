@@ -401,13 +401,7 @@ public final class CosmosLockStore implements LockStore {
                     status = database.createContainerIfNotExists(layout).getStatusCode();
                 } catch (CosmosException e) {
                     if (e.getStatusCode() == NOT_FOUND && !databaseExists(database)) {
-                        throw new LockStoreConfigurationException(
-                                "Cosmos DB database '" + database.getId()
-                                        + "' does not exist: init creates the lock container, not its database (an"
-                                        + " account's databases are its owner's to create). Create it with `az cosmosdb sql"
-                                        + " database create --name " + database.getId() + " --account-name <account>"
-                                        + " --resource-group <group>` (or the azure-cosmos-lock module), then run init again",
-                                e);
+                        throw missingDatabase(database.getId(), e);
                     }
                     throw e;
                 }
@@ -452,6 +446,14 @@ public final class CosmosLockStore implements LockStore {
                 ? "its default TTL is -1: occurrence records expire by their ttl, no other item does"
                 : "its default TTL is " + defaultTtl + " s, so every item expires, job records included, and a job's"
                         + " fencing token resets with its record: set it to -1";
+    }
+
+    private static LockStoreConfigurationException missingDatabase(String database, CosmosException e) {
+        String message = "Cosmos DB database '" + database + "' does not exist: init creates the lock container, not"
+                + " its database (an account's databases are its owner's to create). Create it with `az cosmosdb sql"
+                + " database create --name " + database + " --account-name <account> --resource-group <group>` (or"
+                + " the azure-cosmos-lock module), then run init again";
+        return new LockStoreConfigurationException(message, e);
     }
 
     private static boolean databaseExists(CosmosDatabase database) {
