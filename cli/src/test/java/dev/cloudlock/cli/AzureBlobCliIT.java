@@ -1,5 +1,7 @@
 package dev.cloudlock.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.cloudlock.azureblob.AzureBlobLockProvider;
@@ -8,6 +10,7 @@ import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * The CLI on Blob Storage (Azurite), with the account's connection string in {@code CLOUDLOCK_BLOB_CONNECTION_STRING}
@@ -57,5 +60,18 @@ class AzureBlobCliIT extends CliContract {
                 .container(service.getBlobContainerClient(container))
                 .lockedBy(lockedBy)
                 .build();
+    }
+
+    /** An account key the store rejects is a setup problem that says so: exit 3, the credentials named. */
+    @Test
+    void aWrongAccountKeyIsASetupErrorThatNamesTheCredentials() {
+        String wrongKey =
+                connectionString().replace(Emulators.AZURITE_KEY, "d3Jvbmcta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMhIQ==");
+        CliProcess.Run run = cli(
+                List.of("--store", "azure-blob", "--container", "shedlock", "--connection-string", wrongKey), "list");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
+        assertThat(run.err())
+                .as(run.toString())
+                .contains("Blob Storage refused list", "check the account key", "Azurite answers this to a wrong key");
     }
 }
