@@ -306,7 +306,7 @@ public final class CosmosLockStore implements LockStore {
         CosmosItemRequestOptions options = bound(new CosmosItemRequestOptions(), deadline);
         try {
             CosmosItemResponse<ObjectNode> response =
-                    timed(() -> container.readItem(id, new PartitionKey(id), options, ObjectNode.class));
+                    timed(() -> container.readItem(id, new PartitionKey(id), options, ObjectNode.class), "read", name);
             return Optional.of(toRecord(name, response.getItem(), response.getETag()));
         } catch (CosmosException e) {
             if (isMissingItem(e)) {
@@ -364,6 +364,8 @@ public final class CosmosLockStore implements LockStore {
         } catch (CosmosException e) {
             observeDate(e.getResponseHeaders(), sent);
             throw translate(e, "list", "", deadline);
+        } catch (RuntimeException e) {
+            throw clientFailure(e, "list", "");
         }
         observeDate(page.getResponseHeaders(), sent);
         List<LockRecord> records = new ArrayList<>();
@@ -508,7 +510,8 @@ public final class CosmosLockStore implements LockStore {
      * Gateway mode carries it on every response; where a response has none, the {@code _ts} of written items still
      * feeds the clock.
      */
-    private CosmosItemResponse<ObjectNode> timed(Supplier<CosmosItemResponse<ObjectNode>> call) {
+    private CosmosItemResponse<ObjectNode> timed(
+            Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
         long sent = clockSkew.nanoTime();
         try {
             CosmosItemResponse<ObjectNode> response = call.get();
@@ -517,7 +520,32 @@ public final class CosmosLockStore implements LockStore {
         } catch (CosmosException e) {
             observeDate(e.getResponseHeaders(), sent);
             throw e;
+        } catch (LockStoreException ours) {
+            throw ours;
+        } catch (RuntimeException e) {
+            throw clientFailure(e, operation, name);
         }
+    }
+
+    /**
+     * A failure of the SDK's client that is no answer of Cosmos DB's ({@code CosmosException}): never let out as it
+     * is. With endpoint discovery on and the endpoint given as an IP address (an emulator), a client that lost the
+     * account fails over by building a regional URI from it and throws {@code invalid location}: a setup error that
+     * the client's {@code endpointDiscoveryEnabled(false)} fixes. Anything else goes by {@link StoreErrors#ofNoAnswer}.
+     */
+    private LockStoreException clientFailure(RuntimeException e, String operation, String name) {
+        String what = (name.isEmpty() ? operation : operation + " of lock '" + name + "'") + " in container '"
+                + container.getId() + "'";
+        if (String.valueOf(e.getMessage()).startsWith("invalid location")) {
+            return new LockStoreConfigurationException(
+                    "Cosmos DB's client failed over for " + what + " and could"
+                            + " not: " + e.getMessage()
+                            + ". Its endpoint discovery cannot build a regional endpoint from an"
+                            + " endpoint given as an IP address, as an emulator's is; build the client with"
+                            + " endpointDiscoveryEnabled(false) (the cosmos store does so for its own client)",
+                    e);
+        }
+        return StoreErrors.ofNoAnswer("Cosmos DB's client failed for " + what + " without an answer: " + e, e);
     }
 
     private void observeDate(@Nullable Map<String, String> headers, long sent) {
@@ -536,7 +564,7 @@ public final class CosmosLockStore implements LockStore {
     private CosmosItemResponse<ObjectNode> write(
             Supplier<CosmosItemResponse<ObjectNode>> call, String operation, String name) {
         long sent = clockSkew.nanoTime();
-        CosmosItemResponse<ObjectNode> response = timed(call);
+        CosmosItemResponse<ObjectNode> response = timed(call, operation, name);
         long received = clockSkew.nanoTime();
         ObjectNode item = response.getItem();
         if (item == null) {
