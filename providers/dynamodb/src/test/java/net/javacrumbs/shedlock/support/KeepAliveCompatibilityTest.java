@@ -7,6 +7,7 @@ import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -68,10 +69,18 @@ class KeepAliveCompatibilityTest {
         Optional<SimpleLock> lock = keepAlive.lock(config(name));
         assertThat(lock).isPresent();
 
-        // 1.4 x lockAtMostFor: without the extensions the lease would have run out; an extension may come up to 2 s
-        // late
-        // (a loaded machine) before the lease runs out
-        Thread.sleep(3_500);
+        // Evidence, not a sleep: wait (on the stored record) until the keep-alive has pushed the lease past where
+        // lockAtMostFor alone would have ended it; the lease then runs another lockAtMostFor from that extension, so
+        // the check right after does not depend on how late the scheduler ran.
+        CloudLockProvider reader = provider("reader");
+        Instant first = reader.admin().show(name).orElseThrow().lockUntil();
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (!reader.admin().show(name).orElseThrow().lockUntil().isAfter(first.plusMillis(2500))) {
+            assertThat(Instant.now())
+                    .as("the keep-alive extended the lease within a minute")
+                    .isBefore(deadline);
+            Thread.sleep(50);
+        }
         assertThat(provider("other").lock(config(name))).as("while kept alive").isEmpty();
 
         lock.get().unlock();
