@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * The lock store of a function guard, read from the environment the same way on every cloud: {@value #STORE} names
  * the store ({@link StoreType}: any store module on the class path), and each of its settings is the variable
  * {@code CLOUDLOCK_<STORE>_<SETTING>} ({@link #variable}: upper case, {@code -} written {@code _}, so
- * {@code dynamodb}'s {@code table-name} is {@code CLOUDLOCK_DYNAMODB_TABLE_NAME}). {@value #STORE} may be left out when exactly one store
+ * {@code dynamodb}'s {@code table-name} is {@code CLOUDLOCK_DYNAMODB_TABLE_NAME}). {@value #STORE} may be left out when
+ * exactly one store
  * module is on the class path (the in-memory store, always there, is chosen only by name). Everything is checked when
  * the guard is built, before any request: an unknown store, a missing required variable, a bad value, a variable
  * of before 1.0 ({@link #retiredVariables()}) and what the store's own client needs ({@link
