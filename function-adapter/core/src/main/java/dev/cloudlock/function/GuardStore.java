@@ -72,6 +72,11 @@ public final class GuardStore {
      *     (with the near misses of the name), or when it is unset and there is no store module or more than one
      */
     public static StoreType type(Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
+        return type(env::get);
+    }
+
+    private static StoreType type(Function<String, @Nullable String> env) {
         String name = GuardEnvironment.text(env, STORE);
         if (name != null) {
             return StoreType.named(name, STORE);
@@ -106,15 +111,29 @@ public final class GuardStore {
     public static CloudLockProviderBuilder<?> builder(
             Map<String, String> env, Function<Class<?>, @Nullable Object> clients) {
         Objects.requireNonNull(env, "env");
+        return builder(env::get, clients);
+    }
+
+    /**
+     * A provider builder on the store the variables {@code variables} gives describe, as {@link #builder(Map,
+     * Function)}: for an environment that is no map, such as Spring's.
+     *
+     * @param variables the value of a variable by its name, {@code null} when it is unset
+     * @throws IllegalArgumentException as {@link #builder(Map, Function)}
+     */
+    public static CloudLockProviderBuilder<?> builder(
+            Function<String, @Nullable String> variables, Function<Class<?>, @Nullable Object> clients) {
+        Objects.requireNonNull(variables, "variables");
         Objects.requireNonNull(clients, "clients");
+        Function<String, @Nullable String> env = variables;
         refuseRetired(env);
         StoreType type = type(env);
         StoreSettings settings = new StoreSettings(
                 type.name(),
-                setting -> env.get(variable(type, setting)),
+                setting -> env.apply(variable(type, setting)),
                 setting -> variable(type, setting),
                 clients,
-                env::get);
+                env);
         for (StoreSetting setting : type.settings()) {
             if (setting.required()) {
                 settings.require(setting);
@@ -125,7 +144,7 @@ public final class GuardStore {
         return builder;
     }
 
-    private static void refuseRetired(Map<String, String> env) {
+    private static void refuseRetired(Function<String, @Nullable String> env) {
         for (Map.Entry<String, String> retired : RETIRED.entrySet()) {
             if (GuardEnvironment.text(env, retired.getKey()) != null) {
                 throw new IllegalArgumentException(retired.getKey() + " is set, and the guards no longer read it since"
