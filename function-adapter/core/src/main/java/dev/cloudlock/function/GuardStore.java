@@ -1,7 +1,9 @@
 package dev.cloudlock.function;
 
+import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.core.InMemoryStoreType;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -142,6 +145,33 @@ public final class GuardStore {
         CloudLockProviderBuilder<?> builder = type.builder(settings);
         type.checkEnvironment(settings);
         return builder;
+    }
+
+    /**
+     * A guard on the store {@code env} describes ({@link #builder(Map, Function)}, its provider locked by
+     * {@code lockedBy}), with the guard settings {@code env} gives ({@link GuardSettings#fromEnvironment(Map,
+     * Schedule.Syntax)}): what each platform's guard makes of its environment.
+     *
+     * @param syntax the platform's schedule syntax
+     * @param clients the client of a type the store may use instead of building its own, {@code null} when none
+     * @param guard the platform's guard on the settings and the provider
+     * @throws LockStoreConfigurationException naming the variable, as {@link #builder(Map, Function)} and the guard
+     *     settings' reader do, as a setup error: what a platform reports as its failed start
+     */
+    public static <G> G guard(
+            Map<String, String> env,
+            Schedule.Syntax syntax,
+            Function<Class<?>, @Nullable Object> clients,
+            String lockedBy,
+            BiFunction<GuardSettings, CloudLockProvider, G> guard) {
+        Objects.requireNonNull(guard, "guard");
+        try {
+            GuardSettings settings = GuardSettings.fromEnvironment(env, syntax);
+            return guard.apply(
+                    settings, builder(env, clients).lockedBy(lockedBy).build());
+        } catch (IllegalArgumentException malformed) {
+            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
+        }
     }
 
     private static void refuseRetired(Function<String, @Nullable String> env) {

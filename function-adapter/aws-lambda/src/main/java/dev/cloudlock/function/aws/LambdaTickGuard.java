@@ -151,16 +151,7 @@ public final class LambdaTickGuard {
 
     /** A guard configured from {@code env}, on the clients of {@code clients} where the store takes one. */
     static LambdaTickGuard fromEnvironment(Map<String, String> env, Function<Class<?>, @Nullable Object> clients) {
-        try {
-            GuardSettings settings = GuardSettings.fromEnvironment(env, Schedule.Syntax.EVENTBRIDGE);
-            return new LambdaTickGuard(
-                    settings,
-                    GuardStore.builder(env, clients)
-                            .lockedBy(instanceIdentity())
-                            .build());
-        } catch (IllegalArgumentException malformed) {
-            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
-        }
+        return GuardStore.guard(env, Schedule.Syntax.EVENTBRIDGE, clients, instanceIdentity(), LambdaTickGuard::new);
     }
 
     /** {@link #prime()} when {@code env} says Lambda initialises this environment ahead of its requests. */

@@ -144,20 +144,14 @@ public final class AzureTickGuard {
 
     static AzureTickGuard fromEnvironment(Supplier<Map<String, String>> environment) {
         return new AzureTickGuard(
-                () -> {
-                    Map<String, String> env = environment.get();
-                    try {
-                        GuardSettings settings = GuardSettings.fromEnvironment(env, Schedule.Syntax.NCRONTAB)
-                                .withDefaultFunctionTimeout(AzureGuardSettings.DEFAULT_FUNCTION_TIMEOUT);
-                        return new Ready(
-                                settings,
-                                GuardStore.builder(env, type -> null)
-                                        .lockedBy(instanceIdentity())
-                                        .build());
-                    } catch (IllegalArgumentException malformed) {
-                        throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
-                    }
-                },
+                () -> GuardStore.guard(
+                        environment.get(),
+                        Schedule.Syntax.NCRONTAB,
+                        type -> null,
+                        instanceIdentity(),
+                        (settings, provider) -> new Ready(
+                                settings.withDefaultFunctionTimeout(AzureGuardSettings.DEFAULT_FUNCTION_TIMEOUT),
+                                provider)),
                 Clock.systemUTC());
     }
 

@@ -159,16 +159,7 @@ public final class GcpTickGuard {
 
     /** A guard configured from {@code env}, on the clients of {@code clients} where the store takes one. */
     static GcpTickGuard fromEnvironment(Map<String, String> env, Function<Class<?>, @Nullable Object> clients) {
-        try {
-            GuardSettings settings = GuardSettings.fromEnvironment(env, Schedule.Syntax.UNIX_CRON);
-            return new GcpTickGuard(
-                    settings,
-                    GuardStore.builder(env, clients)
-                            .lockedBy(instanceIdentity())
-                            .build());
-        } catch (IllegalArgumentException malformed) {
-            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
-        }
+        return GuardStore.guard(env, Schedule.Syntax.UNIX_CRON, clients, instanceIdentity(), GcpTickGuard::new);
     }
 
     /** The guard settings, with the function timeout the lease is based on. */
