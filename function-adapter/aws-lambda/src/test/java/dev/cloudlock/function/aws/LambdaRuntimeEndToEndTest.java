@@ -67,15 +67,20 @@ class LambdaRuntimeEndToEndTest {
                     .admin()
                     .init();
         }
-        try (S3Client client = S3Client.builder()
+        try (S3Client client = s3()) {
+            client.createBucket(bucket -> bucket.bucket(BUCKET));
+        }
+    }
+
+    /** A client of moto's S3, for the test's own bucket and listing. */
+    private static S3Client s3() {
+        return S3Client.builder()
                 .endpointOverride(URI.create(Emulators.moto().endpoint()))
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
                 .httpClient(UrlConnectionHttpClient.create())
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                .build()) {
-            client.createBucket(bucket -> bucket.bucket(BUCKET));
-        }
+                .build();
     }
 
     @AfterAll
@@ -145,13 +150,7 @@ class LambdaRuntimeEndToEndTest {
     @Test
     void onS3ChosenByTheEnvironmentDuplicatesRunOnceAndAFailedTickIsRetried() throws Exception {
         duplicatesRunOnceAndAFailedTickIsRetried(S3, "-s3");
-        try (S3Client client = S3Client.builder()
-                .endpointOverride(URI.create(Emulators.moto().endpoint()))
-                .forcePathStyle(true)
-                .region(Region.US_EAST_1)
-                .httpClient(UrlConnectionHttpClient.create())
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
-                .build()) {
+        try (S3Client client = s3()) {
             assertThat(client.listObjectsV2(list -> list.bucket(BUCKET)).contents())
                     .as("the lock objects are in the bucket")
                     .extracting(object -> object.key())
