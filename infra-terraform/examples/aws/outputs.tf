@@ -1,5 +1,5 @@
 output "lock_table_name" {
-  description = "The DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE)."
+  description = "The DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE_NAME)."
   value       = module.lock_table.table_name
 }
 

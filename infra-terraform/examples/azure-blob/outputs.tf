@@ -1,5 +1,5 @@
 output "blob_lock_container" {
-  description = "The lock container in the Function App's storage account (CLOUDLOCK_BLOB_CONTAINER)."
+  description = "The lock container in the Function App's storage account (CLOUDLOCK_AZURE_BLOB_CONTAINER)."
   value       = module.job.blob_lock_container
 }
 

@@ -1,5 +1,5 @@
 output "table_name" {
-  description = "The lock table name: DynamoDbLockProvider.builder().tableName(...), or CLOUDLOCK_DYNAMODB_TABLE for the Lambda guard."
+  description = "The lock table name: DynamoDbLockProvider.builder().tableName(...), or CLOUDLOCK_DYNAMODB_TABLE_NAME for the Lambda guard."
   value       = aws_dynamodb_table.locks.name
 }
 

@@ -135,11 +135,12 @@ resource "aws_lambda_function" "this" {
 
   environment {
     variables = merge(var.environment, local.java_tool_options, {
-      CLOUDLOCK_DYNAMODB_TABLE   = var.lock_table_name
-      CLOUDLOCK_JOB_NAME         = local.job_name
-      CLOUDLOCK_TICK_RESOLUTION  = var.tick_resolution
-      CLOUDLOCK_WHEN_BUSY        = var.when_busy
-      CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
+      CLOUDLOCK_STORE               = "dynamodb"
+      CLOUDLOCK_DYNAMODB_TABLE_NAME = var.lock_table_name
+      CLOUDLOCK_JOB_NAME            = local.job_name
+      CLOUDLOCK_TICK_RESOLUTION     = var.tick_resolution
+      CLOUDLOCK_WHEN_BUSY           = var.when_busy
+      CLOUDLOCK_EVERY_OCCURRENCE    = var.every_occurrence ? "true" : "false"
       # the schedule this module creates, so that the guard refuses a tick that is none of its occurrences and
       # reports a missed one
       CLOUDLOCK_SCHEDULE           = var.schedule_expression

@@ -166,7 +166,7 @@ variable "tick_resolution" {
 }
 
 variable "lock_table_name" {
-  description = "Name of the DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE), e.g. module.lock_table.table_name."
+  description = "Name of the DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE_NAME, with CLOUDLOCK_STORE=dynamodb), e.g. module.lock_table.table_name."
   type        = string
 }
 
@@ -220,12 +220,12 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE and JAVA_TOOL_OPTIONS from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_STORE, CLOUDLOCK_DYNAMODB_TABLE_NAME, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_DYNAMODB_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "JAVA_TOOL_OPTIONS"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_DYNAMODB_TABLE_NAME", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "JAVA_TOOL_OPTIONS"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }

@@ -49,7 +49,7 @@ resource "azurerm_storage_management_policy" "occurrence_records" {
 }
 
 # Least privilege for the locks: read and write blobs in the lock container only, with the app's identity. (The
-# host's own storage key stays the host's: the guard reaches the locks through CLOUDLOCK_BLOB_ENDPOINT and Entra ID.)
+# host's own storage key stays the host's: the guard reaches the locks through CLOUDLOCK_AZURE_BLOB_ENDPOINT and Entra ID.)
 resource "azurerm_role_assignment" "locks" {
   count                = var.blob_lock_container == null ? 0 : 1
   scope                = azurerm_storage_container.locks[0].id
@@ -118,13 +118,14 @@ resource "azurerm_linux_function_app" "this" {
     CLOUDLOCK_FUNCTION_TIMEOUT             = "PT${var.function_timeout_minutes}M"
     CLOUDLOCK_WHEN_BUSY                    = var.when_busy
     CLOUDLOCK_EVERY_OCCURRENCE             = var.every_occurrence ? "true" : "false"
+    CLOUDLOCK_STORE                        = var.blob_lock_container == null ? "cosmos" : "azure-blob"
     }, var.blob_lock_container == null ? {
     CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
     CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database
     CLOUDLOCK_COSMOS_CONTAINER = var.cosmos_container
     } : {
-    CLOUDLOCK_BLOB_ENDPOINT  = azurerm_storage_account.host.primary_blob_endpoint
-    CLOUDLOCK_BLOB_CONTAINER = var.blob_lock_container
+    CLOUDLOCK_AZURE_BLOB_ENDPOINT  = azurerm_storage_account.host.primary_blob_endpoint
+    CLOUDLOCK_AZURE_BLOB_CONTAINER = var.blob_lock_container
   })
 
   lifecycle {

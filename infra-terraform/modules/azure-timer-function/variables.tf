@@ -94,7 +94,7 @@ variable "cosmos_container" {
 }
 
 variable "blob_lock_container" {
-  description = "Instead of Cosmos DB: a Blob Storage container for the locks, created in the app's own storage account (CLOUDLOCK_BLOB_CONTAINER, reached at CLOUDLOCK_BLOB_ENDPOINT with the app's identity, which gets Storage Blob Data Contributor on that container only). Null: Cosmos DB."
+  description = "Instead of Cosmos DB: a Blob Storage container for the locks, created in the app's own storage account (CLOUDLOCK_AZURE_BLOB_CONTAINER, reached at CLOUDLOCK_AZURE_BLOB_ENDPOINT with the app's identity, which gets Storage Blob Data Contributor on that container only). Null: Cosmos DB."
   type        = string
   default     = null
 
@@ -116,12 +116,12 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_BLOB_ENDPOINT and CLOUDLOCK_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_STORE (cosmos or azure-blob), CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_AZURE_BLOB_ENDPOINT and CLOUDLOCK_AZURE_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_BLOB_ENDPOINT", "CLOUDLOCK_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "AzureFunctionsJobHost__functionTimeout", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
+    condition     = length(setintersection(keys(var.app_settings), ["CLOUDLOCK_STORE", "CLOUDLOCK_COSMOS_ENDPOINT", "CLOUDLOCK_COSMOS_DATABASE", "CLOUDLOCK_COSMOS_CONTAINER", "CLOUDLOCK_AZURE_BLOB_ENDPOINT", "CLOUDLOCK_AZURE_BLOB_CONTAINER", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TIMER_SCHEDULE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "AzureFunctionsJobHost__functionTimeout", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not app_settings."
   }
 }

@@ -68,6 +68,7 @@ resource "google_cloudfunctions2_function" "this" {
     vpc_connector_egress_settings = var.vpc_connector_egress_settings
 
     environment_variables = merge(var.environment, {
+      CLOUDLOCK_STORE                = "firestore"
       CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
       CLOUDLOCK_FIRESTORE_DATABASE   = var.firestore_database
       CLOUDLOCK_JOB_NAME             = local.job_name

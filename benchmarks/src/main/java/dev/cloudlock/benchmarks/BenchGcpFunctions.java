@@ -6,7 +6,6 @@ import com.google.cloud.functions.HttpFunction;
 import com.google.cloud.functions.HttpRequest;
 import com.google.cloud.functions.HttpResponse;
 import dev.cloudlock.function.TickContext;
-import dev.cloudlock.function.gcp.GcpGuardSettings;
 import dev.cloudlock.function.gcp.GcpTickGuard;
 import dev.cloudlock.function.gcp.GuardedSchedulerHttpFunction;
 import java.util.Map;
@@ -77,7 +76,7 @@ public final class BenchGcpFunctions {
         // snippet:shared-client
         private UsesFirestoreGuarded(Firestore firestore) {
             // the guard's calls go through the function's own client: a cold start builds one client, not two
-            super(new GcpTickGuard(GcpGuardSettings.fromEnvironment(), firestore));
+            super(GcpTickGuard.fromEnvironment(firestore));
             this.firestore = firestore;
         }
         // end-snippet:shared-client

@@ -3,10 +3,8 @@ package dev.cloudlock.benchmarks;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
-import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.aws.GuardedScheduledEventHandler;
-import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.aws.LambdaTickGuard;
 import java.net.URI;
 import java.util.Map;
@@ -67,15 +65,9 @@ public final class BenchHandlers {
         }
 
         private static LambdaTickGuard sdkDefaults() {
-            LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment();
-            LambdaTickGuard guard = new LambdaTickGuard(
-                    settings,
-                    DynamoDbLockProvider.builder()
-                            .client(DynamoDbClient.builder()
-                                    .httpClient(UrlConnectionHttpClient.create())
-                                    .build())
-                            .tableName(settings.tableName())
-                            .build());
+            LambdaTickGuard guard = LambdaTickGuard.fromEnvironment(DynamoDbClient.builder()
+                    .httpClient(UrlConnectionHttpClient.create())
+                    .build());
             mark("built");
             return guard;
         }
@@ -126,7 +118,7 @@ public final class BenchHandlers {
         // snippet:shared-client
         private UsesDynamoDbGuarded(DynamoDbClient dynamoDb) {
             // the guard's requests go through the job's own client: a cold start builds one client, not two
-            super(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment(), dynamoDb));
+            super(LambdaTickGuard.fromEnvironment(dynamoDb));
             this.dynamoDb = dynamoDb;
         }
         // end-snippet:shared-client
@@ -171,7 +163,7 @@ public final class BenchHandlers {
         }
 
         private UsesDynamoDbCrtGuarded(DynamoDbClient client) {
-            super(new LambdaTickGuard(LambdaGuardSettings.fromEnvironment(), client));
+            super(LambdaTickGuard.fromEnvironment(client));
             this.client = client;
         }
 
@@ -207,7 +199,7 @@ public final class BenchHandlers {
 
         /** The job's own work: one {@code UpdateItem} of its own item (a run counter and the last occurrence). */
         static void write(DynamoDbClient client, ScheduledEvent event) {
-            client.updateItem(b -> b.tableName(System.getenv(LambdaGuardSettings.TABLE))
+            client.updateItem(b -> b.tableName(System.getenv("CLOUDLOCK_DYNAMODB_TABLE_NAME"))
                     .key(Map.of("_id", AttributeValue.fromS("output-" + System.getenv("CLOUDLOCK_JOB_NAME"))))
                     .updateExpression("ADD #runs :one SET #last = :last")
                     .expressionAttributeNames(Map.of("#runs", "runs", "#last", "last"))

@@ -220,6 +220,7 @@ final class GcpGuardBenchmark {
                         "127.0.0.1:" + Emulators.firestore().port());
                 env.put("GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
                 env.put("K_SERVICE", "bench");
+                env.put("CLOUDLOCK_STORE", "firestore");
                 env.put("CLOUDLOCK_JOB_NAME", "bench-" + variant + "-" + round);
                 env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
                 URI url = URI.create("http://127.0.0.1:" + port + "/");

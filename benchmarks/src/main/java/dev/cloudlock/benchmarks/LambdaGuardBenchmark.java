@@ -528,7 +528,7 @@ final class LambdaGuardBenchmark {
 
     /** The environment Lambda gives the runtime, for a job named after {@code id} (its own lock). */
     private static Map<String, String> environment(String id) {
-        return new HashMap<>(Map.of(
+        Map<String, String> env = new HashMap<>(Map.of(
                 "AWS_REGION",
                 "us-east-1",
                 "AWS_ACCESS_KEY_ID",
@@ -537,7 +537,7 @@ final class LambdaGuardBenchmark {
                 "b",
                 "AWS_ENDPOINT_URL_DYNAMODB",
                 Emulators.moto().endpoint(),
-                "CLOUDLOCK_DYNAMODB_TABLE",
+                "CLOUDLOCK_DYNAMODB_TABLE_NAME",
                 "shedlock",
                 "CLOUDLOCK_JOB_NAME",
                 "bench-" + id,
@@ -545,6 +545,8 @@ final class LambdaGuardBenchmark {
                 "bench",
                 "AWS_LAMBDA_LOG_STREAM_NAME",
                 id));
+        env.put("CLOUDLOCK_STORE", "dynamodb");
+        return env;
     }
 
     /** Two bare {@code UpdateItem} calls (a counter on one item), as a user would make them, on a warm client. */

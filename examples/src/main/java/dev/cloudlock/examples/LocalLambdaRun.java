@@ -99,7 +99,8 @@ public final class LocalLambdaRun {
      */
     public static Map<String, String> moduleEnvironment() {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("CLOUDLOCK_DYNAMODB_TABLE", "shedlock");
+        env.put("CLOUDLOCK_STORE", "dynamodb");
+        env.put("CLOUDLOCK_DYNAMODB_TABLE_NAME", "shedlock");
         env.put("CLOUDLOCK_JOB_NAME", JOB);
         env.put("CLOUDLOCK_TICK_RESOLUTION", "PT1M");
         env.put("CLOUDLOCK_WHEN_BUSY", "skip");

@@ -20,12 +20,11 @@ import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.firestore.FirestoreLockProvider;
 import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.GuardStore;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.TickJob;
-import dev.cloudlock.function.aws.LambdaGuardSettings;
 import dev.cloudlock.function.azure.AzureGuardSettings;
 import dev.cloudlock.function.azure.AzureTickGuard;
-import dev.cloudlock.function.gcp.GcpGuardSettings;
 import dev.cloudlock.function.gcp.GcpTickGuard;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -76,20 +75,21 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     void theGcpExampleLeasesForTheFunctionsTimeoutAtTheSchedulesGrainInTheLockModulesDatabase() {
         Map<String, String> env = environment(
                 "gcp", "job", "google_cloudfunctions2_function", "service_config.environment_variables", ref -> null);
-        GcpGuardSettings settings = GcpGuardSettings.fromEnvironment(env);
+        GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.UNIX_CRON);
         TerraformModule function = modules.get("gcp-scheduled-function");
         TerraformModule lock = modules.get("gcp-firestore-lock");
 
-        assertThat(settings.guard().functionTimeout())
+        assertThat(GuardStore.type(env).name()).isEqualTo("firestore");
+        assertThat(guard.functionTimeout())
                 .as("the lease base is the function's timeout_seconds, not the 9-minute default")
                 .isEqualTo(Duration.ofSeconds(number(function, "timeout_seconds")));
-        assertThat(settings.guard().tickResolution())
+        assertThat(guard.tickResolution())
                 .as("a Cloud Scheduler schedule in minutes: a retry within the minute is the same tick")
                 .isEqualTo(Duration.ofMinutes(1));
-        assertThat(settings.collection()).isEqualTo(text(lock, "collection"));
-        assertThat(settings.database()).isEqualTo(text(lock, "database"));
+        assertThat(env.get("CLOUDLOCK_FIRESTORE_COLLECTION")).isEqualTo(text(lock, "collection"));
+        assertThat(env.get("CLOUDLOCK_FIRESTORE_DATABASE")).isEqualTo(text(lock, "database"));
         assertTheGuardKnowsTheSchedule(
-                settings.guard(),
+                guard,
                 argument("gcp", "job", "google_cloud_scheduler_job", "schedule"),
                 argument("gcp", "job", "google_cloud_scheduler_job", "time_zone"));
     }
@@ -103,28 +103,28 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     void theGcpExamplesGuardHoldsTheJobForTheFunctionsTimeoutPlusTheMarginOnFirestore() throws Exception {
         Map<String, String> env = environment(
                 "gcp", "job", "google_cloudfunctions2_function", "service_config.environment_variables", ref -> null);
-        GcpGuardSettings settings = GcpGuardSettings.fromEnvironment(env);
+        GuardSettings settings = GuardSettings.fromEnvironment(env, Schedule.Syntax.UNIX_CRON);
         String job = env.get("CLOUDLOCK_JOB_NAME") + "-lease";
         try (Firestore firestore = FirestoreOptions.newBuilder()
                 .setProjectId(Emulators.FIRESTORE_PROJECT)
-                .setDatabaseId(settings.database())
+                .setDatabaseId(env.get("CLOUDLOCK_FIRESTORE_DATABASE"))
                 .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
                 .build()
                 .getService()) {
             CloudLockProvider provider = FirestoreLockProvider.builder()
                     .firestore(firestore)
-                    .collection(settings.collection())
+                    .collection(env.get("CLOUDLOCK_FIRESTORE_COLLECTION"))
                     .build();
             Duration lease = leaseSeenWhileRunning(
                     provider, job, run -> new GcpTickGuard(settings, provider).run(new Tick(job, Instant.now()), run));
             assertThat(lease)
                     .isEqualTo(Duration.ofSeconds(number(modules.get("gcp-scheduled-function"), "timeout_seconds"))
-                            .plus(settings.guard().leaseMargin()));
+                            .plus(settings.leaseMargin()));
 
             // negative control: the module's environment without CLOUDLOCK_FUNCTION_TIMEOUT, as before it set it
             Map<String, String> without = new HashMap<>(env);
             without.remove("CLOUDLOCK_FUNCTION_TIMEOUT");
-            GcpGuardSettings defaults = GcpGuardSettings.fromEnvironment(without);
+            GuardSettings defaults = GuardSettings.fromEnvironment(without, Schedule.Syntax.UNIX_CRON);
             assertThat(leaseSeenWhileRunning(
                             provider,
                             job + "-default",
@@ -152,17 +152,16 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         String job = env.get("CLOUDLOCK_JOB_NAME") + "-lease";
         Map<String, String> withJob = new HashMap<>(env);
         withJob.put("CLOUDLOCK_JOB_NAME", job);
-        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(withJob);
-        AzureGuardSettings.Blob blob = Objects.requireNonNull(settings.blob());
+        AzureGuardSettings settings = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.fromEnvironment(withJob, Schedule.Syntax.NCRONTAB));
+        assertThat(GuardStore.type(withJob).name()).isEqualTo("azure-blob");
         BlobContainerClient container = new BlobContainerClientBuilder()
                 .connectionString(Emulators.azuriteConnectionString(Emulators.azurite()))
-                .containerName(blob.container())
+                .containerName(Objects.requireNonNull(withJob.get("CLOUDLOCK_AZURE_BLOB_CONTAINER")))
                 .buildClient();
         container.createIfNotExists();
-        CloudLockProvider provider = AzureBlobLockProvider.builder()
-                .container(container)
-                .prefix(blob.prefix())
-                .build();
+        CloudLockProvider provider =
+                AzureBlobLockProvider.builder().container(container).build();
         Instant next = Instant.now().truncatedTo(ChronoUnit.MINUTES);
         String timer = "{\"Schedule\":{\"AdjustForDST\":true},\"ScheduleStatus\":{\"Last\":\"" + next.minusSeconds(60)
                 + "\",\"Next\":\"" + next + "\",\"LastUpdated\":\"" + next.minusSeconds(60)
@@ -177,7 +176,8 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         Map<String, String> without = new HashMap<>(withJob);
         without.remove("CLOUDLOCK_FUNCTION_TIMEOUT");
         without.put("CLOUDLOCK_JOB_NAME", job + "-default");
-        AzureGuardSettings defaults = AzureGuardSettings.fromEnvironment(without);
+        AzureGuardSettings defaults = AzureGuardSettings.defaults()
+                .withGuard(GuardSettings.fromEnvironment(without, Schedule.Syntax.NCRONTAB));
         assertThat(leaseSeenWhileRunning(
                         provider,
                         job + "-default",
@@ -220,13 +220,14 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     void theAwsExampleLeasesWithinTheLambdasTimeAtTheSchedulesGrainInTheLockTable() {
         Map<String, String> env =
                 environment("aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
-        GuardSettings guard = LambdaGuardSettings.fromEnvironment(env).guard();
+        GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.EVENTBRIDGE);
 
         assertThat(guard.functionTimeout())
                 .as("Lambda tells the remaining time itself")
                 .isNull();
         assertThat(guard.tickResolution()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(env.get(LambdaGuardSettings.TABLE))
+        assertThat(GuardStore.type(env).name()).isEqualTo("dynamodb");
+        assertThat(env.get("CLOUDLOCK_DYNAMODB_TABLE_NAME"))
                 .isEqualTo(text(modules.get("aws-dynamodb-lock-table"), "table_name"));
         assertTheGuardKnowsTheSchedule(
                 guard,
@@ -242,22 +243,21 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 "azurerm_linux_function_app",
                 "app_settings",
                 ref -> ref.equals("azurerm_storage_account.host.primary_blob_endpoint") ? PRIMARY_BLOB_ENDPOINT : null);
-        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(env);
+        GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.NCRONTAB);
         TerraformModule function = modules.get("azure-timer-function");
         long minutes = number(function, "function_timeout_minutes");
 
-        assertThat(settings.guard().functionTimeout())
+        assertThat(guard.functionTimeout())
                 .as("the lease base is the host's functionTimeout, not the 30-minute default")
                 .isEqualTo(Duration.ofMinutes(minutes));
         assertThat(env.get("AzureFunctionsJobHost__functionTimeout")).isEqualTo(String.format("00:%02d:00", minutes));
-        assertThat(settings.guard().tickResolution()).isEqualTo(Duration.ofMinutes(1));
-        AzureGuardSettings.Blob blob = settings.blob();
-        assertThat(blob).isNotNull();
-        assertThat(blob.container()).isEqualTo("locks");
-        assertThat(blob.endpoint())
-                .as("the service URL, so that the SDK does not read the trailing slash as the root container")
-                .isEqualTo("https://cloudlockdemohost.blob.core.windows.net");
-        assertTheGuardKnowsTheSchedule(settings.guard(), env.get(AzureGuardSettings.TIMER_SCHEDULE), "UTC");
+        assertThat(guard.tickResolution()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(GuardStore.type(env).name()).isEqualTo("azure-blob");
+        assertThat(env.get("CLOUDLOCK_AZURE_BLOB_CONTAINER")).isEqualTo("locks");
+        assertThat(env.get("CLOUDLOCK_AZURE_BLOB_ENDPOINT"))
+                .as("the host account's endpoint, which the store reads as the service URL (BlobAccount)")
+                .isEqualTo(PRIMARY_BLOB_ENDPOINT);
+        assertTheGuardKnowsTheSchedule(guard, env.get(AzureGuardSettings.TIMER_SCHEDULE), "UTC");
     }
 
     @Test
@@ -272,14 +272,16 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                         : ref.equals("azurerm_storage_account.host.primary_blob_endpoint")
                                 ? PRIMARY_BLOB_ENDPOINT
                                 : null);
-        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(env);
+        GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.NCRONTAB);
 
-        assertThat(settings.blob()).isNull();
-        assertThat(settings.guard().functionTimeout())
+        assertThat(GuardStore.type(env).name()).isEqualTo("cosmos");
+        assertThat(guard.functionTimeout())
                 .isEqualTo(Duration.ofMinutes(number(modules.get("azure-timer-function"), "function_timeout_minutes")));
-        assertThat(settings.cosmosDatabase()).isEqualTo(text(modules.get("azure-cosmos-lock"), "database_name"));
-        assertThat(settings.cosmosContainer()).isEqualTo(text(modules.get("azure-cosmos-lock"), "container_name"));
-        assertTheGuardKnowsTheSchedule(settings.guard(), env.get(AzureGuardSettings.TIMER_SCHEDULE), "UTC");
+        assertThat(env.get("CLOUDLOCK_COSMOS_DATABASE"))
+                .isEqualTo(text(modules.get("azure-cosmos-lock"), "database_name"));
+        assertThat(env.get("CLOUDLOCK_COSMOS_CONTAINER"))
+                .isEqualTo(text(modules.get("azure-cosmos-lock"), "container_name"));
+        assertTheGuardKnowsTheSchedule(guard, env.get(AzureGuardSettings.TIMER_SCHEDULE), "UTC");
     }
 
     /**
@@ -301,7 +303,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         Map<String, String> env =
                 environment("aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
         env.put(GuardSetting.SCHEDULE.variable(), "*/5 * * * *");
-        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(env))
+        assertThatThrownBy(() -> GuardSettings.fromEnvironment(env, Schedule.Syntax.EVENTBRIDGE))
                 .hasMessageContaining("CLOUDLOCK_SCHEDULE must be an EventBridge schedule expression");
     }
 

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * The environment a module's function gets, evaluated from the parsed {@code .tf} files: each {@code NAME = expr}
  * of the function's setting, with the module's variable defaults overridden by the inputs a caller (an example) gives
  * it. Evaluates what the modules write there: references to variables and locals, {@code coalesce}, string
- * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, {@code base64encode}, {@code replace} of literal strings, a boolean's {@code ? "true" : "false"}, the arguments of the module's
+ * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, {@code base64encode}, {@code replace} of literal strings, a
+ * comparison with {@code null}, a boolean's {@code ? "a" : "b"} between two literal words, the arguments of the module's
  * own resources and what the platform decides (given by the test); anything else is an error naming the expression,
  * never a guess.
  */
@@ -90,10 +91,14 @@ final class ModuleEnvironment {
         if (e.equals("null")) {
             return null;
         }
-        Matcher ternary = Pattern.compile("^(.+?)\\s*\\?\\s*\"(\\w*)\"\\s*:\\s*\"(\\w*)\"$")
+        Matcher ternary = Pattern.compile("^(.+?)\\s*\\?\\s*\"([\\w-]*)\"\\s*:\\s*\"([\\w-]*)\"$")
                 .matcher(e);
         if (ternary.matches()) {
             return Boolean.parseBoolean(evaluate(ternary.group(1))) ? ternary.group(2) : ternary.group(3);
+        }
+        Matcher isNull = Pattern.compile("^(.+?)\\s*==\\s*null$").matcher(e);
+        if (isNull.matches()) {
+            return String.valueOf(evaluate(isNull.group(1)) == null);
         }
         if (e.startsWith("\"") && e.endsWith("\"")) {
             return template(e.substring(1, e.length() - 1));

@@ -9,7 +9,6 @@ import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LambdaRuntimeApi;
 import dev.cloudlock.examples.LocalLambdaRun;
-import dev.cloudlock.function.aws.LambdaGuardSettings;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -73,7 +72,7 @@ class NightlyReportLambdaPackageTest {
                 .build()) {
             DynamoDbLockProvider.builder()
                     .client(client)
-                    .tableName(environment.get(LambdaGuardSettings.TABLE))
+                    .tableName(environment.get("CLOUDLOCK_DYNAMODB_TABLE_NAME"))
                     .build()
                     .admin()
                     .init();
@@ -174,7 +173,7 @@ class NightlyReportLambdaPackageTest {
     @Test
     void aMissingSettingIsTheInitErrorNamingIt() throws Exception {
         Map<String, String> env = lambdaEnvironment(environment.get("CLOUDLOCK_JOB_NAME") + "-no-table");
-        env.remove(LambdaGuardSettings.TABLE);
+        env.remove("CLOUDLOCK_DYNAMODB_TABLE_NAME");
         Path log = work.resolve("no-table.log");
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             api.invoke(delivery(Instant.now().truncatedTo(ChronoUnit.MINUTES).toString()), 30_000);
@@ -190,7 +189,7 @@ class NightlyReportLambdaPackageTest {
             // what Lambda shows for a failed init: the error's type and message, here the setting to set
             assertThat(api.initError())
                     .contains("\"errorType\":\"dev.cloudlock.core.LockStoreConfigurationException\"")
-                    .contains("set " + LambdaGuardSettings.TABLE)
+                    .contains("CLOUDLOCK_DYNAMODB_TABLE_NAME is not set")
                     .doesNotContain("ExceptionInInitializerError");
         }
     }

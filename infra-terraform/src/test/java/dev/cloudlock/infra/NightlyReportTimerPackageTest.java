@@ -7,7 +7,6 @@ import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cloudlock.emulators.Emulators;
-import dev.cloudlock.function.azure.AzureGuardSettings;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * served by Azurite: the host's timer JSON twice, the run and the duplicate skipped, the invocation log and the
  * guard's own stderr naming the job, the tick and the fencing token, the lock record in the container the module
  * created. One substitution: Azurite speaks plain HTTP, so the account is reached by a connection string instead of
- * the module's {@code CLOUDLOCK_BLOB_ENDPOINT} and the app's managed identity. The Functions host and the Java worker
+ * the module's {@code CLOUDLOCK_AZURE_BLOB_ENDPOINT} and the app's managed identity. The Functions host and the Java worker
  * cannot be installed on our machines. Negative control: the package without slf4j-simple.
  */
 class NightlyReportTimerPackageTest {
@@ -78,7 +77,7 @@ class NightlyReportTimerPackageTest {
     private static BlobContainerClient container() {
         return new BlobContainerClientBuilder()
                 .connectionString(connectionString)
-                .containerName(appSettings.get(AzureGuardSettings.BLOB_CONTAINER))
+                .containerName(appSettings.get("CLOUDLOCK_AZURE_BLOB_CONTAINER"))
                 .buildClient();
     }
 
@@ -203,10 +202,10 @@ class NightlyReportTimerPackageTest {
     /** The module's app settings, the account as a connection string to Azurite (plain HTTP, no Entra ID there). */
     private static Map<String, String> settingsOnAzurite(String job) {
         Map<String, String> env = new HashMap<>(appSettings);
-        assertThat(env.remove(AzureGuardSettings.BLOB_ENDPOINT))
-                .as("the module's endpoint, normalised by the guard")
+        assertThat(env.remove("CLOUDLOCK_AZURE_BLOB_ENDPOINT"))
+                .as("the module's endpoint, normalised by the store")
                 .isEqualTo("https://cloudlockdemohost.blob.core.windows.net/");
-        env.put(AzureGuardSettings.BLOB_CONNECTION_STRING, connectionString);
+        env.put("CLOUDLOCK_AZURE_BLOB_CONNECTION_STRING", connectionString);
         env.put("CLOUDLOCK_JOB_NAME", job);
         return env;
     }

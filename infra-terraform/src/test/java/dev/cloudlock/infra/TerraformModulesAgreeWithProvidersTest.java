@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cloudlock.function.GuardSetting;
-import dev.cloudlock.function.aws.LambdaGuardSettings;
+import dev.cloudlock.function.GuardStore;
 import dev.cloudlock.function.azure.AzureGuardSettings;
-import dev.cloudlock.function.gcp.GcpGuardSettings;
+import dev.cloudlock.spi.StoreType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +114,8 @@ class TerraformModulesAgreeWithProvidersTest {
                         "aws_lambda_function",
                         "environment.variables",
                         Set.of(
-                                LambdaGuardSettings.TABLE,
+                                GuardStore.STORE,
+                                variable("dynamodb", "table-name"),
                                 GuardSetting.JOB_NAME.variable(),
                                 GuardSetting.TICK_RESOLUTION.variable(),
                                 GuardSetting.WHEN_BUSY.variable(),
@@ -132,8 +133,9 @@ class TerraformModulesAgreeWithProvidersTest {
                         "google_cloudfunctions2_function",
                         "service_config.environment_variables",
                         Set.of(
-                                GcpGuardSettings.COLLECTION,
-                                GcpGuardSettings.DATABASE,
+                                GuardStore.STORE,
+                                variable("firestore", "collection"),
+                                variable("firestore", "database"),
                                 GuardSetting.JOB_NAME.variable(),
                                 GuardSetting.TICK_RESOLUTION.variable(),
                                 GuardSetting.FUNCTION_TIMEOUT.variable(),
@@ -151,11 +153,12 @@ class TerraformModulesAgreeWithProvidersTest {
                         "azurerm_linux_function_app",
                         "app_settings",
                         Set.of(
-                                AzureGuardSettings.COSMOS_ENDPOINT,
-                                AzureGuardSettings.COSMOS_DATABASE,
-                                AzureGuardSettings.COSMOS_CONTAINER,
-                                AzureGuardSettings.BLOB_ENDPOINT,
-                                AzureGuardSettings.BLOB_CONTAINER,
+                                GuardStore.STORE,
+                                variable("cosmos", "endpoint"),
+                                variable("cosmos", "database"),
+                                variable("cosmos", "container"),
+                                variable("azure-blob", "endpoint"),
+                                variable("azure-blob", "container"),
                                 GuardSetting.JOB_NAME.variable(),
                                 AzureGuardSettings.TIMER_SCHEDULE,
                                 GuardSetting.TICK_RESOLUTION.variable(),
@@ -164,5 +167,16 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardSetting.EVERY_OCCURRENCE.variable(),
                                 GuardSetting.SCHEDULE.variable())))
                 .isEmpty();
+    }
+
+    /** The variable of a store's setting, by the guards' one rule ({@link GuardStore#variable}). */
+    private static String variable(String store, String setting) {
+        StoreType type = StoreType.named(store, "test");
+        return GuardStore.variable(
+                type,
+                type.settings().stream()
+                        .filter(described -> described.name().equals(setting))
+                        .findFirst()
+                        .orElseThrow());
     }
 }

@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * A handler for the EventBridge Scheduler schedule of infra-terraform's aws-scheduled-lambda module, whose input is
  * {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": ...}: the body runs once per scheduled occurrence.
- * Configured by environment variables the module sets (CLOUDLOCK_DYNAMODB_TABLE, CLOUDLOCK_JOB_NAME,
- * CLOUDLOCK_TICK_RESOLUTION).
+ * Configured by environment variables the module sets (CLOUDLOCK_STORE, CLOUDLOCK_DYNAMODB_TABLE_NAME,
+ * CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION).
  */
 public class NightlyReportLambda extends GuardedSchedulerHandler {
 

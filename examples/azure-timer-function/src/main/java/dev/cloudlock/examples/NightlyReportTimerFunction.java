@@ -8,12 +8,12 @@ import dev.cloudlock.function.azure.AzureTickGuard;
 
 /**
  * The example of docs/functions/azure-functions.md: a timer-triggered function whose body runs once per scheduled
- * occurrence across every app and region running it. The locks live in the Cosmos DB container the app settings name
- * (CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER, as infra-terraform's
- * azure-timer-function module sets them); the other settings are CLOUDLOCK_TICK_RESOLUTION,
- * CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME. The host reads the schedule from the app setting
- * CLOUDLOCK_TIMER_SCHEDULE (an NCRONTAB expression such as {@code 0 0 2 * * *}, which the module sets from its
- * {@code timer_schedule} input): a schedule written in the annotation would ignore the module's.
+ * occurrence across every app and region running it. The locks live in the store the app settings name
+ * (CLOUDLOCK_STORE and its settings, such as CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE,
+ * CLOUDLOCK_COSMOS_CONTAINER, as infra-terraform's azure-timer-function module sets them); the other settings are
+ * CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT and optionally CLOUDLOCK_JOB_NAME. The host reads the schedule
+ * from the app setting CLOUDLOCK_TIMER_SCHEDULE (an NCRONTAB expression such as {@code 0 0 2 * * *}, which the module
+ * sets from its {@code timer_schedule} input): a schedule written in the annotation would ignore the module's.
  */
 public class NightlyReportTimerFunction {
 

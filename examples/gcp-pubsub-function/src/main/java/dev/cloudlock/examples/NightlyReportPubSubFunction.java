@@ -10,8 +10,8 @@ import java.util.logging.Logger;
 /**
  * A CloudEvents function for the Pub/Sub topic that the Cloud Scheduler job of infra-terraform's
  * gcp-scheduled-function module publishes to: the body runs once per scheduled occurrence. Configured by environment
- * variables the module sets (CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE, CLOUDLOCK_JOB_NAME,
- * CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT).
+ * variables the module sets (CLOUDLOCK_STORE, CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE,
+ * CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT).
  */
 public class NightlyReportPubSubFunction extends GuardedPubSubFunction {
 

@@ -1,6 +1,7 @@
 package dev.cloudlock.function;
 
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,7 +16,12 @@ public final class GuardEnvironment {
 
     /** The text in {@code variable}, or {@code null} when it is absent or blank. */
     public static @Nullable String text(Map<String, String> env, String variable) {
-        String text = env.get(variable);
+        return text(env::get, variable);
+    }
+
+    /** The text in {@code variable} of {@code env} (a variable's value by its name), or {@code null} as above. */
+    static @Nullable String text(Function<String, @Nullable String> env, String variable) {
+        String text = env.apply(variable);
         return text == null || text.isBlank() ? null : text.trim();
     }
 }

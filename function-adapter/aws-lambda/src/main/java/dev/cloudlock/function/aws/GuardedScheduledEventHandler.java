@@ -8,7 +8,7 @@ import dev.cloudlock.function.TickContext;
 /**
  * A handler for EventBridge rule schedules that runs {@link #runTick} at most once per scheduled occurrence.
  * Extend it and implement {@code runTick}; configuration comes from the environment (see
- * {@link LambdaGuardSettings}). Returns the tick status's name ({@code ACQUIRED}, {@code BUSY},
+ * {@link LambdaTickGuard#fromEnvironment()}). Returns the tick status's name ({@code ACQUIRED}, {@code BUSY},
  * {@code DONE}); a failing job is rethrown so that Lambda's retry may run the tick again.
  * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
  * ({@link LambdaSnapStart}).
@@ -18,7 +18,7 @@ public abstract class GuardedScheduledEventHandler implements RequestHandler<Sch
     private final LambdaTickGuard guard;
     private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
-    /** Configured from the environment, on DynamoDB ({@link LambdaTickGuard#fromEnvironment()}). */
+    /** Configured from the environment, on any store ({@link LambdaTickGuard#fromEnvironment()}). */
     protected GuardedScheduledEventHandler() {
         this(LambdaTickGuard.fromEnvironment());
     }

@@ -9,16 +9,16 @@ import java.util.Map;
  * A handler for EventBridge Scheduler schedules that runs {@link #runTick} at most once per scheduled occurrence.
  * The schedule's target input must carry the scheduled time:
  * {@code {"scheduledTime": "<aws.scheduler.scheduled-time>", "jobName": "nightly-report"}}. Configuration comes
- * from the environment (see {@link LambdaGuardSettings}). Returns the tick status's name; a failing job is rethrown.
- * Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a restore
- * ({@link LambdaSnapStart}).
+ * from the environment (see {@link LambdaTickGuard#fromEnvironment()}). Returns the tick status's name; a failing
+ * job is rethrown. Under SnapStart the guard primes itself before the snapshot and re-reads the store's time after a
+ * restore ({@link LambdaSnapStart}).
  */
 public abstract class GuardedSchedulerHandler implements RequestHandler<Map<String, Object>, String> {
 
     private final LambdaTickGuard guard;
     private final LambdaSnapStart snapStart; // held: CRaC keeps registered resources weakly
 
-    /** Configured from the environment, on DynamoDB ({@link LambdaTickGuard#fromEnvironment()}). */
+    /** Configured from the environment, on any store ({@link LambdaTickGuard#fromEnvironment()}). */
     protected GuardedSchedulerHandler() {
         this(LambdaTickGuard.fromEnvironment());
     }

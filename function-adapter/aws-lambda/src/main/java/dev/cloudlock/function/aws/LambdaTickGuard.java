@@ -4,26 +4,36 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
+import dev.cloudlock.dynamodb.DynamoDbStoreType;
+import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSetting;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.GuardStore;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
+import dev.cloudlock.spi.StoreSetting;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.SdkClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The decorator behind the guarded Lambda handlers, usable on its own: turns an EventBridge rule event or an
  * EventBridge Scheduler payload into a {@link Tick} and runs a job under a {@link TickGuard} whose lease is the
- * invocation's remaining time plus a margin. Create one per execution environment (static or in the handler's
- * constructor) so the DynamoDB client is reused across invocations.
+ * invocation's remaining time plus a margin, on any lock store (from the environment: {@link #fromEnvironment()}).
+ * Create one per execution environment (static or in the handler's constructor) so the store's client is reused
+ * across invocations.
  */
 public final class LambdaTickGuard {
 
@@ -40,7 +50,7 @@ public final class LambdaTickGuard {
     /** The record {@link #prime()} reads when no job name is configured (it is never written). */
     public static final String PRIMING_NAME = "cloudlock-priming";
 
-    private final LambdaGuardSettings settings;
+    private final GuardSettings settings;
     private final CloudLockProvider provider;
     private final TickGuard guard;
 
@@ -68,9 +78,14 @@ public final class LambdaTickGuard {
 
     /** A guard on any cloudlock provider. */
     public LambdaTickGuard(LambdaGuardSettings settings, CloudLockProvider provider) {
+        this(settings.guard(), provider);
+    }
+
+    /** A guard on any cloudlock provider, with {@code settings}. */
+    public LambdaTickGuard(GuardSettings settings, CloudLockProvider provider) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.provider = provider;
-        this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.guard = TickGuard.builder(provider).settings(settings).build();
     }
 
     /**
@@ -83,20 +98,60 @@ public final class LambdaTickGuard {
      *     unreachable): in the init phase that fails the deployment early, with the reason
      */
     public void prime() {
-        String jobName = settings.guard().jobName();
+        String jobName = settings.jobName();
         provider.store().read(jobName == null ? PRIMING_NAME : jobName);
     }
 
     /**
-     * A guard configured from this process's environment ({@link LambdaGuardSettings#fromEnvironment()}, the client
-     * of {@link LambdaDynamoDbClient}), primed at once when Lambda initialises it for provisioned concurrency
+     * A guard configured from this process's environment: the guard settings' variables
+     * ({@link GuardSettings#fromEnvironment(Map, Schedule.Syntax)}, with EventBridge's schedule syntax) and the store's
+     * ({@link GuardStore}: {@value GuardStore#STORE} and {@code CLOUDLOCK_<STORE>_<SETTING>}, any store module on the
+     * class path). On DynamoDB the client is {@link LambdaDynamoDbClient}'s, lean for cold starts, unless
+     * {@code CLOUDLOCK_DYNAMODB_ENDPOINT} or {@code CLOUDLOCK_DYNAMODB_REGION} asks for another. Primed at once when
+     * Lambda initialises it for provisioned concurrency
      * ({@code AWS_LAMBDA_INITIALIZATION_TYPE=provisioned-concurrency}), whose init phase is off the request path. What
      * the guarded handlers' default constructors use.
+     *
+     * @throws LockStoreConfigurationException naming the variable when one is missing, malformed or of before 1.0,
+     *     or the store is unknown: in a handler's constructor, Lambda reports it as the init error's type and message
      */
     public static LambdaTickGuard fromEnvironment() {
-        LambdaTickGuard guard = new LambdaTickGuard(LambdaGuardSettings.fromEnvironment());
-        guard.primeIfInitialisedAhead(System.getenv());
+        Map<String, String> env = System.getenv();
+        LambdaTickGuard guard = fromEnvironment(env, type -> leanClient(type, env));
+        guard.primeIfInitialisedAhead(env);
         return guard;
+    }
+
+    /**
+     * A guard configured from this process's environment as {@link #fromEnvironment()}, on the function's own
+     * {@code client} where the store takes a client of its type (a {@code DynamoDbClient} for {@code dynamodb}, an
+     * {@code S3Client} for {@code s3}), so that a cold start builds one client, not two. Not primed.
+     *
+     * @throws LockStoreConfigurationException as {@link #fromEnvironment()}
+     */
+    public static LambdaTickGuard fromEnvironment(SdkClient client) {
+        Objects.requireNonNull(client, "client");
+        return fromEnvironment(System.getenv(), type -> type.isInstance(client) ? client : null);
+    }
+
+    /**
+     * {@link LambdaDynamoDbClient}'s client for the {@code dynamodb} store, unless a setting of the client the store
+     * builds itself (its endpoint, its region) is set: then the store builds that one.
+     */
+    private static @Nullable Object leanClient(Class<?> type, Map<String, String> env) {
+        if (type != DynamoDbClient.class) {
+            return null;
+        }
+        DynamoDbStoreType dynamoDb = new DynamoDbStoreType();
+        boolean ownClientSettings = dynamoDb.settings().stream()
+                .filter(setting -> setting.description().endsWith(StoreSetting.OWN_CLIENT_NOTE))
+                .anyMatch(setting -> GuardEnvironment.text(env, GuardStore.variable(dynamoDb, setting)) != null);
+        return ownClientSettings ? null : LambdaDynamoDbClient.create(env);
+    }
+
+    /** A guard configured from {@code env}, on the clients of {@code clients} where the store takes one. */
+    static LambdaTickGuard fromEnvironment(Map<String, String> env, Function<Class<?>, @Nullable Object> clients) {
+        return GuardStore.guard(env, Schedule.Syntax.EVENTBRIDGE, clients, instanceIdentity(), LambdaTickGuard::new);
     }
 
     /** {@link #prime()} when {@code env} says Lambda initialises this environment ahead of its requests. */
@@ -111,7 +166,8 @@ public final class LambdaTickGuard {
         provider.forgetStoreTime();
     }
 
-    public LambdaGuardSettings settings() {
+    /** The guard settings: the job name, tick resolution, lease margin, schedule. */
+    public GuardSettings settings() {
         return settings;
     }
 
@@ -125,7 +181,7 @@ public final class LambdaTickGuard {
                     + "\": ..., \"" + JOB_NAME + "\": ...}: extend GuardedSchedulerHandler for it");
         }
         Instant scheduled = Instant.ofEpochMilli(event.getTime().getMillis());
-        return run(settings.guard().tickAt(scheduled, () -> ruleName(event.getResources())), context, job);
+        return run(settings.tickAt(scheduled, () -> ruleName(event.getResources())), context, job);
     }
 
     /**
@@ -155,7 +211,7 @@ public final class LambdaTickGuard {
                             + time + "'",
                     e);
         }
-        return run(settings.guard().tickAt(scheduled, () -> payloadJobName(payload)), context, job);
+        return run(settings.tickAt(scheduled, () -> payloadJobName(payload)), context, job);
     }
 
     private static String payloadJobName(Map<String, ?> payload) {

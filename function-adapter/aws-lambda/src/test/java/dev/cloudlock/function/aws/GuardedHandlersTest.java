@@ -167,25 +167,27 @@ class GuardedHandlersTest {
     }
 
     /** The environment the Terraform module gives the function, with {@code schedule}, or none when null. */
-    private static LambdaGuardSettings scheduled(String job, @Nullable String schedule) {
-        Map<String, String> env = new HashMap<>(Map.of(
-                "CLOUDLOCK_DYNAMODB_TABLE",
-                "shedlock",
-                "CLOUDLOCK_JOB_NAME",
-                job,
-                "CLOUDLOCK_TICK_RESOLUTION",
-                "PT1M"));
+    private static LambdaTickGuard scheduled(String job, @Nullable String schedule) {
+        Map<String, String> env = new HashMap<>(Map.of("CLOUDLOCK_JOB_NAME", job, "CLOUDLOCK_TICK_RESOLUTION", "PT1M"));
         if (schedule != null) {
             env.put("CLOUDLOCK_SCHEDULE", schedule);
             env.put("CLOUDLOCK_SCHEDULE_TIME_ZONE", "Europe/Berlin");
         }
-        return LambdaGuardSettings.fromEnvironment(env);
+        return fromEnvironment(env);
+    }
+
+    /** A guard from {@code env} and the DynamoDB store's variables, on the test's client. */
+    private static LambdaTickGuard fromEnvironment(Map<String, String> env) {
+        Map<String, String> withStore = new HashMap<>(env);
+        withStore.putIfAbsent("CLOUDLOCK_STORE", "dynamodb");
+        withStore.putIfAbsent("CLOUDLOCK_DYNAMODB_TABLE_NAME", "shedlock");
+        return LambdaTickGuard.fromEnvironment(withStore, type -> type == DynamoDbClient.class ? CLIENT : null);
     }
 
     @Test
     void aRuleEventThatIsNoOccurrenceOfTheScheduleIsRefusedNamingItAndNothingIsWritten() {
         String job = "off-schedule-" + UUID.randomUUID();
-        ReportHandler handler = new ReportHandler(guard(scheduled(job, "cron(0 4 * * ? *)")));
+        ReportHandler handler = new ReportHandler((scheduled(job, "cron(0 4 * * ? *)")));
         ScheduledEvent event = EventLoader.loadScheduledEvent("events/scheduled-event.json"); // 02:00Z, 03:00 Berlin
         assertThatThrownBy(() -> handler.handleRequest(event, CONTEXT))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -194,16 +196,16 @@ class GuardedHandlersTest {
         assertThat(handler.runs).hasValue(0);
         assertThat(provider().admin().show(job)).as("nothing written").isEmpty();
         // the negative controls: without a schedule, or with the one that has 03:00 Berlin, the same event runs
-        assertThat(new ReportHandler(guard(scheduled(job, null))).handleRequest(event, CONTEXT))
+        assertThat(new ReportHandler((scheduled(job, null))).handleRequest(event, CONTEXT))
                 .isEqualTo("ACQUIRED");
-        assertThat(new ReportHandler(guard(scheduled(job + "-2", "cron(0 3 * * ? *)"))).handleRequest(event, CONTEXT))
+        assertThat(new ReportHandler((scheduled(job + "-2", "cron(0 3 * * ? *)"))).handleRequest(event, CONTEXT))
                 .isEqualTo("ACQUIRED");
     }
 
     @Test
     void aMissedSchedulerOccurrenceIsLoggedWhenTheNextOneRunsAndOneThatRanIsNot() throws Exception {
         String job = "missed-" + UUID.randomUUID();
-        LambdaTickGuard guard = guard(scheduled(job, "rate(5 minutes)"));
+        LambdaTickGuard guard = (scheduled(job, "rate(5 minutes)"));
         List<String> lines = LogLines.during(() -> {
             for (String time : List.of("2026-11-30T02:00:00Z", "2026-11-30T02:10:00Z", "2026-11-30T02:15:00Z")) {
                 assertThat(guard.run(Map.of("scheduledTime", time), CONTEXT, run -> {}))
@@ -264,51 +266,41 @@ class GuardedHandlersTest {
     @Test
     void settingsFromTheEnvironmentNameTheBadVariable() {
         // the lock store's setup error (not an IllegalArgumentException): one of the two types a guard fails with
-        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of()))
+        assertThatThrownBy(() -> fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE_NAME", " ")))
                 .isInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("CLOUDLOCK_DYNAMODB_TABLE");
-        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(
-                        Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t", "CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
+                .hasMessageStartingWith("CLOUDLOCK_DYNAMODB_TABLE_NAME is not set");
+        assertThatThrownBy(() -> fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "shedlock")))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_DYNAMODB_TABLE is set")
+                .hasMessageContaining("set CLOUDLOCK_DYNAMODB_TABLE_NAME instead");
+        assertThatThrownBy(() -> fromEnvironment(Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
-        LambdaGuardSettings settings = LambdaGuardSettings.fromEnvironment(Map.of(
-                "CLOUDLOCK_DYNAMODB_TABLE",
-                "t",
-                "CLOUDLOCK_JOB_NAME",
-                "j",
-                "CLOUDLOCK_TICK_RESOLUTION",
-                "PT1M",
-                "CLOUDLOCK_LEASE_MARGIN",
-                "PT2S"));
-        assertThat(settings)
-                .isEqualTo(new LambdaGuardSettings(
-                        "t",
-                        GuardSettings.builder()
-                                .jobName("j")
-                                .tickResolution(Duration.ofMinutes(1))
-                                .leaseMargin(Duration.ofSeconds(2))
-                                .lockAtLeastFor(Duration.ZERO)
-                                .functionTimeout(null)
-                                .whenBusy(WhenBusy.SKIP)
-                                .completedTicks(CompletedTicks.WATERMARK)
-                                .occurrenceRetention(GuardSetting.OCCURRENCE_RETENTION
-                                        .defaultValue()
-                                        .orElseThrow())
-                                .schedule(null)
-                                .build()));
+        LambdaTickGuard guard = fromEnvironment(Map.of(
+                "CLOUDLOCK_JOB_NAME", "j", "CLOUDLOCK_TICK_RESOLUTION", "PT1M", "CLOUDLOCK_LEASE_MARGIN", "PT2S"));
+        assertThat(guard.settings())
+                .isEqualTo(GuardSettings.builder()
+                        .jobName("j")
+                        .tickResolution(Duration.ofMinutes(1))
+                        .leaseMargin(Duration.ofSeconds(2))
+                        .lockAtLeastFor(Duration.ZERO)
+                        .functionTimeout(null)
+                        .whenBusy(WhenBusy.SKIP)
+                        .completedTicks(CompletedTicks.WATERMARK)
+                        .occurrenceRetention(
+                                GuardSetting.OCCURRENCE_RETENTION.defaultValue().orElseThrow())
+                        .schedule(null)
+                        .build());
     }
 
     @Test
     void aScheduleInAnotherPlatformsSyntaxIsAConfigurationErrorNamingTheVariableBeforeAnyClient() {
-        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(
-                        Map.of("CLOUDLOCK_DYNAMODB_TABLE", "t", "CLOUDLOCK_SCHEDULE", "0 */5 * * * *")))
+        assertThatThrownBy(() -> fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "0 */5 * * * *")))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be an EventBridge schedule expression")
                 .hasMessageContaining("'0 */5 * * * *'");
-        assertThatThrownBy(() -> LambdaGuardSettings.fromEnvironment(Map.of(
-                        "CLOUDLOCK_DYNAMODB_TABLE", "t",
-                        "CLOUDLOCK_SCHEDULE", "rate(5 minutes)",
-                        "CLOUDLOCK_SCHEDULE_TIME_ZONE", "CET+1")))
+        assertThatThrownBy(() -> fromEnvironment(
+                        Map.of("CLOUDLOCK_SCHEDULE", "rate(5 minutes)", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "CET+1")))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageStartingWith("CLOUDLOCK_SCHEDULE_TIME_ZONE must be a time zone");
     }

@@ -23,16 +23,30 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A guarded handler run by the real Lambda runtime interface client, in separate JVMs polling a Runtime API served
- * here, with DynamoDB on moto. The handler is configured from environment variables only, as in Lambda.
+ * here, with DynamoDB (and, in one case, S3) on moto. The handler is configured from environment variables only, as
+ * in Lambda.
  */
 class LambdaRuntimeEndToEndTest {
 
     private static final String TIME = "2026-11-30T02:00:00Z";
     private static final String HANDLER = E2eReportHandler.class.getName() + "::handleRequest";
     private static final List<Process> RUNTIMES = new ArrayList<>();
+    private static final String BUCKET = "cloudlock-e2e-locks";
+    private static final Map<String, String> DYNAMODB = Map.of(
+            "CLOUDLOCK_STORE", "dynamodb",
+            "CLOUDLOCK_DYNAMODB_TABLE_NAME", "shedlock",
+            "AWS_ENDPOINT_URL_DYNAMODB", Emulators.moto().endpoint());
+    private static final Map<String, String> S3 = Map.of(
+            "CLOUDLOCK_STORE",
+            "s3",
+            "CLOUDLOCK_S3_BUCKET",
+            BUCKET,
+            "CLOUDLOCK_S3_ENDPOINT",
+            Emulators.moto().endpoint());
     private static Path runsFile;
     private static Path workDir;
 
@@ -53,6 +67,20 @@ class LambdaRuntimeEndToEndTest {
                     .admin()
                     .init();
         }
+        try (S3Client client = s3()) {
+            client.createBucket(bucket -> bucket.bucket(BUCKET));
+        }
+    }
+
+    /** A client of moto's S3, for the test's own bucket and listing. */
+    private static S3Client s3() {
+        return S3Client.builder()
+                .endpointOverride(URI.create(Emulators.moto().endpoint()))
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("t", "t")))
+                .build();
     }
 
     @AfterAll
@@ -64,23 +92,28 @@ class LambdaRuntimeEndToEndTest {
     }
 
     private static Process startRuntime(LambdaRuntimeApi api, String instance) throws IOException {
-        return startRuntime(api, instance, null);
+        return startRuntime(api, instance, null, DYNAMODB);
     }
 
     private static Process startRuntime(LambdaRuntimeApi api, String instance, @Nullable String whenBusy)
+            throws IOException {
+        return startRuntime(api, instance, whenBusy, DYNAMODB);
+    }
+
+    private static Process startRuntime(
+            LambdaRuntimeApi api, String instance, @Nullable String whenBusy, Map<String, String> store)
             throws IOException {
         Map<String, String> env = new java.util.HashMap<>(Map.of(
                 "AWS_REGION", "us-east-1",
                 "AWS_ACCESS_KEY_ID", "test",
                 "AWS_SECRET_ACCESS_KEY", "test",
-                "AWS_ENDPOINT_URL_DYNAMODB", Emulators.moto().endpoint(),
-                "CLOUDLOCK_DYNAMODB_TABLE", "shedlock",
                 "CLOUDLOCK_LEASE_MARGIN", "PT1S",
                 "E2E_RUNS_FILE", runsFile.toString(),
                 "AWS_LAMBDA_FUNCTION_NAME", "guarded",
                 "AWS_LAMBDA_LOG_STREAM_NAME", instance));
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        env.putAll(store);
         if (whenBusy != null) {
             env.put("CLOUDLOCK_WHEN_BUSY", whenBusy);
         }
@@ -111,16 +144,34 @@ class LambdaRuntimeEndToEndTest {
 
     @Test
     void duplicatesRunOnceAndAFailedTickIsRetried() throws Exception {
+        duplicatesRunOnceAndAFailedTickIsRetried(DYNAMODB, "");
+    }
+
+    @Test
+    void onS3ChosenByTheEnvironmentDuplicatesRunOnceAndAFailedTickIsRetried() throws Exception {
+        duplicatesRunOnceAndAFailedTickIsRetried(S3, "-s3");
+        try (S3Client client = s3()) {
+            assertThat(client.listObjectsV2(list -> list.bucket(BUCKET)).contents())
+                    .as("the lock objects are in the bucket")
+                    .extracting(object -> object.key())
+                    .anyMatch(key -> key.startsWith("shedlock/nightly-report-s3"))
+                    .anyMatch(key -> key.startsWith("shedlock/flaky-import-s3"));
+        }
+    }
+
+    /** The scenario on the store {@code store} names, its jobs' names ending in {@code suffix}. */
+    private static void duplicatesRunOnceAndAFailedTickIsRetried(Map<String, String> store, String suffix)
+            throws Exception {
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             for (int i = 0; i < 3; i++) {
-                startRuntime(api, "instance-" + i);
+                startRuntime(api, "instance" + suffix + "-" + i, null, store);
             }
             api.awaitPolling(3, Duration.ofSeconds(60));
 
             // The same occurrence delivered to three instances at once, then once more after it completed. The run
             // holds until two deliveries were answered, so the other two always meet it running.
-            Path answered = workDir.resolve("nightly-report-duplicates-answered");
-            String report = event("nightly-report", TIME, "{\"holdUntil\":\"" + answered + "\"}");
+            Path answered = workDir.resolve("nightly-report" + suffix + "-duplicates-answered");
+            String report = event("nightly-report" + suffix, TIME, "{\"holdUntil\":\"" + answered + "\"}");
             List<LambdaRuntimeApi.Pending> deliveries = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 deliveries.add(api.invoke(report, 30_000));
@@ -144,17 +195,17 @@ class LambdaRuntimeEndToEndTest {
             }
             assertThat(outcomes).containsExactlyInAnyOrder("\"ACQUIRED\"", "\"BUSY\"", "\"BUSY\"");
             assertThat(await(api.invoke(report, 30_000)).body()).isEqualTo("\"DONE\"");
-            assertThat(runsOf("nightly-report")).isEqualTo(1);
+            assertThat(runsOf("nightly-report" + suffix)).isEqualTo(1);
 
             // A failing first attempt, then the platform's retry of the same event.
-            String marker = workDir.resolve("failed-once").toString();
-            String flaky = event("flaky-import", TIME, "{\"failOnceMarker\":\"" + marker + "\"}");
+            String marker = workDir.resolve("failed-once" + suffix).toString();
+            String flaky = event("flaky-import" + suffix, TIME, "{\"failOnceMarker\":\"" + marker + "\"}");
             LambdaRuntimeApi.Result first = await(api.invoke(flaky, 30_000));
             assertThat(first.error()).isTrue();
             assertThat(first.body()).contains("first attempt fails on purpose");
             assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"ACQUIRED\"");
             assertThat(await(api.invoke(flaky, 30_000)).body()).isEqualTo("\"DONE\"");
-            assertThat(runsOf("flaky-import"))
+            assertThat(runsOf("flaky-import" + suffix))
                     .as("runs of the flaky job: failed once, succeeded once")
                     .isEqualTo(2);
         }

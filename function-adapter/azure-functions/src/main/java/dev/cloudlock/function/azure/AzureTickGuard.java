@@ -14,6 +14,9 @@ import dev.cloudlock.core.LockStoreUnavailableException;
 import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.cosmos.CosmosLockProvider;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.GuardStore;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
@@ -23,15 +26,15 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the body of an Azure {@code @TimerTrigger} function at most once per scheduled occurrence, across every app,
  * slot and region that runs the same job against the same lock store. Call it from the timer method with the timer
- * JSON and the {@link ExecutionContext}. The guard is built once per worker process, on the Cosmos DB or Blob Storage
- * container its app settings name ({@link AzureGuardSettings}):
+ * JSON and the {@link ExecutionContext}. The guard is built once per worker process, on the store its app settings
+ * name ({@link #fromEnvironment()}: {@code CLOUDLOCK_STORE}, {@code cosmos} or {@code azure-blob} or any store module
+ * on the class path, and its {@code CLOUDLOCK_<STORE>_<SETTING>} variables):
  *
  * <pre>{@code
  * private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
@@ -71,13 +74,16 @@ public final class AzureTickGuard {
     /** How far ahead of now {@code ScheduleStatus.Next} may be and still be the occurrence being fired. */
     public static final Duration EARLY_FIRING_TOLERANCE = Duration.ofSeconds(2);
 
-    private final Supplier<AzureGuardSettings> settingsSource;
-    private final Function<AzureGuardSettings, CloudLockProvider> providerFactory;
+    private final Supplier<Ready> readiness;
     private final Clock clock;
     private volatile @Nullable Ready ready;
 
     /** The settings read and the store's client built: on the first invocation, unless given at construction. */
-    private record Ready(AzureGuardSettings settings, TickGuard guard) {}
+    private record Ready(GuardSettings settings, TickGuard guard) {
+        Ready(GuardSettings settings, CloudLockProvider provider) {
+            this(settings, TickGuard.builder(provider).settings(settings).build());
+        }
+    }
 
     /**
      * A guard on the store of {@code settings}: the Blob Storage container of {@link AzureGuardSettings#blob()} when
@@ -90,11 +96,15 @@ public final class AzureTickGuard {
      * invocation, not here: the Cosmos DB client reads the account when it is built, and a store that cannot be
      * reached at cold start must fail that invocation (the next one tries again), not the class's initialisation.
      *
-     * @throws LockStoreConfigurationException when neither {@code CLOUDLOCK_COSMOS_ENDPOINT} nor
-     *     {@code CLOUDLOCK_BLOB_CONTAINER} is set
+     * @throws LockStoreConfigurationException when {@code settings} name neither a Cosmos DB endpoint nor a Blob
+     *     Storage container
      */
     public AzureTickGuard(AzureGuardSettings settings) {
-        this(checkedStore(settings), AzureTickGuard::provider, Clock.systemUTC());
+        this(readyOn(checkedStore(settings)), Clock.systemUTC());
+    }
+
+    private static Supplier<Ready> readyOn(AzureGuardSettings settings) {
+        return () -> new Ready(settings.guard(), provider(settings));
     }
 
     /** A guard on any cloudlock provider. */
@@ -104,32 +114,29 @@ public final class AzureTickGuard {
 
     AzureTickGuard(AzureGuardSettings settings, CloudLockProvider provider, Clock clock) {
         this(
-                Objects.requireNonNull(settings, "settings"),
-                given -> Objects.requireNonNull(provider, "provider"),
+                () -> new Ready(
+                        Objects.requireNonNull(settings, "settings").guard(),
+                        Objects.requireNonNull(provider, "provider")),
                 clock);
         ready();
     }
 
-    private AzureTickGuard(
-            AzureGuardSettings settings, Function<AzureGuardSettings, CloudLockProvider> providerFactory, Clock clock) {
-        this(() -> settings, providerFactory, clock);
-    }
-
-    private AzureTickGuard(
-            Supplier<AzureGuardSettings> settingsSource,
-            Function<AzureGuardSettings, CloudLockProvider> providerFactory,
-            Clock clock) {
-        this.settingsSource = settingsSource;
-        this.providerFactory = providerFactory;
+    private AzureTickGuard(Supplier<Ready> readiness, Clock clock) {
+        this.readiness = readiness;
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
-     * A guard configured from this process's app settings ({@link AzureGuardSettings#fromEnvironment()}) that reads
-     * them, and builds the store's client, on its first invocation: safe in a {@code static final} field, whose
-     * initialiser must not fail (a class whose initialisation failed stays unusable for the worker's life). A setting
-     * that is missing or malformed fails each invocation with a {@link LockStoreConfigurationException} naming it; a
-     * store that cannot be reached fails the invocation with the store's error, and the next one tries again.
+     * A guard configured from this process's app settings that reads them, and builds the store's client, on its
+     * first invocation: safe in a {@code static final} field, whose initialiser must not fail (a class whose
+     * initialisation failed stays unusable for the worker's life). The settings are the guard settings' variables
+     * ({@link GuardSettings#fromEnvironment(Map, Schedule.Syntax)}, with the timer's NCRONTAB; without
+     * {@code CLOUDLOCK_FUNCTION_TIMEOUT} the lease base is {@link AzureGuardSettings#DEFAULT_FUNCTION_TIMEOUT}) and the
+     * store's ({@link GuardStore}: {@value GuardStore#STORE}, required here, where both {@code cosmos} and
+     * {@code azure-blob} are on the class path, and {@code CLOUDLOCK_<STORE>_<SETTING>}, such as
+     * {@code CLOUDLOCK_AZURE_BLOB_CONTAINER}). A setting that is missing, malformed or of before 1.0 fails each
+     * invocation with a {@link LockStoreConfigurationException} naming it; a store that cannot be reached fails the
+     * invocation with the store's error, and the next one tries again.
      */
     public static AzureTickGuard fromEnvironment() {
         return fromEnvironment(System::getenv);
@@ -137,17 +144,23 @@ public final class AzureTickGuard {
 
     static AzureTickGuard fromEnvironment(Supplier<Map<String, String>> environment) {
         return new AzureTickGuard(
-                () -> checkedStore(AzureGuardSettings.fromEnvironment(environment.get())),
-                AzureTickGuard::provider,
+                () -> GuardStore.guard(
+                        environment.get(),
+                        Schedule.Syntax.NCRONTAB,
+                        type -> null,
+                        instanceIdentity(),
+                        (settings, provider) -> new Ready(
+                                settings.withDefaultFunctionTimeout(AzureGuardSettings.DEFAULT_FUNCTION_TIMEOUT),
+                                provider)),
                 Clock.systemUTC());
     }
 
     /**
-     * The settings, read on the first invocation for a guard from {@link #fromEnvironment()}.
+     * The guard settings, read on the first invocation for a guard from {@link #fromEnvironment()}.
      *
      * @throws LockStoreConfigurationException naming the setting that is missing or malformed
      */
-    public AzureGuardSettings settings() {
+    public GuardSettings settings() {
         return ready().settings();
     }
 
@@ -157,11 +170,7 @@ public final class AzureTickGuard {
             synchronized (this) {
                 current = ready;
                 if (current == null) {
-                    AzureGuardSettings settings = settingsSource.get();
-                    TickGuard guard = TickGuard.builder(providerFactory.apply(settings))
-                            .settings(settings.guard())
-                            .build();
-                    current = new Ready(settings, guard);
+                    current = readiness.get();
                     ready = current;
                 }
             }
@@ -171,10 +180,10 @@ public final class AzureTickGuard {
 
     private static AzureGuardSettings checkedStore(AzureGuardSettings settings) {
         if (settings.blob() == null && settings.cosmosEndpoint() == null) {
-            throw new LockStoreConfigurationException("The lock store is required: set "
-                    + AzureGuardSettings.COSMOS_ENDPOINT + " (e.g. https://ACCOUNT.documents.azure.com:443/) for"
-                    + " Cosmos DB, or " + AzureGuardSettings.BLOB_CONTAINER + " for a Blob Storage container, or"
-                    + " give the guard a provider: new AzureTickGuard(settings, provider)");
+            throw new LockStoreConfigurationException("The lock store is required: give the settings a Cosmos DB"
+                    + " endpoint (withCosmosEndpoint, e.g. https://ACCOUNT.documents.azure.com:443/) or a Blob Storage"
+                    + " container (withBlob), or give the guard a provider: new AzureTickGuard(settings, provider);"
+                    + " from app settings, use AzureTickGuard.fromEnvironment()");
         }
         return settings;
     }
@@ -195,7 +204,7 @@ public final class AzureTickGuard {
         Objects.requireNonNull(context, "context");
         AzureTimerInfo info = AzureTimerInfo.parse(timerInfo);
         Instant now = clock.instant();
-        Tick tick = settings().guard().tickAt(occurrence(info, now), context::getFunctionName);
+        Tick tick = settings().tickAt(occurrence(info, now), context::getFunctionName);
         Objects.requireNonNull(job, "job");
         AtomicReference<TickContext> ran = new AtomicReference<>();
         TickJob recorded = run -> {
@@ -225,7 +234,7 @@ public final class AzureTickGuard {
     public Tick tickOf(String timerInfo, ExecutionContext context) {
         Objects.requireNonNull(context, "context");
         AzureTimerInfo info = AzureTimerInfo.parse(timerInfo);
-        return settings().guard().tickAt(occurrence(info, clock.instant()), context::getFunctionName);
+        return settings().tickAt(occurrence(info, clock.instant()), context::getFunctionName);
     }
 
     private Instant occurrence(AzureTimerInfo info, Instant now) {
@@ -233,7 +242,7 @@ public final class AzureTickGuard {
         if (next == null) {
             return now;
         }
-        return startUp(info, now) ? next.minus(settings().guard().tickResolution()) : next;
+        return startUp(info, now) ? next.minus(settings().tickResolution()) : next;
     }
 
     /** A {@code RunOnStartup} invocation: not past due, and {@code Next} further ahead than an early firing. */
@@ -260,7 +269,7 @@ public final class AzureTickGuard {
             if (refused.getStatusCode() == 401 || refused.getStatusCode() == 403) {
                 throw new LockStoreConfigurationException(
                         "Cosmos DB at " + endpoint + " refused the guard's client (" + refused.getStatusCode()
-                                + "): check " + AzureGuardSettings.COSMOS_KEY + ", or the identity's data-plane role",
+                                + "): check the account key (cosmosKey), or the identity's data-plane role",
                         refused);
             }
             throw new LockStoreUnavailableException(

@@ -56,14 +56,16 @@ class AzureBlobGuardTest {
         return Map.of(
                 AzureGuardSettings.WEB_JOBS_STORAGE,
                 connectionString,
-                AzureGuardSettings.BLOB_CONTAINER,
+                "CLOUDLOCK_STORE",
+                "azure-blob",
+                "CLOUDLOCK_AZURE_BLOB_CONTAINER",
                 CONTAINER,
                 GuardSetting.JOB_NAME.variable(),
                 job);
     }
 
     private static NightlyReportTimerFunction app(String job) {
-        return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(appSettings(job))));
+        return new NightlyReportTimerFunction(AzureTickGuard.fromEnvironment(() -> appSettings(job)));
     }
 
     /** The host's JSON catching up the occurrence at {@code next}. */
@@ -76,7 +78,7 @@ class AzureBlobGuardTest {
         Map<String, String> settings = new HashMap<>(appSettings(job));
         settings.put(GuardSetting.SCHEDULE.variable(), schedule);
         settings.put(GuardSetting.TICK_RESOLUTION.variable(), "PT1M");
-        return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(settings)));
+        return new NightlyReportTimerFunction(AzureTickGuard.fromEnvironment(() -> settings));
     }
 
     @Test
@@ -149,33 +151,22 @@ class AzureBlobGuardTest {
     }
 
     @Test
-    void theSettingsNameTheStoreAndNeverPrintTheConnectionString() {
-        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(appSettings("job"));
-        assertThat(settings.blob()).isNotNull();
-        assertThat(settings.blob().connectionString()).isEqualTo(connectionString);
-        assertThat(settings.blob().prefix()).isEqualTo("shedlock/");
-        assertThat(settings.toString()).doesNotContain(Emulators.AZURITE_KEY).contains("connectionString=(set)");
-
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of(
-                                AzureGuardSettings.BLOB_CONTAINER, "locks",
-                                AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI, "https://app.blob.core.windows.net"))
-                        .blob()
-                        .endpoint())
-                .as("the host's identity-based storage setting: Entra ID")
-                .isEqualTo("https://app.blob.core.windows.net");
-
-        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(AzureGuardSettings.BLOB_CONTAINER, "locks")))
+    void theBlobSettingsOfBefore10FailNamingTheirReplacementsAndTheStoreMustBeNamed() {
+        Map<String, String> old =
+                Map.of(AzureGuardSettings.WEB_JOBS_STORAGE, connectionString, "CLOUDLOCK_BLOB_CONTAINER", CONTAINER);
+        assertThatThrownBy(() -> AzureTickGuard.fromEnvironment(() -> old).settings())
                 .isInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining(AzureGuardSettings.BLOB_CONNECTION_STRING)
-                .hasMessageContaining(AzureGuardSettings.WEB_JOBS_STORAGE);
-        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of(
-                        AzureGuardSettings.BLOB_CONTAINER, "locks",
-                        AzureGuardSettings.WEB_JOBS_STORAGE, connectionString,
-                        AzureGuardSettings.COSMOS_ENDPOINT, "https://a.documents.azure.com")))
+                .hasMessageStartingWith("CLOUDLOCK_BLOB_CONTAINER is set")
+                .hasMessageContaining("set CLOUDLOCK_AZURE_BLOB_CONTAINER instead");
+        Map<String, String> unnamed = new HashMap<>(appSettings("job"));
+        unnamed.remove("CLOUDLOCK_STORE");
+        assertThatThrownBy(() -> AzureTickGuard.fromEnvironment(() -> unnamed).settings())
                 .isInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining("one store");
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of()).blob())
-                .as("no Blob Storage setting: Cosmos DB, as before")
-                .isNull();
+                .hasMessageStartingWith("CLOUDLOCK_STORE is not set, and several store modules are on the class path")
+                .hasMessageContaining("azure-blob")
+                .hasMessageContaining("cosmos");
+        // the control: the same settings with the store named
+        assertThat(AzureTickGuard.fromEnvironment(() -> appSettings("job")).settings())
+                .isNotNull();
     }
 }

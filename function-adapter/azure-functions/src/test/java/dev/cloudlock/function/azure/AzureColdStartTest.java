@@ -34,7 +34,7 @@ class AzureColdStartTest {
 
     /** The declaration the docs had: the settings read and the client built while the class initialises. */
     static final class EagerDeclaration {
-        static final AzureTickGuard GUARD = new AzureTickGuard(AzureGuardSettings.fromEnvironment(Map.of()));
+        static final AzureTickGuard GUARD = new AzureTickGuard(AzureGuardSettings.defaults());
     }
 
     @Test
@@ -43,15 +43,14 @@ class AzureColdStartTest {
             assertThatThrownBy(() -> DocsDeclaration.GUARD.run(
                             UNMONITORED, new TestExecutionContext("nightlyReport"), run -> {}))
                     .isInstanceOf(LockStoreConfigurationException.class)
-                    .hasMessageContaining(AzureGuardSettings.COSMOS_ENDPOINT)
-                    .hasMessageContaining(AzureGuardSettings.BLOB_CONTAINER);
+                    .hasMessageContaining("CLOUDLOCK_STORE");
         }
     }
 
     @Test
     void aMalformedSettingIsAConfigurationErrorNamingIt() {
-        AzureTickGuard guard = AzureTickGuard.fromEnvironment(() -> Map.of(
-                AzureGuardSettings.COSMOS_ENDPOINT, "https://127.0.0.1:1/", "CLOUDLOCK_TICK_RESOLUTION", "1 minute"));
+        AzureTickGuard guard = AzureTickGuard.fromEnvironment(
+                () -> Map.of("CLOUDLOCK_STORE", "cosmos", "CLOUDLOCK_TICK_RESOLUTION", "1 minute"));
         assertThatThrownBy(guard::settings)
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
@@ -62,17 +61,16 @@ class AzureColdStartTest {
         AtomicInteger reads = new AtomicInteger();
         AzureTickGuard.fromEnvironment(() -> {
             reads.incrementAndGet();
-            return Map.of(AzureGuardSettings.COSMOS_ENDPOINT, "https://127.0.0.1:1/");
+            return Map.of("CLOUDLOCK_STORE", "cosmos", "CLOUDLOCK_COSMOS_ENDPOINT", "https://127.0.0.1:1/");
         });
         assertThat(reads).as("app settings read at construction").hasValue(0);
 
         // a Cosmos DB account nothing answers for: building the client would read it; constructing must not
         long started = System.nanoTime();
-        new AzureTickGuard(AzureGuardSettings.fromEnvironment(Map.of(
-                AzureGuardSettings.COSMOS_ENDPOINT,
-                "https://127.0.0.1:1/",
-                AzureGuardSettings.COSMOS_KEY,
-                "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==")));
+        new AzureTickGuard(AzureGuardSettings.defaults()
+                .withCosmosEndpoint("https://127.0.0.1:1/")
+                .withCosmosKey(
+                        "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="));
         assertThat((System.nanoTime() - started) / 1_000_000)
                 .as("ms to construct")
                 .isLessThan(2_000);
@@ -117,7 +115,7 @@ class AzureColdStartTest {
         assertThatThrownBy(() -> EagerDeclaration.GUARD.settings())
                 .isInstanceOf(ExceptionInInitializerError.class)
                 .cause()
-                .hasMessageContaining(AzureGuardSettings.COSMOS_ENDPOINT);
+                .hasMessageContaining("The lock store is required");
         assertThatThrownBy(() -> EagerDeclaration.GUARD.settings())
                 .as("every later invocation of the worker")
                 .isInstanceOf(NoClassDefFoundError.class);

@@ -67,20 +67,22 @@ class AzureCosmosDefaultTest {
     /** The app settings of one function app, as {@code modules/azure-timer-function} writes them, plus the key. */
     private static Map<String, String> appSettings(String job) {
         return Map.of(
-                AzureGuardSettings.COSMOS_ENDPOINT,
+                "CLOUDLOCK_STORE",
+                "cosmos",
+                "CLOUDLOCK_COSMOS_ENDPOINT",
                 endpoint(),
-                AzureGuardSettings.COSMOS_DATABASE,
+                "CLOUDLOCK_COSMOS_DATABASE",
                 DATABASE,
-                AzureGuardSettings.COSMOS_CONTAINER,
+                "CLOUDLOCK_COSMOS_CONTAINER",
                 CONTAINER,
-                AzureGuardSettings.COSMOS_KEY,
+                "CLOUDLOCK_COSMOS_KEY",
                 Emulators.COSMOS_KEY,
                 GuardSetting.JOB_NAME.variable(),
                 job);
     }
 
     private static NightlyReportTimerFunction app(String job) {
-        return new NightlyReportTimerFunction(new AzureTickGuard(AzureGuardSettings.fromEnvironment(appSettings(job))));
+        return new NightlyReportTimerFunction(AzureTickGuard.fromEnvironment(() -> appSettings(job)));
     }
 
     @Test

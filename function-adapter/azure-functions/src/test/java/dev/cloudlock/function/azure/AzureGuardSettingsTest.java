@@ -30,53 +30,30 @@ class AzureGuardSettingsTest {
     private static final Map<String, Case> CASES = Map.of(
             "a Blob Storage container without an account",
             new Case(
-                    Map.of(AzureGuardSettings.BLOB_CONTAINER, "locks"),
-                    AzureGuardSettings.BLOB_CONTAINER,
-                    AzureGuardSettings.BLOB_ENDPOINT,
-                    AzureGuardSettings.BLOB_CONNECTION_STRING,
+                    Map.of("CLOUDLOCK_STORE", "azure-blob", "CLOUDLOCK_AZURE_BLOB_CONTAINER", "locks"),
+                    "CLOUDLOCK_AZURE_BLOB_ENDPOINT",
+                    "CLOUDLOCK_AZURE_BLOB_CONNECTION_STRING",
                     AzureGuardSettings.WEB_JOBS_STORAGE),
-            "both stores",
+            "no store named, with both store modules of this module there",
+            new Case(Map.of("CLOUDLOCK_COSMOS_ENDPOINT", "https://a.documents.azure.com"), "CLOUDLOCK_STORE"),
+            "a Cosmos DB container without its database",
             new Case(
                     Map.of(
-                            AzureGuardSettings.BLOB_CONTAINER, "locks",
-                            AzureGuardSettings.WEB_JOBS_STORAGE, AZURITE,
-                            AzureGuardSettings.COSMOS_ENDPOINT, "https://a.documents.azure.com"),
-                    AzureGuardSettings.COSMOS_ENDPOINT,
-                    AzureGuardSettings.BLOB_CONTAINER),
+                            "CLOUDLOCK_STORE", "cosmos",
+                            "CLOUDLOCK_COSMOS_ENDPOINT", "https://a.documents.azure.com",
+                            "CLOUDLOCK_COSMOS_CONTAINER", "locks"),
+                    "CLOUDLOCK_COSMOS_DATABASE"),
             "a malformed guard setting",
             new Case(
-                    Map.of(
-                            AzureGuardSettings.COSMOS_ENDPOINT,
-                            "https://a.documents.azure.com",
-                            "CLOUDLOCK_TICK_RESOLUTION",
-                            "1 minute"),
+                    Map.of("CLOUDLOCK_STORE", "in-memory", "CLOUDLOCK_TICK_RESOLUTION", "1 minute"),
                     "CLOUDLOCK_TICK_RESOLUTION"),
-            "an http blob endpoint with Entra ID",
+            "a Blob Storage setting of before 1.0",
             new Case(
-                    Map.of(
-                            AzureGuardSettings.BLOB_CONTAINER, "locks",
-                            AzureGuardSettings.BLOB_ENDPOINT, "http://127.0.0.1:10000/devstoreaccount1"),
-                    AzureGuardSettings.BLOB_ENDPOINT,
-                    "https://",
-                    AzureGuardSettings.BLOB_CONNECTION_STRING),
-            "the host's identity-based storage setting on http",
-            new Case(
-                    Map.of(
-                            AzureGuardSettings.BLOB_CONTAINER, "locks",
-                            AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI, "HTTP://app.blob.core.windows.net/"),
-                    AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI,
-                    "https://",
-                    AzureGuardSettings.BLOB_CONNECTION_STRING));
+                    Map.of("CLOUDLOCK_BLOB_CONTAINER", "locks", AzureGuardSettings.WEB_JOBS_STORAGE, AZURITE),
+                    "CLOUDLOCK_BLOB_CONTAINER",
+                    "CLOUDLOCK_AZURE_BLOB_CONTAINER"));
 
     private record Case(Map<String, String> settings, String... named) {}
-
-    @Test
-    void eachSetupProblemIsAConfigurationErrorNamingItsSettingsWhenTheSettingsAreRead() {
-        CASES.forEach((problem, setup) -> assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(setup.settings()))
-                .as(problem)
-                .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContainingAll(setup.named()));
-    }
 
     @Test
     void eachSetupProblemFailsEveryInvocationOfTheDocsGuardNamingItsSettings() {
@@ -99,32 +76,13 @@ class AzureGuardSettingsTest {
     }
 
     @Test
-    void anHttpsEndpointAndAnEmulatorsHttpConnectionStringAreAccepted() {
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of(
-                                AzureGuardSettings.BLOB_CONTAINER, "locks",
-                                AzureGuardSettings.BLOB_ENDPOINT, "HTTPS://app.blob.core.windows.net/"))
-                        .blob()
-                        .endpoint())
-                .isEqualTo("HTTPS://app.blob.core.windows.net");
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of(
-                                AzureGuardSettings.BLOB_CONTAINER,
-                                "locks",
-                                AzureGuardSettings.BLOB_CONNECTION_STRING,
-                                AZURITE))
-                        .blob()
-                        .connectionString())
-                .as("a connection string to Azurite's plain HTTP carries a key, not a bearer token")
-                .isEqualTo(AZURITE);
-    }
-
-    @Test
-    void blobSettingsMadeInCodeAreCheckedTheSameWay() {
+    void blobSettingsMadeInCodeAreChecked() {
         assertThatThrownBy(() -> new AzureGuardSettings.Blob("locks", "http://127.0.0.1:10000/a", null, "shedlock/"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining(AzureGuardSettings.BLOB_ENDPOINT);
+                .hasMessageContaining("only sent over https");
         assertThatThrownBy(() -> new AzureGuardSettings.Blob("locks", null, null, "shedlock/"))
                 .isExactlyInstanceOf(LockStoreConfigurationException.class)
-                .hasMessageContaining(AzureGuardSettings.BLOB_CONNECTION_STRING);
+                .hasMessageContaining("connection string");
     }
 
     /**
@@ -147,18 +105,21 @@ class AzureGuardSettingsTest {
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("bearer token requires https")
                 .message()
-                .doesNotContain(AzureGuardSettings.BLOB_ENDPOINT);
+                .doesNotContain("CLOUDLOCK_AZURE_BLOB_ENDPOINT");
         assertThat(tokens).hasValue(0);
     }
 
     @Test
     void aScheduleInAnotherPlatformsSyntaxIsAConfigurationErrorNamingTheAppSetting() {
-        assertThatThrownBy(() -> AzureGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "*/5 * * * *")))
+        assertThatThrownBy(() -> AzureTickGuard.fromEnvironment(
+                                () -> Map.of("CLOUDLOCK_STORE", "in-memory", "CLOUDLOCK_SCHEDULE", "*/5 * * * *"))
+                        .settings())
                 .as("Cloud Scheduler's five fields where the timer's six-field NCRONTAB belongs")
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be an NCRONTAB expression of six fields");
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "0 */5 * * * *"))
-                        .guard()
+        assertThat(AzureTickGuard.fromEnvironment(
+                                () -> Map.of("CLOUDLOCK_STORE", "in-memory", "CLOUDLOCK_SCHEDULE", "0 */5 * * * *"))
+                        .settings()
                         .schedule())
                 .isNotNull();
     }

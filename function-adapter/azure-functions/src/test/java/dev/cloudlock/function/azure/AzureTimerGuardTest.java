@@ -354,7 +354,10 @@ class AzureTimerGuardTest {
         NightlyReportTimerFunction duplicate = app(
                 "duplicate",
                 "2026-11-30T02:00:00.200Z",
-                AzureGuardSettings.fromEnvironment(java.util.Map.of("CLOUDLOCK_WHEN_BUSY", "retry")));
+                AzureGuardSettings.defaults()
+                        .withGuard(dev.cloudlock.function.GuardSettings.builder()
+                                .whenBusy(dev.cloudlock.function.WhenBusy.RETRY)
+                                .build()));
         Object answer = firstAttemptFailsWhileADuplicateIsAnswered(duplicate);
         assertThat(answer)
                 .as("an exception: the invocation fails and the retry policy re-invokes it")

@@ -52,38 +52,46 @@ class AzureTimerInfoTest {
 
     @Test
     void settingsComeFromAppSettings() {
-        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(Map.of(
-                GuardSetting.JOB_NAME.variable(), "nightly-report",
-                GuardSetting.TICK_RESOLUTION.variable(), "PT1M",
-                GuardSetting.FUNCTION_TIMEOUT.variable(), "PT10M"));
-        assertThat(settings.guard().jobName()).isEqualTo("nightly-report");
-        assertThat(settings.guard().tickResolution()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(settings.guard().functionTimeout()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(settings.guard().leaseMargin()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(AzureGuardSettings.fromEnvironment(Map.of()).guard().functionTimeout())
+        var settings = AzureTickGuard.fromEnvironment(() -> Map.of(
+                        "CLOUDLOCK_STORE",
+                        "in-memory",
+                        GuardSetting.JOB_NAME.variable(),
+                        "nightly-report",
+                        GuardSetting.TICK_RESOLUTION.variable(),
+                        "PT1M",
+                        GuardSetting.FUNCTION_TIMEOUT.variable(),
+                        "PT10M"))
+                .settings();
+        assertThat(settings.jobName()).isEqualTo("nightly-report");
+        assertThat(settings.tickResolution()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(settings.functionTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(settings.leaseMargin()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(AzureTickGuard.fromEnvironment(() -> Map.of("CLOUDLOCK_STORE", "in-memory"))
+                        .settings()
+                        .functionTimeout())
                 .isEqualTo(Duration.ofMinutes(30));
-        assertThatThrownBy(() ->
-                        AzureGuardSettings.fromEnvironment(Map.of(GuardSetting.FUNCTION_TIMEOUT.variable(), "10m")))
+        assertThatThrownBy(() -> AzureTickGuard.fromEnvironment(() ->
+                                Map.of("CLOUDLOCK_STORE", "in-memory", GuardSetting.FUNCTION_TIMEOUT.variable(), "10m"))
+                        .settings())
                 .hasMessageContaining(GuardSetting.FUNCTION_TIMEOUT.variable());
     }
 
     @Test
-    void theCosmosContainerComesFromAppSettingsAndTheKeyIsNeverPrinted() {
-        AzureGuardSettings settings = AzureGuardSettings.fromEnvironment(Map.of(
-                AzureGuardSettings.COSMOS_ENDPOINT, "https://locks.documents.azure.com:443/",
-                AzureGuardSettings.COSMOS_DATABASE, "app",
-                AzureGuardSettings.COSMOS_CONTAINER, "locks",
-                AzureGuardSettings.COSMOS_KEY, "c2VjcmV0"));
+    void theCosmosContainerComesFromTheSettingsAndTheKeyIsNeverPrinted() {
+        AzureGuardSettings settings = AzureGuardSettings.defaults()
+                .withCosmosEndpoint("https://locks.documents.azure.com:443/")
+                .withCosmosContainer("app", "locks")
+                .withCosmosKey("c2VjcmV0");
         assertThat(settings.cosmosEndpoint()).isEqualTo("https://locks.documents.azure.com:443/");
         assertThat(settings.cosmosDatabase()).isEqualTo("app");
         assertThat(settings.cosmosContainer()).isEqualTo("locks");
         assertThat(settings.cosmosKey()).isEqualTo("c2VjcmV0");
         assertThat(settings.toString()).doesNotContain("c2VjcmV0");
-        AzureGuardSettings defaults = AzureGuardSettings.fromEnvironment(Map.of());
+        AzureGuardSettings defaults = AzureGuardSettings.defaults();
         assertThat(defaults.cosmosEndpoint()).isNull();
         assertThat(defaults.cosmosDatabase()).isEqualTo("cloudlock");
         assertThat(defaults.cosmosContainer()).isEqualTo("shedlock");
         assertThat(defaults.cosmosKey()).as("Entra ID").isNull();
-        assertThatThrownBy(() -> new AzureTickGuard(defaults)).hasMessageContaining("CLOUDLOCK_COSMOS_ENDPOINT");
+        assertThatThrownBy(() -> new AzureTickGuard(defaults)).hasMessageContaining("The lock store is required");
     }
 }

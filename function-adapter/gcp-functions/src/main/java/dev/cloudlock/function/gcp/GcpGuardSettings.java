@@ -1,23 +1,21 @@
 package dev.cloudlock.function.gcp;
 
-import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.firestore.FirestoreLockProvider;
-import dev.cloudlock.function.GuardEnvironment;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where a guarded Cloud Function keeps its locks, plus the {@link GuardSettings} every cloud shares, from code or
- * from environment variables: {@code CLOUDLOCK_FIRESTORE_COLLECTION} (the collection of the locks, default
- * {@code shedlock}), {@code CLOUDLOCK_FIRESTORE_DATABASE} (the Firestore database, default {@code (default)}) and the
- * variables of {@link dev.cloudlock.function.GuardSetting}. Without {@code CLOUDLOCK_JOB_NAME} the job is the
- * Pub/Sub topic's name, or the {@code X-CloudScheduler-JobName} header. {@code CLOUDLOCK_SCHEDULE} is the Cloud
- * Scheduler job's unix-cron schedule ({@link Schedule.Syntax#UNIX_CRON}) and {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its
- * {@code time_zone}, as the Terraform module sets them.
+ * A guarded Cloud Function's locks in a Firestore collection named in code, plus the {@link GuardSettings} every cloud
+ * shares: for the {@link GcpTickGuard} constructors that take them (and the function's own client). A guard
+ * configured from the environment ({@link GcpTickGuard#fromEnvironment()}) takes its store, any of them, from
+ * {@code CLOUDLOCK_STORE} and {@code CLOUDLOCK_<STORE>_<SETTING>} instead ({@link dev.cloudlock.function.GuardStore}:
+ * {@code CLOUDLOCK_FIRESTORE_COLLECTION}, {@code CLOUDLOCK_FIRESTORE_DATABASE}, ...). Without
+ * {@code CLOUDLOCK_JOB_NAME} the job is the Pub/Sub topic's name, or the {@code X-CloudScheduler-JobName} header.
+ * {@code CLOUDLOCK_SCHEDULE} is the Cloud Scheduler job's unix-cron schedule ({@link Schedule.Syntax#UNIX_CRON}) and
+ * {@code CLOUDLOCK_SCHEDULE_TIME_ZONE} its {@code time_zone}, as the Terraform module sets them.
  *
  * <p>GCP does not tell a running function how much time it has left, so the lease is the function timeout
  * ({@code CLOUDLOCK_FUNCTION_TIMEOUT}) plus the margin. Unset, it is {@link #DEFAULT_FUNCTION_TIMEOUT}, 9 minutes: the
@@ -32,10 +30,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record GcpGuardSettings(String collection, String database, GuardSettings guard) {
 
-    /** The collection's variable. */
-    public static final String COLLECTION = "CLOUDLOCK_FIRESTORE_COLLECTION";
-    /** The database's variable. */
-    public static final String DATABASE = "CLOUDLOCK_FIRESTORE_DATABASE";
     /** The database a project's Firestore has unless it names another. */
     public static final String DEFAULT_DATABASE = "(default)";
     /** The lease base when {@code CLOUDLOCK_FUNCTION_TIMEOUT} is not set. */
@@ -46,27 +40,6 @@ public record GcpGuardSettings(String collection, String database, GuardSettings
                 collection == null || collection.isBlank() ? FirestoreLockProvider.DEFAULT_COLLECTION : collection;
         this.database = database == null || database.isBlank() ? DEFAULT_DATABASE : database;
         this.guard = Objects.requireNonNull(guard, "guard").withDefaultFunctionTimeout(DEFAULT_FUNCTION_TIMEOUT);
-    }
-
-    /** Settings from this process's environment variables. */
-    public static GcpGuardSettings fromEnvironment() {
-        return fromEnvironment(System.getenv());
-    }
-
-    /**
-     * Settings from {@code env}.
-     *
-     * @throws LockStoreConfigurationException naming the variable when one is malformed
-     */
-    public static GcpGuardSettings fromEnvironment(Map<String, String> env) {
-        GuardSettings guard;
-        try {
-            guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.UNIX_CRON);
-        } catch (IllegalArgumentException malformed) {
-            throw new LockStoreConfigurationException(malformed.getMessage(), malformed);
-        }
-        return new GcpGuardSettings(
-                GuardEnvironment.text(env, COLLECTION), GuardEnvironment.text(env, DATABASE), guard);
     }
 
     /** The default collection with {@link GuardSettings#defaults()}. */

@@ -9,6 +9,9 @@ import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.firestore.FirestoreStoreType;
 import dev.cloudlock.function.GuardSetting;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.GuardStore;
+import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.TickContext;
 import dev.cloudlock.function.TickGuard;
 import dev.cloudlock.function.TickJob;
@@ -35,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>HTTP</b> (Cloud Scheduler → function URL): the {@code X-CloudScheduler-ScheduleTime} header, the job's
  *       scheduled time, which is the same on every retry of the occurrence.</li>
  * </ul>
- * Create one per instance (a field of the function) so the Firestore client is reused across invocations.
+ * Create one per instance (a field of the function) so the store's client is reused across invocations. From the
+ * environment ({@link #fromEnvironment()}) it takes any store module on the class path, Firestore by default.
  */
 public final class GcpTickGuard {
 
@@ -44,7 +48,7 @@ public final class GcpTickGuard {
     /** Header naming the Cloud Scheduler job. */
     public static final String JOB_NAME_HEADER = "X-CloudScheduler-JobName";
 
-    private final GcpGuardSettings settings;
+    private final GuardSettings settings;
     private final TickGuard guard;
 
     /**
@@ -66,9 +70,9 @@ public final class GcpTickGuard {
             GcpGuardSettings settings, Function<String, @Nullable String> environment, @Nullable Firestore client) {
         Map<String, String> spelling = Map.of(
                 "collection",
-                GcpGuardSettings.COLLECTION,
+                "GcpGuardSettings.collection",
                 "database",
-                GcpGuardSettings.DATABASE,
+                "GcpGuardSettings.database",
                 "project",
                 "GOOGLE_CLOUD_PROJECT",
                 "endpoint",
@@ -97,8 +101,8 @@ public final class GcpTickGuard {
      * A guard on the collection of {@code settings} through {@code firestore}: a function that already uses Firestore
      * passes its own client, so that a cold start builds one gRPC client, not two.
      *
-     * @throws IllegalArgumentException when {@value GcpGuardSettings#DATABASE} names another database than the
-     *     client's: the guard would lock in a database the setting does not mean
+     * @throws IllegalArgumentException when {@code settings} name another database than the client's: the guard would
+     *     lock in a database the settings do not mean
      */
     public GcpTickGuard(GcpGuardSettings settings, Firestore firestore) {
         this(settings, firestore(settings, System::getenv, sameDatabase(settings, firestore)));
@@ -107,21 +111,59 @@ public final class GcpTickGuard {
     private static Firestore sameDatabase(GcpGuardSettings settings, Firestore firestore) {
         String clients = firestore.getOptions().getDatabaseId();
         if (!settings.database().equals(clients)) {
-            throw new IllegalArgumentException(GcpGuardSettings.DATABASE + " is '" + settings.database()
-                    + "' but the Firestore client given to the guard uses database '" + clients + "': set "
-                    + GcpGuardSettings.DATABASE + " to '" + clients + "', or give the guard a client of '"
-                    + settings.database() + "'");
+            throw new IllegalArgumentException("GcpGuardSettings.database is '" + settings.database()
+                    + "' but the Firestore client given to the guard uses database '" + clients + "': set it to '"
+                    + clients + "', or give the guard a client of '" + settings.database() + "'");
         }
         return firestore;
     }
 
     /** A guard on any cloudlock provider. */
     public GcpTickGuard(GcpGuardSettings settings, CloudLockProvider provider) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.guard = TickGuard.builder(provider).settings(settings.guard()).build();
+        this(settings.guard(), provider);
     }
 
-    public GcpGuardSettings settings() {
+    /**
+     * A guard on any cloudlock provider, with {@code settings}; without a function timeout, the lease base is
+     * {@link GcpGuardSettings#DEFAULT_FUNCTION_TIMEOUT}.
+     */
+    public GcpTickGuard(GuardSettings settings, CloudLockProvider provider) {
+        this.settings = settings.withDefaultFunctionTimeout(GcpGuardSettings.DEFAULT_FUNCTION_TIMEOUT);
+        this.guard = TickGuard.builder(provider).settings(this.settings).build();
+    }
+
+    /**
+     * A guard configured from this process's environment: the guard settings' variables
+     * ({@link GuardSettings#fromEnvironment(Map, Schedule.Syntax)}, with Cloud Scheduler's unix-cron) and the store's
+     * ({@link GuardStore}: {@value GuardStore#STORE} and {@code CLOUDLOCK_<STORE>_<SETTING>}; with this module's
+     * Firestore the only store module on the class path, {@value GuardStore#STORE} may be left out). What the guarded
+     * functions' default constructors use.
+     *
+     * @throws LockStoreConfigurationException naming the variable when one is missing, malformed or of before 1.0,
+     *     or the store is unknown, or when the store's own client lacks credentials or a project
+     */
+    public static GcpTickGuard fromEnvironment() {
+        return fromEnvironment(System.getenv(), type -> null);
+    }
+
+    /**
+     * A guard configured from this process's environment as {@link #fromEnvironment()}, on the function's own
+     * {@code firestore} client when the store is Firestore, so that a cold start builds one gRPC client, not two.
+     *
+     * @throws LockStoreConfigurationException as {@link #fromEnvironment()}
+     */
+    public static GcpTickGuard fromEnvironment(Firestore firestore) {
+        Objects.requireNonNull(firestore, "firestore");
+        return fromEnvironment(System.getenv(), type -> type == Firestore.class ? firestore : null);
+    }
+
+    /** A guard configured from {@code env}, on the clients of {@code clients} where the store takes one. */
+    static GcpTickGuard fromEnvironment(Map<String, String> env, Function<Class<?>, @Nullable Object> clients) {
+        return GuardStore.guard(env, Schedule.Syntax.UNIX_CRON, clients, instanceIdentity(), GcpTickGuard::new);
+    }
+
+    /** The guard settings, with the function timeout the lease is based on. */
+    public GuardSettings settings() {
         return settings;
     }
 
@@ -157,7 +199,7 @@ public final class GcpTickGuard {
     }
 
     Tick tickOf(CloudEvent event, PubSubMessage message) {
-        return settings.guard().tickAt(message.publishTime(), () -> topicName(event));
+        return settings.tickAt(message.publishTime(), () -> topicName(event));
     }
 
     /**
@@ -176,7 +218,7 @@ public final class GcpTickGuard {
                                 + " GcpTickGuard.run(CloudEvent, job))")
                         .orElse("The request has no " + SCHEDULE_TIME_HEADER + " header: is it from Cloud Scheduler?"
                                 + " (A function behind a Pub/Sub trigger extends GuardedPubSubFunction.)")));
-        return settings.guard().tickAt(PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), () -> {
+        return settings.tickAt(PubSubMessage.rfc3339(time, SCHEDULE_TIME_HEADER), () -> {
             String header = request.getFirstHeader(JOB_NAME_HEADER)
                     .filter(name -> !name.isBlank())
                     .orElseThrow(() -> new IllegalArgumentException("The request has no " + JOB_NAME_HEADER

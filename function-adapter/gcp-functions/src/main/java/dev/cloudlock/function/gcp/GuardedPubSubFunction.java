@@ -12,7 +12,8 @@ import java.util.logging.Logger;
  * A CloudEvents function for Cloud Scheduler → Pub/Sub schedules that runs {@link #runTick} at most once per
  * occurrence, however often Pub/Sub redelivers the message (see {@link GcpTickGuard} for what identifies an
  * occurrence). Extend it and implement {@code runTick}; configuration comes from the environment (see
- * {@link GcpGuardSettings}). A delivery that ran, or was skipped as busy or done, returns normally, so Pub/Sub
+ * {@link GcpTickGuard#fromEnvironment()}). A delivery that ran, or was skipped as busy or done, returns normally, so
+ * Pub/Sub
  * acknowledges it; a failing job's exception propagates, so Pub/Sub redelivers the message and the retry may run it
  * (with retries on failure enabled on the function). With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds
  * the lock held throws {@link dev.cloudlock.function.TickBusyException} instead of returning, so the message is not
@@ -26,7 +27,7 @@ public abstract class GuardedPubSubFunction implements CloudEventsFunction {
 
     /** Configured from the environment, on Firestore. */
     protected GuardedPubSubFunction() {
-        this(new GcpTickGuard(GcpGuardSettings.fromEnvironment()));
+        this(GcpTickGuard.fromEnvironment());
     }
 
     /** Configured in code. */

@@ -13,7 +13,8 @@ import java.util.logging.Logger;
 /**
  * An HTTP function targeted by a Cloud Scheduler job that runs {@link #runTick} at most once per occurrence, however
  * often Cloud Scheduler retries it: the occurrence is the {@code X-CloudScheduler-ScheduleTime} header. Configuration
- * comes from the environment (see {@link GcpGuardSettings}). Answers 200 with the tick status's name ({@code ACQUIRED},
+ * comes from the environment (see {@link GcpTickGuard#fromEnvironment()}). Answers 200 with the tick status's name
+ * ({@code ACQUIRED},
  * {@code BUSY}, {@code DONE}), 400 to a request without Cloud Scheduler's headers; a failing
  * job's exception propagates (the framework answers 500), so Cloud Scheduler's retry may run the occurrence again.
  * With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds the lock held is answered 409 ({@code BUSY_RETRY})
@@ -27,7 +28,7 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
 
     /** Configured from the environment, on Firestore. */
     protected GuardedSchedulerHttpFunction() {
-        this(new GcpTickGuard(GcpGuardSettings.fromEnvironment()));
+        this(GcpTickGuard.fromEnvironment());
     }
 
     /** Configured in code. */

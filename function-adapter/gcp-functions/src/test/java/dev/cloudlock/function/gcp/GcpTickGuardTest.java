@@ -102,7 +102,8 @@ class GcpTickGuardTest {
             env.put("CLOUDLOCK_SCHEDULE", schedule);
             env.put("CLOUDLOCK_SCHEDULE_TIME_ZONE", "Europe/Berlin");
         }
-        return guard(GcpGuardSettings.fromEnvironment(env));
+        env.put("CLOUDLOCK_FIRESTORE_COLLECTION", "gcp-guard-test");
+        return GcpTickGuard.fromEnvironment(env, type -> type == Firestore.class ? firestore : null);
     }
 
     @Test
@@ -159,10 +160,12 @@ class GcpTickGuardTest {
 
     @Test
     void aMalformedSettingIsAConfigurationErrorNamingIt() {
-        assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute")))
+        assertThatThrownBy(() -> GcpTickGuard.fromEnvironment(
+                        Map.of("CLOUDLOCK_TICK_RESOLUTION", "1 minute"), type -> firestore))
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageContaining("CLOUDLOCK_TICK_RESOLUTION");
-        assertThatThrownBy(() -> GcpGuardSettings.fromEnvironment(Map.of("CLOUDLOCK_SCHEDULE", "cron(0 2 * * ? *)")))
+        assertThatThrownBy(() -> GcpTickGuard.fromEnvironment(
+                        Map.of("CLOUDLOCK_SCHEDULE", "cron(0 2 * * ? *)"), type -> firestore))
                 .as("an EventBridge expression where Cloud Scheduler's unix-cron belongs, refused before any client")
                 .isInstanceOf(LockStoreConfigurationException.class)
                 .hasMessageStartingWith("CLOUDLOCK_SCHEDULE must be a unix-cron expression of five fields");
@@ -203,7 +206,7 @@ class GcpTickGuardTest {
 
         assertThatThrownBy(() -> new GcpTickGuard(settings, firestore))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(GcpGuardSettings.DATABASE + " is 'reports'")
+                .hasMessageContaining("GcpGuardSettings.database is 'reports'")
                 .hasMessageContaining("uses database '(default)'");
     }
 
@@ -226,6 +229,18 @@ class GcpTickGuardTest {
                 .isEqualTo(TickStatus.ACQUIRED);
     }
 
+    @Test
+    void aRetiredOrMisnamedStoreVariableFailsTheColdStartNamingTheVariable() {
+        assertThatThrownBy(() -> GcpTickGuard.fromEnvironment(Map.of("CLOUDLOCK_STORE", "firestor"), type -> firestore))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageStartingWith("CLOUDLOCK_STORE is 'firestor'")
+                .hasMessageContaining("did you mean 'firestore'");
+        assertThatThrownBy(() ->
+                        GcpTickGuard.fromEnvironment(Map.of("CLOUDLOCK_DYNAMODB_TABLE", "locks"), type -> firestore))
+                .isInstanceOf(LockStoreConfigurationException.class)
+                .hasMessageContaining("set CLOUDLOCK_DYNAMODB_TABLE_NAME instead");
+    }
+
     /**
      * The database the module passes (gcp-firestore-lock's {@code database}, as CLOUDLOCK_FIRESTORE_DATABASE) is the
      * one the guard writes to: before, the guard read no database setting and locked in {@code (default)}, where the
@@ -235,7 +250,7 @@ class GcpTickGuardTest {
     @Test
     void theGuardLocksInTheDatabaseItsSettingNames() throws Exception {
         Emulators.resetFirestore();
-        assertThat(lockIn(Map.of(GcpGuardSettings.DATABASE, "locks-db"), "named-db"))
+        assertThat(lockIn(Map.of("CLOUDLOCK_FIRESTORE_DATABASE", "locks-db"), "named-db"))
                 .as("documents of job named-db in (default), locks-db")
                 .containsExactly(false, true);
         assertThat(lockIn(Map.of(), "default-db"))
@@ -250,12 +265,11 @@ class GcpTickGuardTest {
     private static Boolean[] lockIn(Map<String, String> settings, String job) throws Exception {
         Map<String, String> environment = new HashMap<>(settings);
         environment.put(
-                "FIRESTORE_EMULATOR_HOST", "127.0.0.1:" + Emulators.firestore().port());
-        environment.put("GOOGLE_CLOUD_PROJECT", Emulators.FIRESTORE_PROJECT);
+                "CLOUDLOCK_FIRESTORE_ENDPOINT",
+                "127.0.0.1:" + Emulators.firestore().port());
+        environment.put("CLOUDLOCK_FIRESTORE_PROJECT", Emulators.FIRESTORE_PROJECT);
         environment.put("CLOUDLOCK_FUNCTION_TIMEOUT", "PT30S");
-        GcpGuardSettings guardSettings = GcpGuardSettings.fromEnvironment(environment);
-        GcpTickGuard guard =
-                new GcpTickGuard(guardSettings, GcpTickGuard.firestore(guardSettings, environment::get, null));
+        GcpTickGuard guard = GcpTickGuard.fromEnvironment(environment, type -> null);
         assertThat(guard.run(new Tick(job, Instant.parse("2026-11-30T02:00:00Z")), run -> {}))
                 .isEqualTo(TickStatus.ACQUIRED);
         Boolean[] found = new Boolean[2];
@@ -267,7 +281,7 @@ class GcpTickGuardTest {
                     .setEmulatorHost("127.0.0.1:" + Emulators.firestore().port())
                     .build()
                     .getService()) {
-                found[i] = database.collection(guardSettings.collection())
+                found[i] = database.collection(FirestoreLockProvider.DEFAULT_COLLECTION)
                         .document(job)
                         .get()
                         .get(10, TimeUnit.SECONDS)
