@@ -13,7 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CLI on Blob Storage (Azurite), with the account's connection string in {@code CLOUDLOCK_BLOB_CONNECTION_STRING}
+ * The CLI on Blob Storage (Azurite), with the account's connection string in {@code CLOUDLOCK_AZURE_BLOB_CONNECTION_STRING}
  * as an operator would export it; {@code init} creates the container.
  */
 class AzureBlobCliIT extends CliContract {
@@ -42,7 +42,7 @@ class AzureBlobCliIT extends CliContract {
 
     @Override
     protected Map<String, String> environment() {
-        return Map.of("CLOUDLOCK_BLOB_CONNECTION_STRING", connectionString());
+        return Map.of("CLOUDLOCK_AZURE_BLOB_CONNECTION_STRING", connectionString());
     }
 
     @Override

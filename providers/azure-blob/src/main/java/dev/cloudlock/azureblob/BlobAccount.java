@@ -3,6 +3,7 @@ package dev.cloudlock.azureblob;
 import com.azure.core.credential.TokenCredential;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -25,9 +26,12 @@ import org.jspecify.annotations.Nullable;
 public final class BlobAccount {
 
     /** The setting of the blob service URL, reached with Entra ID. */
-    public static final String ENDPOINT = "CLOUDLOCK_BLOB_ENDPOINT";
+    public static final String ENDPOINT = "CLOUDLOCK_AZURE_BLOB_ENDPOINT";
     /** The setting of a connection string of the lock container's account. */
-    public static final String CONNECTION_STRING = "CLOUDLOCK_BLOB_CONNECTION_STRING";
+    public static final String CONNECTION_STRING = "CLOUDLOCK_AZURE_BLOB_CONNECTION_STRING";
+    /** The names of {@link #ENDPOINT} and {@link #CONNECTION_STRING} before 1.0, each with its replacement. */
+    public static final Map<String, String> RETIRED =
+            Map.of("CLOUDLOCK_BLOB_ENDPOINT", ENDPOINT, "CLOUDLOCK_BLOB_CONNECTION_STRING", CONNECTION_STRING);
     /** The function host's blob service URL of the app's own storage account, when it uses an identity. */
     public static final String WEB_JOBS_STORAGE_BLOB_URI = "AzureWebJobsStorage__blobServiceUri";
     /** The function host's connection string of the app's own storage account. */
@@ -51,6 +55,8 @@ public final class BlobAccount {
     /**
      * The account the first present setting of {@link #SETTINGS} names, or empty when none is present.
      *
+     * @throws IllegalArgumentException naming the setting to set instead, when a name of {@link #RETIRED} is set
+     *
      * @param settings a setting's value by its name, or {@code null} (e.g. {@code System::getenv})
      */
     public static Optional<BlobAccount> lookup(Function<String, @Nullable String> settings) {
@@ -66,6 +72,13 @@ public final class BlobAccount {
     }
 
     private static Optional<BlobAccount> lookup(List<String> names, Function<String, @Nullable String> settings) {
+        for (Map.Entry<String, String> retired : RETIRED.entrySet()) {
+            String value = settings.apply(retired.getKey());
+            if (value != null && !value.isBlank()) {
+                throw new IllegalArgumentException(retired.getKey() + " is set, and cloudlock no longer reads it since"
+                        + " 1.0: set " + retired.getValue() + " instead");
+            }
+        }
         for (String setting : names) {
             String value = settings.apply(setting);
             if (value != null && !value.isBlank()) {

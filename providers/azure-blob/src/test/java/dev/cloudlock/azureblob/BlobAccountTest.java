@@ -1,6 +1,7 @@
 package dev.cloudlock.azureblob;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.core.credential.TokenCredential;
 import com.azure.storage.blob.BlobContainerClientBuilder;
@@ -44,6 +45,15 @@ class BlobAccountTest {
                 .isEqualTo("AccountName=app;AccountKey=a2V5");
         settings.remove(BlobAccount.WEB_JOBS_STORAGE);
         assertThat(BlobAccount.lookup(settings::get)).isEmpty();
+    }
+
+    @Test
+    void aNameOfBefore10IsRefusedNamingItsReplacement() {
+        assertThatThrownBy(() -> BlobAccount.lookup(
+                        Map.of("CLOUDLOCK_BLOB_CONNECTION_STRING", "AccountName=mine;AccountKey=a2V5")::get))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("CLOUDLOCK_BLOB_CONNECTION_STRING is set, and cloudlock no longer reads it since 1.0: set"
+                        + " CLOUDLOCK_AZURE_BLOB_CONNECTION_STRING instead");
     }
 
     @Test
