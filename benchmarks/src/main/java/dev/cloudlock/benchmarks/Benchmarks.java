@@ -20,7 +20,9 @@ import java.util.function.Supplier;
  * {@code --quick} runs every measurement with few samples (seconds; the test command runs it so the harness cannot
  * rot). {@code --soak --store S} (with exec:exec, {@code exec:exec@soak}) writes {@code <date>-soak-<store>}: a long
  * contended run, faults on or off, checked for violations (see {@link SoakBenchmark}); it exits with status 1 when it
- * found any.
+ * found any. {@code --compare} (with exec:exec, {@code -Dcloudlock.bench.report=compare}) writes
+ * {@code <date>-lock-cycle-vs-<baseline>}: this build's lock cycle against another build's, side by side in one run,
+ * with the options in {@code -Dcloudlock.bench.compare} (see {@link LockCycleComparison}).
  */
 public final class Benchmarks {
 
@@ -44,6 +46,7 @@ public final class Benchmarks {
         Map<String, BenchmarkStore.OwnReport> ownReports = new LinkedHashMap<>();
         BenchmarkStore.all().forEach(found -> ownReports.putAll(found.ownReports()));
         boolean listing = false;
+        boolean compare = false;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
         for (int i = 0; i < args.length; i++) {
@@ -66,6 +69,7 @@ public final class Benchmarks {
                 case "--waiting" -> waiting = true;
                 case "--every-occurrence" -> everyOccurrence = true;
                 case "--listing" -> listing = true;
+                case "--compare" -> compare = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
                 default -> {
@@ -83,6 +87,10 @@ public final class Benchmarks {
                     ownReport = args[i].substring(2);
                 }
             }
+        }
+        if (compare) {
+            LockCycleComparison.run(System.getProperty("cloudlock.bench.compare", ""), out, repo);
+            System.exit(0);
         }
         if (soak) {
             if (store == null) {
