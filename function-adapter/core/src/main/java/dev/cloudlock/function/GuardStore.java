@@ -4,6 +4,7 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.core.InMemoryStoreType;
 import dev.cloudlock.core.LockStoreConfigurationException;
+import dev.cloudlock.spi.NearMisses;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -23,10 +26,10 @@ import org.jspecify.annotations.Nullable;
  * the store ({@link StoreType}: any store module on the class path), and each of its settings is the variable
  * {@code CLOUDLOCK_<STORE>_<SETTING>} ({@link #variable}: upper case, {@code -} written {@code _}, so
  * {@code dynamodb}'s {@code table-name} is {@code CLOUDLOCK_DYNAMODB_TABLE_NAME}). {@value #STORE} may be left out when
- * exactly one store
- * module is on the class path (the in-memory store, always there, is chosen only by name). Everything is checked when
- * the guard is built, before any request: an unknown store, a missing required variable, a bad value, a variable
- * of before 1.0 ({@link #retiredVariables()}) and what the store's own client needs ({@link
+ * exactly one store module is on the class path (the in-memory store, always there, is chosen only by name).
+ * Everything is checked when the guard is built, before any request: an unknown store, a missing required variable, a
+ * bad value, a variable under the store's prefix that is none of its settings (a misspelling), a variable of before
+ * 1.0 ({@link #retiredVariables()}) and what the store's own client needs ({@link
  * StoreType#checkEnvironment}) each fail naming the variable to set.
  */
 public final class GuardStore {
@@ -114,7 +117,46 @@ public final class GuardStore {
     public static CloudLockProviderBuilder<?> builder(
             Map<String, String> env, Function<Class<?>, @Nullable Object> clients) {
         Objects.requireNonNull(env, "env");
-        return builder(env::get, clients);
+        Set<String> read = ConcurrentHashMap.newKeySet();
+        CloudLockProviderBuilder<?> builder;
+        try {
+            builder = builder(
+                    name -> {
+                        read.add(name);
+                        return env.get(name);
+                    },
+                    clients);
+        } catch (IllegalArgumentException failed) {
+            // a misspelled variable is the likelier cause of what the store found missing: name it first
+            StoreType type;
+            try {
+                type = type(env);
+            } catch (IllegalArgumentException noStore) {
+                throw failed;
+            }
+            refuseUnknown(env, type, read);
+            throw failed;
+        }
+        refuseUnknown(env, type(env), read);
+        return builder;
+    }
+
+    /**
+     * Refuses a variable under the store's prefix ({@code CLOUDLOCK_<STORE>_}) that is none of its settings and that
+     * the store did not read either (as Cosmos DB reads its key): a misspelled setting is never silently ignored.
+     */
+    private static void refuseUnknown(Map<String, String> env, StoreType type, Set<String> read) {
+        String prefix = variable(type.name(), "");
+        List<String> known =
+                type.settings().stream().map(setting -> variable(type, setting)).toList();
+        for (String name : env.keySet()) {
+            if (name.startsWith(prefix) && !known.contains(name) && !read.contains(name)) {
+                List<String> near = NearMisses.of(name, known);
+                throw new IllegalArgumentException(name + " is set, and the store " + type.name() + " has no such"
+                        + " setting: " + (near.isEmpty() ? "" : "did you mean " + String.join(" or ", near) + "? ")
+                        + "Its variables are " + String.join(", ", known));
+            }
+        }
     }
 
     /**

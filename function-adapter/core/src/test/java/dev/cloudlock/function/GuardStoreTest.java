@@ -151,6 +151,21 @@ class GuardStoreTest {
         assertThat(inMemory).isNotNull();
     }
 
+    @Test
+    void aMisspelledSettingOfTheStoreIsNamedWithTheOneMeant() {
+        Map<String, String> env = Map.of(
+                GuardStore.STORE,
+                "dynamodb",
+                "CLOUDLOCK_DYNAMODB_TABLE_NAME",
+                "locks",
+                "CLOUDLOCK_DYNAMODB_REGOIN",
+                "eu-west-1");
+        assertThatThrownBy(() -> GuardStore.builder(env, type -> null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("CLOUDLOCK_DYNAMODB_REGOIN is set, and the store dynamodb has no such setting:"
+                        + " did you mean CLOUDLOCK_DYNAMODB_REGION?");
+    }
+
     private static StoreSetting setting(String store, String name) {
         return StoreType.named(store, "test").settings().stream()
                 .filter(setting -> setting.name().equals(name))
