@@ -51,8 +51,13 @@ class LauncherIT {
     }
 
     private static CliProcess.Run launch(Path home, Map<String, String> environment, String... args) throws Exception {
-        ProcessBuilder builder =
-                new ProcessBuilder(concat(home.resolve("bin/cloudlock").toString(), args)).directory(home.toFile());
+        return run(
+                new ProcessBuilder(concat(home.resolve("bin/cloudlock").toString(), args)).directory(home.toFile()),
+                environment);
+    }
+
+    /** Runs {@code builder} with {@code environment} over its own, without the test JVM's {@code JAVA_HOME}. */
+    private static CliProcess.Run run(ProcessBuilder builder, Map<String, String> environment) throws Exception {
         builder.environment().remove("JAVA_HOME");
         builder.environment().putAll(environment);
         Process process = builder.start();
@@ -121,15 +126,8 @@ class LauncherIT {
     private static CliProcess.Run shell(Path dir, Map<String, String> environment, String program, String script)
             throws Exception {
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", script, program).directory(dir.toFile());
-        builder.environment().remove("JAVA_HOME");
         builder.environment().remove("LC_CTYPE");
-        builder.environment().putAll(environment);
-        Process process = builder.start();
-        process.getOutputStream().close();
-        String out = read(process.getInputStream());
-        String err = read(process.getErrorStream());
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new CliProcess.Run(process.exitValue(), out, err);
+        return run(builder, environment);
     }
 
     @Test

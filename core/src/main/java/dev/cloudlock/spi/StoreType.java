@@ -1,6 +1,7 @@
 package dev.cloudlock.spi;
 
 import dev.cloudlock.core.CloudLockProviderBuilder;
+import dev.cloudlock.core.InMemoryStoreType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -55,6 +56,16 @@ public interface StoreType {
         ServiceLoader.load(StoreType.class, StoreType.class.getClassLoader()).forEach(types::add);
         types.sort(Comparator.comparing(StoreType::name));
         return List.copyOf(types);
+    }
+
+    /**
+     * The store modules on the class path: every store type there but the in-memory one, which is always there and is
+     * chosen only by name. A caller whose user named no store takes the one module when there is exactly one.
+     */
+    static List<StoreType> modules() {
+        return all().stream()
+                .filter(type -> !type.name().equals(InMemoryStoreType.NAME))
+                .toList();
     }
 
     /** The store type {@code name} on the class path; empty when no module on it registers that name. */

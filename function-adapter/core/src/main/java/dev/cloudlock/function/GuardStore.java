@@ -2,7 +2,6 @@ package dev.cloudlock.function;
 
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CloudLockProviderBuilder;
-import dev.cloudlock.core.InMemoryStoreType;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.spi.NearMisses;
 import dev.cloudlock.spi.StoreSetting;
@@ -87,9 +86,7 @@ public final class GuardStore {
         if (name != null) {
             return StoreType.named(name, STORE);
         }
-        List<StoreType> modules = StoreType.all().stream()
-                .filter(type -> !type.name().equals(InMemoryStoreType.NAME))
-                .toList();
+        List<StoreType> modules = StoreType.modules();
         if (modules.size() == 1) {
             return modules.get(0);
         }

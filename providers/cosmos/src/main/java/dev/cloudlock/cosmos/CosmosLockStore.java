@@ -520,8 +520,6 @@ public final class CosmosLockStore implements LockStore {
         } catch (CosmosException e) {
             observeDate(e.getResponseHeaders(), sent);
             throw e;
-        } catch (LockStoreException ours) {
-            throw ours;
         } catch (RuntimeException e) {
             throw clientFailure(e, operation, name);
         }

@@ -57,9 +57,7 @@ final class StoreProviders {
     }
 
     private static StoreType onlyStoreModule() {
-        List<StoreType> modules = StoreType.all().stream()
-                .filter(type -> !type.name().equals(InMemoryStoreType.NAME))
-                .toList();
+        List<StoreType> modules = StoreType.modules();
         if (modules.size() == 1) {
             return modules.get(0);
         }
