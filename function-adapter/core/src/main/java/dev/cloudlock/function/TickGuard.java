@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *       function timeout) plus a margin: a function cannot outlive its timeout, so a crashed invocation blocks the
  *       job no longer than that;</li>
  *   <li>with a {@link GuardSettings#schedule() schedule}, a delivery whose tick is no occurrence of it (at the tick
- *       resolution) is refused with an {@link IllegalArgumentException} naming the tick, the schedule and its
+ *       resolution) is refused with an {@link OffScheduleTickException} naming the tick, the schedule and its
  *       setting, before any request; and a run whose previous occurrence neither completed nor is running logs it
  *       as {@code MISSED} (WARN) and tells the listener ({@link DeliveryListener.Delivery#missed}), at the cost of one
  *       read per run, never per duplicate. Without a schedule neither happens.</li>
@@ -218,18 +218,22 @@ public final class TickGuard {
     /**
      * The occurrence of {@code schedule} that {@code tick} stands for at the tick resolution.
      *
-     * @throws IllegalArgumentException naming the tick, the schedule and its setting when there is none
+     * @throws OffScheduleTickException naming the tick, the schedule and its setting when there is none
      */
     private Instant occurrenceOf(Tick tick, Schedule schedule) {
         Instant time = tick.scheduledTime();
         return schedule.occurrenceOf(time, settings.tickResolution())
-                .orElseThrow(() -> new IllegalArgumentException(tick.jobName() + " at " + time + ": not an"
-                        + " occurrence of the schedule " + schedule + " at the tick resolution "
-                        + settings.tickResolution() + " (the occurrences around it: "
-                        + schedule.previous(time).map(Instant::toString).orElse("none") + " and "
-                        + schedule.atOrAfter(time).map(Instant::toString).orElse("none")
-                        + "); refused, nothing written. Check the event's time, or "
-                        + schedule.setting() + " against the platform's schedule"));
+                .orElseThrow(() -> new OffScheduleTickException(
+                        tick,
+                        tick.jobName() + " at " + time + ": not an"
+                                + " occurrence of the schedule " + schedule + " at the tick resolution "
+                                + settings.tickResolution() + " (the occurrences around it: "
+                                + schedule.previous(time).map(Instant::toString).orElse("none") + " and "
+                                + schedule.atOrAfter(time)
+                                        .map(Instant::toString)
+                                        .orElse("none")
+                                + "); refused, nothing written. Check the event's time, or "
+                                + schedule.setting() + " against the platform's schedule"));
     }
 
     /**

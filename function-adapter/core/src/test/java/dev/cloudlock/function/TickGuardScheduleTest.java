@@ -53,7 +53,9 @@ class TickGuardScheduleTest {
         boolean[] ran = new boolean[1];
         Tick offSchedule = tick(job, 7);
         assertThatThrownBy(() -> guard.run(offSchedule, REMAINING, context -> ran[0] = true))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOfSatisfying(
+                        OffScheduleTickException.class,
+                        refused -> assertThat(refused.tick()).isEqualTo(offSchedule))
                 .hasMessageContaining(job + " at " + offSchedule.scheduledTime())
                 .hasMessageContaining("not an occurrence of the schedule */5 * * * * (Z, CLOUDLOCK_SCHEDULE)")
                 .hasMessageContaining(BASE.plus(Duration.ofMinutes(5)) + " and " + BASE.plus(Duration.ofMinutes(10)))

@@ -3,6 +3,7 @@ package dev.cloudlock.function.gcp;
 import com.google.cloud.functions.CloudEventsFunction;
 import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.function.OffScheduleTickException;
 import dev.cloudlock.function.TickContext;
 import io.cloudevents.CloudEvent;
 import java.util.concurrent.atomic.AtomicReference;
@@ -17,7 +18,9 @@ import java.util.logging.Logger;
  * acknowledges it; a failing job's exception propagates, so Pub/Sub redelivers the message and the retry may run it
  * (with retries on failure enabled on the function). With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds
  * the lock held throws {@link dev.cloudlock.function.TickBusyException} instead of returning, so the message is not
- * acknowledged and Pub/Sub redelivers it.
+ * acknowledged and Pub/Sub redelivers it. With {@code CLOUDLOCK_SCHEDULE}, a message whose tick is no occurrence of
+ * the schedule ({@link OffScheduleTickException}) is logged at WARNING as {@code OFF_SCHEDULE} and acknowledged
+ * without running: its redeliveries would carry the same tick.
  */
 public abstract class GuardedPubSubFunction implements CloudEventsFunction {
 
@@ -40,10 +43,19 @@ public abstract class GuardedPubSubFunction implements CloudEventsFunction {
         PubSubMessage message = PubSubMessage.of(event);
         Tick tick = guard.tickOf(event, message);
         AtomicReference<TickContext> ran = new AtomicReference<>();
-        TickStatus status = guard.run(tick, run -> {
-            ran.set(run);
-            runTick(message, run, event);
-        });
+        TickStatus status;
+        try {
+            status = guard.run(tick, run -> {
+                ran.set(run);
+                runTick(message, run, event);
+            });
+        } catch (OffScheduleTickException offSchedule) {
+            // Every redelivery carries the same publish time, so failing would only have Eventarc redeliver it for
+            // up to a day: acknowledge it, loudly.
+            LOG.warning(() -> "Pub/Sub message " + message.messageId() + ": OFF_SCHEDULE, acknowledged without"
+                    + " running: " + offSchedule.getMessage());
+            return;
+        }
         // the platform's own log (java.util.logging reaches Cloud Logging without an SLF4J binding): the job, the
         // tick and, for a run, its fencing token
         LOG.info(() -> "Pub/Sub message " + message.messageId() + ": " + GcpTickGuard.outcome(tick, status, ran.get()));

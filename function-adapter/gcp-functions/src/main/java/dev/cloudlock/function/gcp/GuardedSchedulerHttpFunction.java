@@ -5,6 +5,7 @@ import com.google.cloud.functions.HttpRequest;
 import com.google.cloud.functions.HttpResponse;
 import dev.cloudlock.core.Tick;
 import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.function.OffScheduleTickException;
 import dev.cloudlock.function.TickBusyException;
 import dev.cloudlock.function.TickContext;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,7 +19,10 @@ import java.util.logging.Logger;
  * {@code BUSY}, {@code DONE}), 400 to a request without Cloud Scheduler's headers; a failing
  * job's exception propagates (the framework answers 500), so Cloud Scheduler's retry may run the occurrence again.
  * With {@code CLOUDLOCK_WHEN_BUSY=retry}, a delivery that finds the lock held is answered 409 ({@code BUSY_RETRY})
- * instead of 200 {@code BUSY}, so Cloud Scheduler retries it (set the job's {@code retry_config}).
+ * instead of 200 {@code BUSY}, so Cloud Scheduler retries it (set the job's {@code retry_config}). With
+ * {@code CLOUDLOCK_SCHEDULE}, a request whose schedule time is no occurrence of the schedule
+ * ({@link OffScheduleTickException}) is logged at WARNING and answered 200 {@code OFF_SCHEDULE: <why>} without
+ * running: its retries would carry the same time.
  */
 public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
 
@@ -41,10 +45,10 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
         Tick tick;
         try {
             tick = guard.tickOf(request);
-        } catch (IllegalArgumentException notAnOccurrence) {
+        } catch (IllegalArgumentException notFromCloudScheduler) {
             response.setStatusCode(400);
             response.setContentType("text/plain; charset=utf-8");
-            response.getWriter().write(notAnOccurrence.getMessage());
+            response.getWriter().write(notFromCloudScheduler.getMessage());
             return;
         }
         TickStatus status;
@@ -54,6 +58,14 @@ public abstract class GuardedSchedulerHttpFunction implements HttpFunction {
                 ran.set(run);
                 runTick(request, run);
             });
+        } catch (OffScheduleTickException offSchedule) {
+            // Cloud Scheduler's retries carry the same schedule time: a non-2xx would only be retried to no end.
+            LOG.warning(() ->
+                    "Cloud Scheduler request: OFF_SCHEDULE, acknowledged without running: " + offSchedule.getMessage());
+            response.setStatusCode(200);
+            response.setContentType("text/plain; charset=utf-8");
+            response.getWriter().write("OFF_SCHEDULE: " + offSchedule.getMessage());
+            return;
         } catch (TickBusyException busy) {
             // Cloud Scheduler retries a non-2xx answer by the job's retry config; a 4xx is not a server error in
             // the function's metrics.

@@ -44,6 +44,8 @@ class FunctionsFrameworkEndToEndTest {
     private static URI httpUrl;
     private static URI pubsubRetryUrl;
     private static URI httpRetryUrl;
+    private static URI pubsubScheduledUrl;
+    private static URI httpScheduledUrl;
 
     @BeforeAll
     static void serveFunctions() throws Exception {
@@ -71,6 +73,8 @@ class FunctionsFrameworkEndToEndTest {
                 "CLOUDLOCK_TICK_RESOLUTION", "PT1M");
         Map<String, String> retry = new HashMap<>(env);
         retry.put("CLOUDLOCK_WHEN_BUSY", "retry");
+        Map<String, String> scheduled = new HashMap<>(env);
+        scheduled.put("CLOUDLOCK_SCHEDULE", "*/5 * * * *");
         String pubSub = E2ePubSubFunction.class.getName();
         String http = E2eSchedulerHttpFunction.class.getName();
         functions = FunctionsFrameworkNamespace.serve(
@@ -81,11 +85,18 @@ class FunctionsFrameworkEndToEndTest {
                         new FunctionsFrameworkNamespace.Function("http", http, functionClassPath, env),
                         // The same functions with CLOUDLOCK_WHEN_BUSY=retry.
                         new FunctionsFrameworkNamespace.Function("pubsub-retry", pubSub, functionClassPath, retry),
-                        new FunctionsFrameworkNamespace.Function("http-retry", http, functionClassPath, retry)));
+                        new FunctionsFrameworkNamespace.Function("http-retry", http, functionClassPath, retry),
+                        // The same functions with the schedule the module passes.
+                        new FunctionsFrameworkNamespace.Function(
+                                "pubsub-scheduled", pubSub, functionClassPath, scheduled),
+                        new FunctionsFrameworkNamespace.Function(
+                                "http-scheduled", http, functionClassPath, scheduled)));
         pubsubUrl = functions.url("pubsub");
         httpUrl = functions.url("http");
         pubsubRetryUrl = functions.url("pubsub-retry");
         httpRetryUrl = functions.url("http-retry");
+        pubsubScheduledUrl = functions.url("pubsub-scheduled");
+        httpScheduledUrl = functions.url("http-scheduled");
     }
 
     @AfterAll
@@ -189,6 +200,53 @@ class FunctionsFrameworkEndToEndTest {
         assertThat(status(delivery)).isEqualTo(200);
         assertThat(status(delivery)).isEqualTo(200);
         assertThat(runsOf("flaky-import")).as("failed once, then ran once").isEqualTo(2);
+    }
+
+    /**
+     * A hand-fired tick off a schedule of every 5 minutes ({@code gcloud scheduler jobs run} at 02:02) is acknowledged
+     * without running, so Eventarc does not redeliver it for a day; the next occurrence runs as the job's first holding.
+     */
+    @Test
+    void anOffSchedulePubSubDeliveryIsAcknowledgedWithoutRunning() throws Exception {
+        String topic = "five-minute-report";
+        HttpRequest offSchedule = pubSubEvent(
+                pubsubScheduledUrl, topic, "3301" + System.nanoTime() % 100_000, "2026-11-30T02:02:10Z", Map.of());
+        assertThat(status(offSchedule))
+                .as("acknowledged: Pub/Sub must not redeliver it")
+                .isEqualTo(200);
+        assertThat(runsOf(topic)).isZero();
+        assertThat(Files.readString(functions.log("pubsub-scheduled")))
+                .contains("OFF_SCHEDULE, acknowledged without running: " + topic + " at 2026-11-30T02:02:00Z: not an"
+                        + " occurrence of the schedule");
+
+        HttpRequest occurrence = pubSubEvent(
+                pubsubScheduledUrl, topic, "3302" + System.nanoTime() % 100_000, "2026-11-30T02:05:00.318Z", Map.of());
+        assertThat(status(occurrence)).isEqualTo(200);
+        assertThat(runsOf(topic)).isEqualTo(1);
+        assertThat(Files.readString(functions.log("pubsub-scheduled")))
+                .as("nothing was written for the refused tick: the occurrence takes the job's first fencing token")
+                .contains(topic + " at 2026-11-30T02:05:00Z: ACQUIRED (fencing token 1)");
+    }
+
+    @Test
+    void anOffScheduleSchedulerRequestIsAnsweredOkWithoutRunning() throws Exception {
+        String job = "five-minute-export";
+        HttpResponse<String> offSchedule = HTTP.send(
+                schedulerRequest(httpScheduledUrl, job, "2026-11-30T02:02:00Z", Map.of()),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(offSchedule.statusCode())
+                .as("a 2xx: Cloud Scheduler does not retry it")
+                .isEqualTo(200);
+        assertThat(offSchedule.body())
+                .startsWith("OFF_SCHEDULE: " + job + " at 2026-11-30T02:02:00Z: not an occurrence");
+        assertThat(runsOf(job)).isZero();
+        assertThat(Files.readString(functions.log("http-scheduled"))).contains("OFF_SCHEDULE");
+
+        HttpResponse<String> occurrence = HTTP.send(
+                schedulerRequest(httpScheduledUrl, job, "2026-11-30T02:05:00Z", Map.of()),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(occurrence.body()).isEqualTo("ACQUIRED");
+        assertThat(runsOf(job)).isEqualTo(1);
     }
 
     @Test
