@@ -111,6 +111,12 @@ public final class AzureBlobStoreType extends AbstractStoreType {
     }
 
     private static BlobServiceClient client(BlobAccount account, StoreSettings settings) {
+        String endpoint = account.endpoint();
+        if (endpoint != null) {
+            boolean ownSetting = account.setting().equals(BlobAccount.ENDPOINT)
+                    && settings.get(ENDPOINT).isPresent();
+            BlobAccount.requireHttps(endpoint, ownSetting ? settings.spelling(ENDPOINT) : account.setting());
+        }
         return account.configure(new BlobServiceClientBuilder(), () -> entraId(settings))
                 .buildClient();
     }

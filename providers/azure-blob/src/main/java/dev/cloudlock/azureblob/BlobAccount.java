@@ -44,10 +44,12 @@ public final class BlobAccount {
     public static final List<String> SETTINGS =
             List.of(ENDPOINT, CONNECTION_STRING, WEB_JOBS_STORAGE_BLOB_URI, WEB_JOBS_STORAGE);
 
+    private final String setting;
     private final @Nullable String endpoint;
     private final @Nullable String connectionString;
 
-    private BlobAccount(@Nullable String endpoint, @Nullable String connectionString) {
+    private BlobAccount(String setting, @Nullable String endpoint, @Nullable String connectionString) {
+        this.setting = setting;
         this.endpoint = endpoint;
         this.connectionString = connectionString;
     }
@@ -84,7 +86,9 @@ public final class BlobAccount {
             if (value != null && !value.isBlank()) {
                 boolean entraId = setting.equals(ENDPOINT) || setting.equals(WEB_JOBS_STORAGE_BLOB_URI);
                 return Optional.of(
-                        entraId ? new BlobAccount(serviceUrl(value), null) : new BlobAccount(null, value.trim()));
+                        entraId
+                                ? new BlobAccount(setting, serviceUrl(value), null)
+                                : new BlobAccount(setting, null, value.trim()));
             }
         }
         return Optional.empty();
@@ -102,6 +106,27 @@ public final class BlobAccount {
             url = url.substring(0, url.length() - 1);
         }
         return url;
+    }
+
+    /**
+     * Refuses a blob endpoint that is not {@code https}: an endpoint is reached with Entra ID, whose bearer token the
+     * Azure SDK sends only over https, and it would fail only at the first request, without naming the setting.
+     *
+     * @param setting the endpoint's setting as the user wrote it ({@code CLOUDLOCK_AZURE_BLOB_ENDPOINT},
+     *     {@code cloudlock.azure-blob.endpoint}, {@code --endpoint})
+     * @throws IllegalArgumentException naming {@code setting}, the endpoint and what to set instead
+     */
+    public static void requireHttps(String endpoint, String setting) {
+        if (!endpoint.regionMatches(true, 0, "https://", 0, "https://".length())) {
+            throw new IllegalArgumentException(setting + " is " + endpoint + ": a blob endpoint is reached with Entra"
+                    + " ID, whose token is only sent over https. Set it to the account's https:// URL, or, for a local"
+                    + " emulator such as Azurite, give its connection string instead");
+        }
+    }
+
+    /** The name of the setting (one of {@link #SETTINGS}) this account was found in. */
+    public String setting() {
+        return setting;
     }
 
     /** The blob service URL reached with Entra ID, or {@code null} when the account comes as a connection string. */
@@ -129,7 +154,7 @@ public final class BlobAccount {
     @Override
     public String toString() {
         return connectionString != null
-                ? "BlobAccount[connectionString=(set)]"
-                : "BlobAccount[endpoint=" + endpoint + "]";
+                ? "BlobAccount[" + setting + ", connectionString=(set)]"
+                : "BlobAccount[" + setting + ", endpoint=" + endpoint + "]";
     }
 }

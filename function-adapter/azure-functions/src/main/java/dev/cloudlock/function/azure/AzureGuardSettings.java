@@ -66,7 +66,11 @@ public record AzureGuardSettings(
                         + "' needs an account: give it an endpoint (Entra ID) or a connection string");
             }
             if (endpoint != null) {
-                requireHttps(endpoint);
+                try {
+                    BlobAccount.requireHttps(endpoint, "The Blob Storage endpoint");
+                } catch (IllegalArgumentException notHttps) {
+                    throw new LockStoreConfigurationException(notHttps.getMessage(), notHttps);
+                }
             }
         }
 
@@ -154,18 +158,6 @@ public record AzureGuardSettings(
      */
     public AzureGuardSettings withGuard(GuardSettings guard) {
         return new AzureGuardSettings(cosmosEndpoint, cosmosDatabase, cosmosContainer, cosmosKey, guard, blob);
-    }
-
-    /**
-     * Entra ID sends a bearer token, which the Azure SDK refuses to send over plain HTTP, and only on the first
-     * request ("Using a(n) bearer token requires https"): caught here, where the setting can still be named.
-     */
-    private static void requireHttps(String endpoint) {
-        if (!endpoint.regionMatches(true, 0, "https://", 0, "https://".length())) {
-            throw new LockStoreConfigurationException("The blob endpoint is " + endpoint + ": a blob endpoint is"
-                    + " reached with Entra ID, whose token is only sent over https. Give the account's https:// URL,"
-                    + " or, for a local emulator such as Azurite, its connection string instead");
-        }
     }
 
     /** The settings without the key's value. */

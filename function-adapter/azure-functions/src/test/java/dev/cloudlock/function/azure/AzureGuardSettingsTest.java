@@ -51,7 +51,26 @@ class AzureGuardSettingsTest {
             new Case(
                     Map.of("CLOUDLOCK_BLOB_CONTAINER", "locks", AzureGuardSettings.WEB_JOBS_STORAGE, AZURITE),
                     "CLOUDLOCK_BLOB_CONTAINER",
-                    "CLOUDLOCK_AZURE_BLOB_CONTAINER"));
+                    "CLOUDLOCK_AZURE_BLOB_CONTAINER"),
+            "an http:// blob endpoint, which Entra ID's token never reaches",
+            new Case(
+                    Map.of(
+                            "CLOUDLOCK_STORE", "azure-blob",
+                            "CLOUDLOCK_AZURE_BLOB_CONTAINER", "locks",
+                            "CLOUDLOCK_AZURE_BLOB_ENDPOINT", "http://127.0.0.1:1/devstoreaccount1"),
+                    "CLOUDLOCK_AZURE_BLOB_ENDPOINT is http://127.0.0.1:1/devstoreaccount1",
+                    "only sent over https"),
+            "the host's http:// blob service URL",
+            new Case(
+                    Map.of(
+                            "CLOUDLOCK_STORE",
+                            "azure-blob",
+                            "CLOUDLOCK_AZURE_BLOB_CONTAINER",
+                            "locks",
+                            AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI,
+                            "http://127.0.0.1:1/devstoreaccount1"),
+                    AzureGuardSettings.WEB_JOBS_STORAGE_BLOB_URI + " is http://",
+                    "only sent over https"));
 
     private record Case(Map<String, String> settings, String... named) {}
 

@@ -32,6 +32,7 @@ class InvalidPropertiesTest {
                 "cloudlock.dynamodb.endpoint | 127.0.0.1:8000",
                 "cloudlock.s3.endpoint | localhost:9000",
                 "cloudlock.azure-blob.endpoint | blob.example",
+                "cloudlock.azure-blob.endpoint | http://127.0.0.1:1/devstoreaccount1",
                 "cloudlock.cosmos.endpoint | localhost:8081",
             })
     void anInvalidValueFailsStartupNamingThePropertyAndTheValue(String property, String value) {
