@@ -70,6 +70,7 @@ public final class StoreCheck {
         List<Check> checks = new ArrayList<>();
         try {
             store.read(name);
+            store.checkLayout();
             checks.add(Check.passed("layout", "a read of the scratch lock '" + name + "' answers"));
         } catch (LockStoreException e) {
             checks.add(Check.failed("layout", String.valueOf(e.getMessage())));

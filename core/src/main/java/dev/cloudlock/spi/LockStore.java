@@ -132,6 +132,15 @@ public interface LockStore {
     StoreSetup init();
 
     /**
+     * Checks, reading only, that the store's resource has the layout this store reads and writes where a mismatch
+     * would not fail a request but leave records where reads never find them (Cosmos DB: a container partitioned by
+     * another path). Run by {@link dev.cloudlock.core.StoreCheck}'s layout step. Does nothing by default.
+     *
+     * @throws LockStoreConfigurationException naming the difference and the setting that fixes it
+     */
+    default void checkLayout() {}
+
+    /**
      * The monitor this store feeds with the server times its responses carry, for stores whose conditions use the
      * client's clock; empty for a store on server time.
      */

@@ -146,6 +146,11 @@ public final class MeteredLockStore implements LockStore {
         store.checkName(name);
     }
 
+    @Override
+    public void checkLayout() {
+        store.checkLayout();
+    }
+
     private <T> T timed(String operation, String lock, Supplier<T> call, Function<T, Boolean> succeeded) {
         long start = registry.config().clock().monotonicTime();
         String outcome = "error";

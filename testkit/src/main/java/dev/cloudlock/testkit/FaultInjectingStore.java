@@ -158,4 +158,9 @@ public final class FaultInjectingStore implements LockStore {
     public void checkName(String name) {
         real.checkName(name);
     }
+
+    @Override
+    public void checkLayout() {
+        real.checkLayout();
+    }
 }

@@ -71,4 +71,9 @@ final class WriteCountingStore implements LockStore {
     public void checkName(String name) {
         real.checkName(name);
     }
+
+    @Override
+    public void checkLayout() {
+        real.checkLayout();
+    }
 }

@@ -470,6 +470,17 @@ public final class CosmosLockStore implements LockStore {
         }
     }
 
+    /** The container is partitioned by this store's partition key path (one read of the container's properties). */
+    @Override
+    public void checkLayout() {
+        CallTimeouts deadline = timeouts.forRead();
+        try {
+            checkPartitionKeyPath();
+        } catch (CosmosException e) {
+            throw translate(e, "layout check", "", deadline);
+        }
+    }
+
     private void checkPartitionKeyPath() {
         List<String> paths =
                 container.read().getProperties().getPartitionKeyDefinition().getPaths();

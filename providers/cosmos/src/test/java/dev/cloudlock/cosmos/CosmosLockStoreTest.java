@@ -12,6 +12,7 @@ import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
+import dev.cloudlock.core.StoreCheck;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.spi.ClockSkewMonitor;
@@ -224,6 +225,47 @@ class CosmosLockStoreTest {
                 .getItem();
         assertThat(item.get("pk").asText()).isEqualTo(name);
         assertThat(provider.tryLock(config(name, Duration.ofMinutes(1)))).isPresent();
+        client.close();
+    }
+
+    /**
+     * On the emulator a container partitioned by another path than the provider's takes the writes and never returns
+     * them to a point read (the control), so {@code check} saw only "the record read back is absent": its layout step
+     * now reads the container's partition key path and names it.
+     */
+    @Test
+    void checkNamesAContainerPartitionedByAnotherPath() {
+        CosmosBackends.container();
+        CosmosClient client = CosmosBackends.client(Emulators.cosmos());
+        client.getDatabase(CosmosBackends.DATABASE).createContainerIfNotExists("locks-by-tenant", "/tenant");
+        CosmosContainer container = client.getDatabase(CosmosBackends.DATABASE).getContainer("locks-by-tenant");
+        CloudLockProvider byId =
+                CosmosLockProvider.builder().container(container).build();
+
+        String name = fresh("wrong-path");
+        FencedLock taken = byId.tryLock(config(name, Duration.ofMinutes(1))).orElseThrow();
+        assertThat(byId.store().read(name))
+                .as("control: the emulator took the write and a point read does not find it")
+                .isEmpty();
+        taken.unlock();
+
+        StoreCheck.Result result = StoreCheck.run(byId, new StoreCheck.Options(2, 10, Duration.ofMillis(200)));
+        assertThat(result.storeFailure()).isEqualTo(StoreCheck.StoreFailure.SETUP);
+        assertThat(result.checks().get(0).status()).isEqualTo(StoreCheck.Status.FAILED);
+        assertThat(result.checks().get(0).detail())
+                .contains("Cosmos DB container 'locks-by-tenant' is partitioned by [/tenant], not /id")
+                .contains("set the partition key path to /tenant");
+
+        CloudLockProvider byTenant = CosmosLockProvider.builder()
+                .container(container)
+                .partitionKeyPath("/tenant")
+                .build();
+        assertThat(StoreCheck.run(byTenant, new StoreCheck.Options(2, 10, Duration.ofMillis(200)))
+                        .checks()
+                        .get(0)
+                        .status())
+                .as("the same container with its own path")
+                .isEqualTo(StoreCheck.Status.PASSED);
         client.close();
     }
 
