@@ -29,7 +29,8 @@ import org.w3c.dom.NodeList;
  * user's own package, given another's package (a handler in {@code org.acme}, compiled here, with the guard beside
  * it), runs that handler the same way. Negative controls: the page's output against a run whose second delivery is
  * missing, and another's package run with our handler, which is not in it: the run fails with Lambda's error for it
- * ({@code Class not found}), naming the handler property.
+ * ({@code Class not found}), naming the handler property. A handler of that package whose construction fails ends the
+ * run at once with the runtime's init error.
  */
 class LocalLambdaRunTest {
 
@@ -54,6 +55,17 @@ class LocalLambdaRunTest {
                 }
             }
             """;
+    /** Another's handler whose construction fails, as one missing its own configuration would: an init error. */
+    private static final String UNCONFIGURED_SOURCE = """
+            package org.acme.billing;
+
+            public class UnconfiguredSweep extends InvoiceSweep {
+                public UnconfiguredSweep() {
+                    throw new IllegalStateException("LEDGER_URL is not set");
+                }
+            }
+            """;
+
     private static final Pattern TICK = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
 
     @TempDir
@@ -116,6 +128,18 @@ class LocalLambdaRunTest {
                 .contains("-Dlambda.handler=dev.cloudlock.examples.NightlyReportLambda::handleRequest");
     }
 
+    @Test
+    void aHandlerWhoseInitFailsEndsTheRunWithTheInitError() throws Exception {
+        Run run = startLikeTheProfile(
+                List.of(othersPackage().toString(), "org.acme.billing.UnconfiguredSweep::handleRequest"));
+        String output = run.finish();
+        assertThat(run.process().exitValue()).as(output).isNotZero();
+        assertThat(output)
+                .contains("The runtime stopped without answering; its init error:")
+                .contains("LEDGER_URL is not set")
+                .doesNotContain("delivery 1");
+    }
+
     /**
      * A package of another's: the handler above, in {@code org.acme}, compiled against the guard, packaged with the
      * guard and what it needs (the example package's dependencies, without the example's own classes).
@@ -123,6 +147,7 @@ class LocalLambdaRunTest {
     private Path othersPackage() throws IOException {
         Path sources = Files.createDirectories(work.resolve("src/org/acme/billing"));
         Path source = Files.writeString(sources.resolve("InvoiceSweep.java"), OTHERS_SOURCE);
+        Path unconfigured = Files.writeString(sources.resolve("UnconfiguredSweep.java"), UNCONFIGURED_SOURCE);
         Path classes = Files.createDirectories(work.resolve("classes"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int compiled = javac.run(
@@ -133,7 +158,8 @@ class LocalLambdaRunTest {
                 EXAMPLE_PACKAGE.toString(),
                 "-d",
                 classes.toString(),
-                source.toString());
+                source.toString(),
+                unconfigured.toString());
         assertThat(compiled).as("javac of the handler").isZero();
         return Packages.withOwnClasses(
                 EXAMPLE_PACKAGE, "dev/cloudlock/examples/", classes, work.resolve("invoice-sweep.jar"));
