@@ -118,6 +118,12 @@ resource "aws_iam_role_policy" "lock_access" {
   name   = "cloudlock-locks"
   role   = aws_iam_role.function.id
   policy = var.lock_access_policy_json
+
+  # A new name (this policy was cloudlock-lock-table) replaces the policy: attach the new one before the old one goes,
+  # so that a running function keeps its lock permissions during the apply.
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 
 resource "aws_lambda_function" "this" {
