@@ -13,7 +13,10 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
-/** The examples' deployment packages, and the same packages with a part taken out for a negative control. */
+/**
+ * The examples' deployment packages, the same packages with a part taken out for a negative control, and a package of
+ * another's made from one.
+ */
 final class Packages {
 
     private Packages() {}
