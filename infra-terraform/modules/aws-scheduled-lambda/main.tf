@@ -17,6 +17,17 @@ locals {
   }
 
   in_vpc = length(var.vpc_subnet_ids) > 0
+
+  # The chosen store's variables, CLOUDLOCK_<STORE>_<SETTING>: those of the other store stay unset.
+  store_environment = {
+    dynamodb = {
+      CLOUDLOCK_DYNAMODB_TABLE_NAME = var.lock_table_name
+    }
+    s3 = {
+      CLOUDLOCK_S3_BUCKET = var.lock_bucket_name
+      CLOUDLOCK_S3_PREFIX = var.lock_key_prefix
+    }
+  }[var.store]
 }
 
 data "aws_caller_identity" "current" {}
@@ -102,10 +113,17 @@ resource "aws_iam_role_policy" "function" {
   policy = data.aws_iam_policy_document.function.json
 }
 
+# Exactly what the chosen store's lock module grants: the table's or the bucket prefix's actions.
 resource "aws_iam_role_policy" "lock_access" {
-  name   = "cloudlock-lock-table"
+  name   = "cloudlock-locks"
   role   = aws_iam_role.function.id
   policy = var.lock_access_policy_json
+
+  # A new name (this policy was cloudlock-lock-table) replaces the policy: attach the new one before the old one goes,
+  # so that a running function keeps its lock permissions during the apply.
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 
 resource "aws_lambda_function" "this" {
@@ -134,13 +152,12 @@ resource "aws_lambda_function" "this" {
   }
 
   environment {
-    variables = merge(var.environment, local.java_tool_options, {
-      CLOUDLOCK_STORE               = "dynamodb"
-      CLOUDLOCK_DYNAMODB_TABLE_NAME = var.lock_table_name
-      CLOUDLOCK_JOB_NAME            = local.job_name
-      CLOUDLOCK_TICK_RESOLUTION     = var.tick_resolution
-      CLOUDLOCK_WHEN_BUSY           = var.when_busy
-      CLOUDLOCK_EVERY_OCCURRENCE    = var.every_occurrence ? "true" : "false"
+    variables = merge(var.environment, local.java_tool_options, local.store_environment, {
+      CLOUDLOCK_STORE            = var.store
+      CLOUDLOCK_JOB_NAME         = local.job_name
+      CLOUDLOCK_TICK_RESOLUTION  = var.tick_resolution
+      CLOUDLOCK_WHEN_BUSY        = var.when_busy
+      CLOUDLOCK_EVERY_OCCURRENCE = var.every_occurrence ? "true" : "false"
       # the schedule this module creates, so that the guard refuses a tick that is none of its occurrences and
       # reports a missed one
       CLOUDLOCK_SCHEDULE           = var.schedule_expression
@@ -171,6 +188,16 @@ resource "aws_lambda_function" "this" {
   }
 
   lifecycle {
+    precondition {
+      condition     = var.store != "dynamodb" || (var.lock_table_name != null && var.lock_bucket_name == null)
+      error_message = "store = \"dynamodb\" needs lock_table_name (e.g. module.lock_table.table_name) and no lock_bucket_name."
+    }
+
+    precondition {
+      condition     = var.store != "s3" || (var.lock_bucket_name != null && var.lock_table_name == null)
+      error_message = "store = \"s3\" needs lock_bucket_name (e.g. module.lock_bucket.bucket_name) and no lock_table_name."
+    }
+
     precondition {
       condition     = (var.package_file == null) != (var.s3_bucket == null && var.s3_key == null)
       error_message = "Give the deployment package either as package_file or as s3_bucket and s3_key, not both and not neither."

@@ -14,7 +14,7 @@ output "invoked_arn" {
 }
 
 output "job_name" {
-  description = "The job's lock name (CLOUDLOCK_JOB_NAME): the key of its record in the lock table."
+  description = "The job's lock name (CLOUDLOCK_JOB_NAME): the key of its record in the lock store."
   value       = local.job_name
 }
 

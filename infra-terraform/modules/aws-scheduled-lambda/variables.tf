@@ -77,7 +77,7 @@ variable "tracing_mode" {
 }
 
 variable "vpc_subnet_ids" {
-  description = "Subnets the function runs in; empty (the default) for no VPC. With subnets, set vpc_security_group_ids too: the function's role then may manage the function's network interfaces, and DynamoDB must be reachable from the subnets (a gateway endpoint or a NAT)."
+  description = "Subnets the function runs in; empty (the default) for no VPC. With subnets, set vpc_security_group_ids too: the function's role then may manage the function's network interfaces, and the lock store (DynamoDB or S3) must be reachable from the subnets (a gateway endpoint or a NAT)."
   type        = list(string)
   default     = []
 }
@@ -127,7 +127,7 @@ variable "timeout_seconds" {
 }
 
 variable "snap_start" {
-  description = "Lambda SnapStart: the module publishes a version on every change (Lambda runs its init phase, where the guard primes its DynamoDB client with one real request, and snapshots it) and the schedule invokes the alias 'live' of the latest version. A cold start then restores the snapshot instead of starting a JVM."
+  description = "Lambda SnapStart: the module publishes a version on every change (Lambda runs its init phase, where the guard primes its store client with one real request, and snapshots it) and the schedule invokes the alias 'live' of the latest version. A cold start then restores the snapshot instead of starting a JVM."
   type        = bool
   default     = false
 }
@@ -165,13 +165,37 @@ variable "tick_resolution" {
   }
 }
 
-variable "lock_table_name" {
-  description = "Name of the DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE_NAME, with CLOUDLOCK_STORE=dynamodb), e.g. module.lock_table.table_name."
+variable "store" {
+  description = "The lock store (CLOUDLOCK_STORE): \"dynamodb\", a table (lock_table_name), or \"s3\", a bucket (lock_bucket_name, lock_key_prefix). The package needs the store's module (cloudlock-dynamodb or cloudlock-s3), and lock_access_policy_json the store's actions."
   type        = string
+  default     = "dynamodb"
+
+  validation {
+    condition     = contains(["dynamodb", "s3"], var.store)
+    error_message = "store is \"dynamodb\" (locks in a DynamoDB table: set lock_table_name) or \"s3\" (locks in an S3 bucket: set lock_bucket_name)."
+  }
+}
+
+variable "lock_table_name" {
+  description = "With store = \"dynamodb\": name of the DynamoDB lock table (CLOUDLOCK_DYNAMODB_TABLE_NAME), e.g. module.lock_table.table_name."
+  type        = string
+  default     = null
+}
+
+variable "lock_bucket_name" {
+  description = "With store = \"s3\": name of the S3 lock bucket (CLOUDLOCK_S3_BUCKET), e.g. module.lock_bucket.bucket_name."
+  type        = string
+  default     = null
+}
+
+variable "lock_key_prefix" {
+  description = "With store = \"s3\": key prefix of the lock objects (CLOUDLOCK_S3_PREFIX), e.g. module.lock_bucket.key_prefix; the bucket's policy grants the objects under it only."
+  type        = string
+  default     = "shedlock/"
 }
 
 variable "lock_access_policy_json" {
-  description = "IAM policy (JSON) granting the lock table's actions, e.g. module.lock_table.lock_access_policy_json."
+  description = "IAM policy (JSON) granting the lock store's actions, e.g. module.lock_table.lock_access_policy_json or module.lock_bucket.lock_access_policy_json."
   type        = string
 }
 
@@ -220,12 +244,12 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_STORE, CLOUDLOCK_DYNAMODB_TABLE_NAME, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE and JAVA_TOOL_OPTIONS from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_STORE, the store's CLOUDLOCK_DYNAMODB_TABLE_NAME or CLOUDLOCK_S3_BUCKET and CLOUDLOCK_S3_PREFIX, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_DYNAMODB_TABLE_NAME", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "JAVA_TOOL_OPTIONS"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_DYNAMODB_TABLE_NAME", "CLOUDLOCK_S3_BUCKET", "CLOUDLOCK_S3_PREFIX", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "JAVA_TOOL_OPTIONS"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }
@@ -248,7 +272,7 @@ variable "when_busy" {
 }
 
 variable "every_occurrence" {
-  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same table, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, which expires after the guard's retention (CLOUDLOCK_OCCURRENCE_RETENTION, 7 days; set it in the environment to change it) where the lock module enables the store's expiry; a later delivery of its tick is refused. The job name may then have at most 230 characters."
+  description = "How the guard remembers completed ticks (CLOUDLOCK_EVERY_OCCURRENCE): false keeps the job's watermark (a retry of an older tick that arrives after a newer tick completed is skipped as done, so that occurrence never runs); true records each occurrence in a record of its own, <job>@<tick>, in the same store, so such a late retry still runs once. Costs two more writes per run and one record (a few hundred bytes) per occurrence, which expires after the guard's retention (CLOUDLOCK_OCCURRENCE_RETENTION, 7 days; set it in the environment to change it) where the lock module enables the store's expiry; a later delivery of its tick is refused. The job name may then have at most 230 characters."
   type        = bool
   default     = false
 }

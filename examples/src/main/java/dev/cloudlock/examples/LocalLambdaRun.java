@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -25,28 +26,45 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Runs the example Lambda package on this machine as Lambda runs it: the real AWS Lambda runtime interface client
- * polls a Runtime API served here, with the environment the Terraform example {@code infra-terraform/examples/aws}
- * gives the function, on DynamoDB served by moto (127.0.0.1). It delivers EventBridge Scheduler's input for the
- * current minute twice, as a retry of the same occurrence would arrive, and prints the function's console: the
- * first delivery runs ({@code ACQUIRED}, with its fencing token), the second is skipped ({@code DONE}).
+ * Runs a Lambda package on this machine as Lambda runs it: the real AWS Lambda runtime interface client polls a
+ * Runtime API served here, with the environment the Terraform example {@code infra-terraform/examples/aws} gives the
+ * function, on DynamoDB served by moto (127.0.0.1). It delivers EventBridge Scheduler's input for the current minute
+ * twice, as a retry of the same occurrence would arrive, and prints the function's console: the first delivery runs
+ * ({@code ACQUIRED}, with its fencing token), the second is skipped ({@code DONE}).
  *
- * <p>{@code ./mvnw -q -pl examples -am package -DskipTests -Plocal-lambda} builds the package and runs this
- * (infra-terraform's {@code LocalLambdaRunTest} runs it so and compares what it prints with the Lambda page).
- * Arguments: the package (default {@code aws-lambda-function/target/nightly-report-lambda-1.0.0.jar}) and the handler.
+ * <p>{@code ./mvnw -q -pl examples -am package -DskipTests -Plocal-lambda} builds the example package and runs this on
+ * it; {@code -Dlambda.package=PATH -Dlambda.handler=CLASS::METHOD} runs the user's own package instead (a path
+ * relative to where Maven was started). infra-terraform's {@code LocalLambdaRunTest} runs it so, on the example and on
+ * a package of another's, and compares what it prints with the Lambda page. Arguments: the package and the handler.
  */
 public final class LocalLambdaRun {
 
     private static final String JOB = "cloudlock-demo";
 
+    /** The property of the {@code local-lambda} profile that gives the package, named in this runner's errors. */
+    static final String PACKAGE_PROPERTY = "lambda.package";
+
+    /** The property of the {@code local-lambda} profile that gives the handler, named in this runner's errors. */
+    static final String HANDLER_PROPERTY = "lambda.handler";
+
     private LocalLambdaRun() {}
 
     public static void main(String[] args) throws Exception {
-        Path jar = Path.of(args.length > 0 ? args[0] : "aws-lambda-function/target/nightly-report-lambda-1.0.0.jar");
-        String handler = args.length > 1 ? args[1] : "dev.cloudlock.examples.NightlyReportLambda::handleRequest";
+        if (args.length != 2) {
+            throw new IllegalArgumentException("Give the package and the handler: -D" + PACKAGE_PROPERTY + "=PATH -D"
+                    + HANDLER_PROPERTY + "=CLASS::METHOD (the local-lambda profile passes the example's by default)");
+        }
+        Path jar = Path.of(args[0]);
+        String handler = args[1];
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalArgumentException("No package at " + jar.toAbsolutePath()
-                    + ": build it with ./mvnw -q -pl examples -am package" + " -DskipTests -Plocal-lambda");
+            throw new IllegalArgumentException("No package at " + jar.toAbsolutePath() + " (-D" + PACKAGE_PROPERTY
+                    + "): give the path of your function's jar, or build the example's with ./mvnw -q -pl examples"
+                    + " -am package -DskipTests -Plocal-lambda");
+        }
+        if (!handler.matches("[\\w$]+(\\.[\\w$]+)*(::\\w+)?")) {
+            throw new IllegalArgumentException("The handler (-D" + HANDLER_PROPERTY + ") is '" + handler
+                    + "': write it as Lambda's handler setting, package.Class::method, such as"
+                    + " com.example.NightlyReport::handleRequest");
         }
         try (EmulatorProcess moto = Emulators.moto();
                 LambdaRuntimeApi api = new LambdaRuntimeApi()) {
@@ -61,7 +79,7 @@ public final class LocalLambdaRun {
             env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
             env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
-            Path log = Files.createTempFile("nightly-report-lambda", ".log");
+            Path log = Files.createTempFile("local-lambda", ".log");
             Process runtime =
                     api.startRuntime(handler, jar + File.pathSeparator + runtimeClient(), List.of(), env, log);
             try {
@@ -70,9 +88,9 @@ public final class LocalLambdaRun {
                 String payload = schedulerInput(tick);
                 System.out.println("payload: " + payload);
                 long printed = 0;
+                String failed = null;
                 for (int delivery = 1; delivery <= 2; delivery++) {
-                    LambdaRuntimeApi.Result result =
-                            api.invoke(payload, 30_000).result().get(120, TimeUnit.SECONDS);
+                    LambdaRuntimeApi.Result result = answer(api, api.invoke(payload, 30_000), runtime);
                     // the console's lines of this invocation: the runtime writes them before it answers
                     String console = Files.readString(log, StandardCharsets.UTF_8);
                     // LambdaLogger.log adds no line break (Lambda makes each call an event of its own): start each of
@@ -83,6 +101,14 @@ public final class LocalLambdaRun {
                     System.out.println();
                     System.out.println(
                             "delivery " + delivery + ": " + (result.error() ? "error " : "") + result.body());
+                    if (result.error() && failed == null) {
+                        failed = result.body();
+                    }
+                }
+                if (failed != null) {
+                    throw new IllegalStateException(
+                            "The handler failed: " + failed + " (the package is -D" + PACKAGE_PROPERTY + "=" + jar
+                                    + ", the handler -D" + HANDLER_PROPERTY + "=" + handler + ")");
                 }
             } finally {
                 runtime.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -90,6 +116,26 @@ public final class LocalLambdaRun {
                 Files.deleteIfExists(log);
             }
         }
+    }
+
+    /**
+     * The invocation's result, within two minutes; when the runtime stops first (its init failed: a handler that is
+     * not in the package, a missing setting), an error with the init error the runtime reported, as Lambda shows it.
+     */
+    private static LambdaRuntimeApi.Result answer(
+            LambdaRuntimeApi api, LambdaRuntimeApi.Pending invocation, Process runtime) throws Exception {
+        for (int second = 0; second < 120; second++) {
+            try {
+                return invocation.result().get(1, TimeUnit.SECONDS);
+            } catch (TimeoutException notYet) {
+                if (!runtime.isAlive()) {
+                    throw new IllegalStateException("The runtime stopped without answering; its init error: "
+                            + api.initError() + " (the package is -D" + PACKAGE_PROPERTY + ", the handler -D"
+                            + HANDLER_PROPERTY + ")");
+                }
+            }
+        }
+        throw new TimeoutException("No answer from the handler within 120 s");
     }
 
     /**

@@ -65,6 +65,37 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     static Map<String, TerraformModule> modules;
     static Map<String, TerraformModule> examples;
 
+    /** What a user gives each example's variables that have no default: {@code terraform apply -var NAME=VALUE}. */
+    static final Map<String, Map<String, String>> COMMAND_LINE = Map.of(
+            "aws",
+            Map.of(
+                    "region", "eu-west-1",
+                    "package_file", "nightly-report-lambda-1.0.0.jar",
+                    "handler", "dev.cloudlock.examples.NightlyReportLambda::handleRequest"),
+            "aws-s3",
+            Map.of(
+                    "region", "eu-west-1",
+                    "bucket_name", "cloudlock-demo-locks",
+                    "package_file", "nightly-report-lambda-1.0.0.jar",
+                    "handler", "dev.cloudlock.examples.NightlyReportLambda::handleRequest"),
+            "gcp",
+            Map.of(
+                    "project_id", "cloudlock-demo",
+                    "region", "europe-west1",
+                    "source_bucket_name", "cloudlock-demo-source",
+                    "source_zip", "nightly-report-function-1.0.0.zip",
+                    "entry_point", "dev.cloudlock.examples.NightlyReportPubSubFunction"),
+            "azure",
+            Map.of(
+                    "subscription_id", "00000000-0000-0000-0000-000000000000",
+                    "location", "westeurope",
+                    "package_zip", "nightly-report-timer-1.0.0.zip"),
+            "azure-blob",
+            Map.of(
+                    "subscription_id", "00000000-0000-0000-0000-000000000000",
+                    "location", "westeurope",
+                    "package_zip", "nightly-report-timer-1.0.0.zip"));
+
     @BeforeAll
     static void parse() {
         modules = TerraformModule.parseAll(Node.INFRA_DIR.resolve("modules"));
@@ -233,6 +264,27 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 guard,
                 argument("aws", "job", "aws_scheduler_schedule", "schedule_expression"),
                 argument("aws", "job", "aws_scheduler_schedule", "schedule_expression_timezone"));
+    }
+
+    @Test
+    void theAwsS3ExampleLocksUnderThePrefixTheBucketModuleGrants() {
+        Map<String, String> env =
+                environment("aws-s3", "job", "aws_lambda_function", "environment.variables", ref -> null);
+        GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.EVENTBRIDGE);
+
+        assertThat(GuardStore.type(env).name()).isEqualTo("s3");
+        assertThat(env.get("CLOUDLOCK_S3_BUCKET"))
+                .as("the bucket the user names, which the bucket module creates")
+                .isEqualTo(COMMAND_LINE.get("aws-s3").get("bucket_name"));
+        assertThat(env.get("CLOUDLOCK_S3_PREFIX"))
+                .as("the prefix the bucket module's policy and lifecycle rule are written for")
+                .isEqualTo(text(modules.get("aws-s3-lock-bucket"), "key_prefix"));
+        assertThat(env).doesNotContainKey("CLOUDLOCK_DYNAMODB_TABLE_NAME");
+        assertThat(guard.tickResolution()).isEqualTo(Duration.ofMinutes(1));
+        assertTheGuardKnowsTheSchedule(
+                guard,
+                argument("aws-s3", "job", "aws_scheduler_schedule", "schedule_expression"),
+                argument("aws-s3", "job", "aws_scheduler_schedule", "schedule_expression_timezone"));
     }
 
     @Test
@@ -421,12 +473,16 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
         return modules.get(folder);
     }
 
-    /** The inputs the caller's module block gives, each evaluated in the caller (its variables, its modules). */
+    /**
+     * The inputs the caller's module block gives, each evaluated in the caller (its variables, from its defaults and
+     * {@link #COMMAND_LINE}, and its modules).
+     */
     static Function<String, Optional<String>> inputs(
             TerraformModule caller, String block, Function<String, String> platform) {
         JsonNode call = caller.moduleCall(block);
-        ModuleEnvironment callerScope =
-                new ModuleEnvironment(caller, name -> Optional.empty(), platformOf(caller, platform));
+        Map<String, String> commandLine = COMMAND_LINE.getOrDefault(caller.name(), Map.of());
+        ModuleEnvironment callerScope = new ModuleEnvironment(
+                caller, name -> Optional.ofNullable(commandLine.get(name)), platformOf(caller, platform));
         return input -> call.has(input)
                 ? Optional.ofNullable(
                         callerScope.evaluateRendered(call.get(input).asText()))

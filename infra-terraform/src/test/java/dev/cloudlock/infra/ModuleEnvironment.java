@@ -6,29 +6,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The environment a module's function gets, evaluated from the parsed {@code .tf} files: each {@code NAME = expr}
- * of the function's setting, with the module's variable defaults overridden by the inputs a caller (an example) gives
- * it. Evaluates what the modules write there: references to variables and locals, {@code coalesce}, string
- * templates, {@code format} with integer verbs, {@code jsonencode} of an object of strings, {@code base64encode}, {@code replace} of literal strings, a
- * comparison with {@code null}, a boolean's {@code ? "a" : "b"} between two literal words, the arguments of the module's
- * own resources and what the platform decides (given by the test); anything else is an error naming the expression,
- * never a guess.
+ * The environment a module's function gets, evaluated from the parsed {@code .tf} files: the value of the function's
+ * setting, with the module's variable defaults overridden by the inputs a caller (an example) gives it. Evaluates the
+ * HCL expressions the modules write there and in their conditions: literals, string templates, references to
+ * variables and locals, objects and tuples, indexing, {@code ! && || == !=}, the conditional {@code ? :}, and the
+ * functions {@code merge}, {@code coalesce}, {@code contains}, {@code length}, {@code format} with integer verbs, {@code jsonencode} of
+ * an object of strings, {@code base64encode} and {@code replace} of literal strings; the arguments of the module's own
+ * resources and what the platform decides (given by the test). Anything else is an error naming the expression, never
+ * a guess.
  */
 final class ModuleEnvironment {
 
-    private static final Pattern PAIR = Pattern.compile("^\\s*([A-Za-z_]\\w*)\\s*=\\s*(.+?)\\s*$", Pattern.MULTILINE);
-    private static final Pattern REFERENCE = Pattern.compile("(var|local|module)\\.([\\w.]+)");
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern TEMPLATE = Pattern.compile("\\$\\{([^}]+)}");
 
     private final TerraformModule module;
     private final Function<String, Optional<String>> inputs;
@@ -60,14 +58,13 @@ final class ModuleEnvironment {
         for (String step : settingPath.split("\\.")) {
             setting = setting.isArray() ? setting.path(0).path(step) : setting.path(step);
         }
-        Map<String, String> environment = new TreeMap<>();
-        Matcher pair = PAIR.matcher(setting.asText());
-        while (pair.find()) {
-            String value = evaluate(pair.group(2));
-            if (value != null) {
-                environment.put(pair.group(1), value);
-            }
+        if (!(valueOfRendered(setting.asText()) instanceof Map<?, ?> map)) {
+            throw unsupported(setting.asText() + " (not an object)");
         }
+        Map<String, String> environment = new TreeMap<>();
+        map.forEach((name, value) -> {
+            if (value != null) environment.put((String) name, text(value));
+        });
         return environment;
     }
 
@@ -76,139 +73,409 @@ final class ModuleEnvironment {
      * string template as its text with {@code ${...}} parts.
      */
     String evaluateRendered(String rendered) {
-        if (!rendered.contains("${")) {
-            return rendered;
+        Object value = valueOfRendered(rendered);
+        return value == null ? null : text(value);
+    }
+
+    /** Whether a condition (a {@code validation} or {@code precondition}'s, as hcl2json renders it) holds. */
+    boolean holds(String renderedCondition) {
+        if (!(valueOfRendered(renderedCondition) instanceof Boolean holds)) {
+            throw unsupported(renderedCondition + " (not a boolean)");
         }
-        if (rendered.startsWith("${") && rendered.endsWith("}") && rendered.indexOf("${", 2) < 0) {
-            return evaluate(rendered.substring(2, rendered.length() - 1));
-        }
-        return template(rendered);
+        return holds;
     }
 
     /** The value of one HCL expression, as a string; {@code null} for null. */
     String evaluate(String expression) {
-        String e = expression.trim();
-        if (e.equals("null")) {
-            return null;
-        }
-        Matcher ternary = Pattern.compile("^(.+?)\\s*\\?\\s*\"([\\w-]*)\"\\s*:\\s*\"([\\w-]*)\"$")
-                .matcher(e);
-        if (ternary.matches()) {
-            return Boolean.parseBoolean(evaluate(ternary.group(1))) ? ternary.group(2) : ternary.group(3);
-        }
-        Matcher isNull = Pattern.compile("^(.+?)\\s*==\\s*null$").matcher(e);
-        if (isNull.matches()) {
-            return String.valueOf(evaluate(isNull.group(1)) == null);
-        }
-        if (e.startsWith("\"") && e.endsWith("\"")) {
-            return template(e.substring(1, e.length() - 1));
-        }
-        Matcher format =
-                Pattern.compile("^format\\(\"([^\"]*)\"\\s*,\\s*(.+)\\)$").matcher(e);
-        if (format.matches()) {
-            List<Object> arguments = new ArrayList<>();
-            for (String argument : format.group(2).split(",")) {
-                arguments.add(Long.parseLong(evaluate(argument)));
-            }
-            return String.format(format.group(1), arguments.toArray());
-        }
-        Matcher replace = Pattern.compile(
-                        "^replace\\((.+),\\s*\"((?:[^\"\\\\]|\\\\.)*)\",\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\)$",
-                        Pattern.DOTALL)
-                .matcher(e);
-        if (replace.matches()) {
-            return evaluate(replace.group(1)).replace(unescape(replace.group(2)), unescape(replace.group(3)));
-        }
-        Matcher base64encode =
-                Pattern.compile("^base64encode\\((.+)\\)$", Pattern.DOTALL).matcher(e);
-        if (base64encode.matches()) {
-            return Base64.getEncoder()
-                    .encodeToString(evaluate(base64encode.group(1)).getBytes(StandardCharsets.UTF_8));
-        }
-        Matcher jsonencode =
-                Pattern.compile("^jsonencode\\(\\{(.*)}\\)$", Pattern.DOTALL).matcher(e);
-        if (jsonencode.matches()) {
-            return jsonencode(jsonencode.group(1));
-        }
-        Matcher coalesce = Pattern.compile("^coalesce\\((.+)\\)$").matcher(e);
-        if (coalesce.matches()) {
-            for (String argument : coalesce.group(1).split(",")) {
-                String value = evaluate(argument);
-                if (value != null && !value.isEmpty()) {
-                    return value;
-                }
-            }
-            return null;
-        }
-        Matcher reference = REFERENCE.matcher(e);
-        if (reference.matches()) {
-            return switch (reference.group(1)) {
-                case "var" ->
-                    inputs.apply(reference.group(2))
-                            .orElseGet(() -> module.variableDefault(reference.group(2))
-                                    .filter(value -> !value.isNull())
-                                    .map(JsonNode::asText)
-                                    .orElse(null));
-                case "local" ->
-                    evaluateRendered(module.local(reference.group(2)).orElseThrow(() -> unsupported(expression)));
-                default -> platform.apply(e).orElseThrow(() -> unsupported(expression));
-            };
-        }
-        Matcher attribute = Pattern.compile("^(\\w+)\\.(\\w+)\\.(\\w+)$").matcher(e);
-        if (attribute.matches()) {
-            Optional<String> platformValue = platform.apply(e);
-            if (platformValue.isPresent()) {
-                return platformValue.get();
-            }
-            // an argument of one of the module's resources, such as the table's name
-            JsonNode argument = module.resource(attribute.group(1), attribute.group(2))
-                    .map(body -> body.path(attribute.group(3)))
-                    .filter(value -> value.isValueNode())
-                    .orElseThrow(() -> unsupported(expression));
-            return evaluateRendered(argument.asText());
-        }
-        if (e.matches("-?\\d+|true|false")) {
-            return e;
-        }
-        return platform.apply(e).orElseThrow(() -> unsupported(expression));
+        Object value = new Parser(expression).whole();
+        return value == null ? null : text(value);
     }
 
-    /** An HCL string literal's content without its escapes ({@code \\\\} and {@code \\"}). */
-    private static String unescape(String literal) {
-        return literal.replaceAll("\\\\(.)", "$1");
+    private Object valueOfRendered(String rendered) {
+        return new Parser(rendered).template(true);
     }
 
-    /**
-     * {@code jsonencode} of an object whose attributes are strings, as Terraform encodes it: keys in lexical order, no
-     * spaces, and {@code <}, {@code >} and {@code &} as Unicode escapes.
-     */
-    private String jsonencode(String attributes) {
-        Map<String, String> object = new TreeMap<>();
-        Matcher pair = PAIR.matcher(attributes);
-        while (pair.find()) {
-            object.put(pair.group(1), evaluate(pair.group(2)));
-        }
-        try {
-            return JSON.writeValueAsString(object)
-                    .replace("<", "\\u003c")
-                    .replace(">", "\\u003e")
-                    .replace("&", "\\u0026");
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException(ex);
-        }
+    private static String text(Object value) {
+        if (value instanceof String || value instanceof Boolean || value instanceof Long) return value.toString();
+        throw new IllegalStateException("not a string: " + value);
     }
 
-    private String template(String text) {
-        Matcher part = TEMPLATE.matcher(text);
-        StringBuilder out = new StringBuilder();
-        while (part.find()) {
-            part.appendReplacement(out, Matcher.quoteReplacement(String.valueOf(evaluate(part.group(1)))));
+    /** The value of {@code var.name}: the caller's input, else the default (a JSON value as the matching Java one). */
+    private Object variable(String name) {
+        Optional<String> given = inputs.apply(name);
+        if (given.isPresent()) return given.get();
+        return module.variableDefault(name).map(ModuleEnvironment::fromJson).orElse(null);
+    }
+
+    private static Object fromJson(JsonNode node) {
+        if (node.isNull()) return null;
+        if (node.isBoolean()) return node.asBoolean();
+        if (node.isIntegralNumber()) return node.asLong();
+        if (node.isObject()) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            node.properties().forEach(entry -> map.put(entry.getKey(), fromJson(entry.getValue())));
+            return map;
         }
-        return part.appendTail(out).toString();
+        if (node.isArray()) {
+            List<Object> list = new ArrayList<>();
+            node.forEach(element -> list.add(fromJson(element)));
+            return list;
+        }
+        String text = node.asText();
+        return text.equals("${null}") ? null : text;
     }
 
     private IllegalStateException unsupported(String expression) {
         return new IllegalStateException(
                 module.name() + ": cannot evaluate " + expression + " (give the platform's value, or extend this)");
     }
+
+    /** A recursive-descent reader of one expression or template. */
+    private final class Parser {
+
+        private final String source;
+        private int at;
+
+        Parser(String source) {
+            this.source = source;
+        }
+
+        /** The whole source as one expression. */
+        Object whole() {
+            Object value = expression();
+            skipSpace();
+            if (at != source.length()) throw unsupported(source);
+            return value;
+        }
+
+        /**
+         * A template up to its closing quote (or, {@code rendered}, to the end): its text with each {@code ${...}}
+         * replaced; a template that is one interpolation alone is that value, whatever its type.
+         */
+        Object template(boolean rendered) {
+            StringBuilder text = new StringBuilder();
+            List<Object> parts = new ArrayList<>();
+            while (at < source.length()) {
+                char c = source.charAt(at);
+                if (!rendered && c == '"') break;
+                if (c == '$' && source.startsWith("${", at) && !source.startsWith("$${", at)) {
+                    if (!text.isEmpty()) parts.add(text.toString());
+                    text.setLength(0);
+                    at += 2;
+                    Object value = expression();
+                    expect("}");
+                    parts.add(new Interpolated(value));
+                } else if (!rendered && c == '\\') {
+                    text.append(escape());
+                } else {
+                    text.append(c);
+                    at++;
+                }
+            }
+            if (!text.isEmpty()) parts.add(text.toString());
+            if (parts.size() == 1 && parts.get(0) instanceof Interpolated alone) return alone.value();
+            StringBuilder joined = new StringBuilder();
+            for (Object part : parts) {
+                joined.append(
+                        part instanceof Interpolated interpolated ? String.valueOf(text(interpolated.value())) : part);
+            }
+            return joined.toString();
+        }
+
+        private char escape() {
+            char c = source.charAt(at + 1);
+            at += 2;
+            return switch (c) {
+                case 'n' -> '\n';
+                case 't' -> '\t';
+                case 'u' -> {
+                    char unicode = (char) Integer.parseInt(source.substring(at, at + 4), 16);
+                    at += 4;
+                    yield unicode;
+                }
+                default -> c;
+            };
+        }
+
+        Object expression() {
+            Object condition = or();
+            if (!consume("?")) return condition;
+            int thenAt = at;
+            Object then = expression();
+            expect(":");
+            Object otherwise = expression();
+            return bool(condition, thenAt) ? then : otherwise;
+        }
+
+        private Object or() {
+            Object left = and();
+            while (consume("||")) left = bool(left) | bool(and());
+            return left;
+        }
+
+        private Object and() {
+            Object left = comparison();
+            while (consume("&&")) left = bool(left) & bool(comparison());
+            return left;
+        }
+
+        private Object comparison() {
+            Object left = unary();
+            if (consume("==")) return Objects.equals(left, unary());
+            if (consume("!=")) return !Objects.equals(left, unary());
+            return left;
+        }
+
+        private Object unary() {
+            skipSpace();
+            if (source.startsWith("!", at) && !source.startsWith("!=", at)) {
+                at++;
+                return !bool(unary());
+            }
+            return postfix(primary());
+        }
+
+        private Object postfix(Object value) {
+            while (true) {
+                skipSpace();
+                if (consume("[")) {
+                    Object index = expression();
+                    expect("]");
+                    value = index(value, index);
+                } else if (at < source.length() && source.charAt(at) == '.' && !source.startsWith("..", at)) {
+                    at++;
+                    value = index(value, identifier());
+                } else {
+                    return value;
+                }
+            }
+        }
+
+        private Object index(Object value, Object key) {
+            if (value instanceof Map<?, ?> map && map.containsKey(text(key))) return map.get(text(key));
+            if (value instanceof List<?> list && key instanceof Long position) return list.get(position.intValue());
+            throw unsupported(source + " (no element " + key + ")");
+        }
+
+        private Object primary() {
+            skipSpace();
+            if (at >= source.length()) throw unsupported(source);
+            char c = source.charAt(at);
+            if (c == '(') {
+                at++;
+                Object value = expression();
+                expect(")");
+                return value;
+            }
+            if (c == '"') {
+                at++;
+                Object value = template(false);
+                expect("\"");
+                return value;
+            }
+            if (c == '{') return object();
+            if (c == '[') return tuple();
+            if (Character.isDigit(c) || c == '-') {
+                int start = at++;
+                while (at < source.length() && Character.isDigit(source.charAt(at))) at++;
+                return Long.parseLong(source.substring(start, at));
+            }
+            int start = at;
+            String name = identifier();
+            switch (name) {
+                case "true":
+                    return true;
+                case "false":
+                    return false;
+                case "null":
+                    return null;
+                default:
+                    break;
+            }
+            skipSpace();
+            if (consume("(")) return call(name, start);
+            return reference(name, start);
+        }
+
+        private Object call(String function, int start) {
+            List<Object> arguments = new ArrayList<>();
+            while (!consume(")")) {
+                arguments.add(expression());
+                consume(",");
+            }
+            switch (function) {
+                case "merge": {
+                    Map<String, Object> merged = new LinkedHashMap<>();
+                    for (Object argument : arguments) {
+                        if (!(argument instanceof Map<?, ?> map))
+                            throw unsupported(source + " (merge of " + argument + ")");
+                        map.forEach((key, value) -> merged.put((String) key, value));
+                    }
+                    return merged;
+                }
+                case "coalesce":
+                    return arguments.stream()
+                            .filter(argument -> argument != null && !"".equals(argument))
+                            .findFirst()
+                            .orElse(null);
+                case "length":
+                    return (long)
+                            (arguments.get(0) instanceof Map<?, ?> map
+                                    ? map.size()
+                                    : arguments.get(0) instanceof List<?> list
+                                            ? list.size()
+                                            : text(arguments.get(0)).length());
+                case "contains":
+                    return ((List<?>) arguments.get(0)).contains(arguments.get(1));
+                case "format": {
+                    List<Object> values = new ArrayList<>();
+                    for (Object argument : arguments.subList(1, arguments.size())) {
+                        values.add(Long.parseLong(text(argument)));
+                    }
+                    return String.format((String) arguments.get(0), values.toArray());
+                }
+                case "replace":
+                    return text(arguments.get(0)).replace(text(arguments.get(1)), text(arguments.get(2)));
+                case "base64encode":
+                    return Base64.getEncoder()
+                            .encodeToString(text(arguments.get(0)).getBytes(StandardCharsets.UTF_8));
+                case "jsonencode":
+                    return jsonencode(arguments.get(0));
+                default:
+                    throw unsupported(source.substring(start, at));
+            }
+        }
+
+        /**
+         * {@code jsonencode} of an object whose attributes are strings, as Terraform encodes it: keys in lexical order,
+         * no spaces, and {@code <}, {@code >} and {@code &} as Unicode escapes.
+         */
+        private String jsonencode(Object value) {
+            if (!(value instanceof Map<?, ?> map)) throw unsupported(source + " (jsonencode of " + value + ")");
+            try {
+                return JSON.writeValueAsString(new TreeMap<>(map))
+                        .replace("<", "\\u003c")
+                        .replace(">", "\\u003e")
+                        .replace("&", "\\u0026");
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** {@code var.x}, {@code local.x}, {@code module.m.o} or a resource's attribute, followed by any indexing. */
+        private Object reference(String root, int start) {
+            if (root.equals("var") || root.equals("local")) {
+                expect(".");
+                String name = identifier();
+                if (root.equals("var")) return variable(name);
+                String local = module.local(name).orElseThrow(() -> unsupported(source.substring(start, at)));
+                return new Parser(local).template(true);
+            }
+            // a reference the platform or the caller resolves: the longest a.b.c chain it knows
+            StringBuilder path = new StringBuilder(root);
+            int end = at;
+            while (end < source.length() && source.charAt(end) == '.') {
+                int part = end + 1;
+                int stop = part;
+                while (stop < source.length()
+                        && (Character.isLetterOrDigit(source.charAt(stop)) || source.charAt(stop) == '_')) {
+                    stop++;
+                }
+                path.append('.').append(source, part, stop);
+                end = stop;
+            }
+            String reference = path.toString();
+            Optional<String> decided = platform.apply(reference);
+            if (decided.isPresent()) {
+                at = end;
+                return decided.get();
+            }
+            String[] parts = reference.split("\\.");
+            if (parts.length == 3) {
+                // an argument of one of the module's resources, such as the table's name
+                JsonNode argument = module.resource(parts[0], parts[1])
+                        .map(body -> body.path(parts[2]))
+                        .filter(JsonNode::isValueNode)
+                        .orElseThrow(() -> unsupported(reference));
+                at = end;
+                return valueOfRendered(argument.asText());
+            }
+            throw unsupported(reference);
+        }
+
+        private Map<String, Object> object() {
+            expect("{");
+            Map<String, Object> object = new LinkedHashMap<>();
+            while (!consume("}")) {
+                skipSpace();
+                String key = source.charAt(at) == '"' ? text(primary()) : identifier();
+                if (!consume("=")) expect(":");
+                object.put(key, expression());
+                consume(",");
+            }
+            return object;
+        }
+
+        private List<Object> tuple() {
+            expect("[");
+            List<Object> tuple = new ArrayList<>();
+            while (!consume("]")) {
+                tuple.add(expression());
+                consume(",");
+            }
+            return tuple;
+        }
+
+        private String identifier() {
+            skipSpace();
+            int start = at;
+            while (at < source.length()
+                    && (Character.isLetterOrDigit(source.charAt(at))
+                            || source.charAt(at) == '_'
+                            || source.charAt(at) == '-')) {
+                at++;
+            }
+            if (start == at) throw unsupported(source + " (at " + start + ")");
+            return source.substring(start, at);
+        }
+
+        private boolean bool(Object value) {
+            return bool(value, at);
+        }
+
+        /** A boolean, or an input given as the text true or false. */
+        private boolean bool(Object value, int where) {
+            if (value instanceof Boolean b) return b;
+            if ("true".equals(value) || "false".equals(value)) return Boolean.parseBoolean((String) value);
+            throw unsupported(source.substring(0, where) + " (" + value + " is not a boolean)");
+        }
+
+        private boolean consume(String token) {
+            skipSpace();
+            if (!source.startsWith(token, at)) return false;
+            at += token.length();
+            return true;
+        }
+
+        private void expect(String token) {
+            if (!consume(token)) throw unsupported(source + " (expected '" + token + "' at " + at + ")");
+        }
+
+        /** Spaces, line breaks and comments ({@code #} or {@code //} to the end of the line). */
+        private void skipSpace() {
+            while (at < source.length()) {
+                char c = source.charAt(at);
+                if (Character.isWhitespace(c)) {
+                    at++;
+                } else if (c == '#' || source.startsWith("//", at)) {
+                    while (at < source.length() && source.charAt(at) != '\n') at++;
+                } else {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** A {@code ${...}} part of a template. */
+    private record Interpolated(Object value) {}
 }

@@ -81,8 +81,7 @@ final class ProviderAgreement {
                 problems.add(module.name() + ": the TTL on " + LockFields.EXPIRES_AT + " is not enabled");
             }
         }
-        expectActions(
-                problems, module, Set.of("dynamodb:GetItem", "dynamodb:UpdateItem"), Set.of("dynamodb:DescribeTable"));
+        problems.addAll(StorePermissions.of("dynamodb").problems(actions(module), module.name() + "'s lock policy"));
         return problems;
     }
 
@@ -93,9 +92,19 @@ final class ProviderAgreement {
                 module.name() + ": default key_prefix",
                 S3_DEFAULT_KEY_PREFIX,
                 module.variableDefault("key_prefix").map(JsonNode::asText).orElse(null));
-        expectActions(problems, module, Set.of("s3:GetObject", "s3:PutObject", "s3:ListBucket"), Set.of());
+        problems.addAll(StorePermissions.of("s3").problems(actions(module), module.name() + "'s lock policy"));
         for (JsonNode statement : statements(module)) {
             boolean listsTheBucket = statement.path("actions").toString().contains("s3:ListBucket");
+            if (listsTheBucket) {
+                JsonNode condition = statement.path("condition").path(0);
+                if (!condition.path("test").asText().equals("StringLike")
+                        || !condition.path("variable").asText().equals("s3:prefix")
+                        || !condition.path("values").toString().equals("[\"${var.key_prefix}*\"]")) {
+                    problems.add(
+                            module.name() + ": s3:ListBucket is not limited to the key prefix (StringLike s3:prefix"
+                                    + " ${var.key_prefix}*), found " + statement.path("condition"));
+                }
+            }
             for (JsonNode resource : statement.path("resources")) {
                 String arn = resource.asText();
                 if (listsTheBucket ? !arn.equals("${aws_s3_bucket.locks.arn}") : !arn.endsWith("/${var.key_prefix}*")) {
@@ -152,13 +161,10 @@ final class ProviderAgreement {
                     "${var.collection}",
                     field.path("collection").asText());
         }
-        for (JsonNode member : module.resources("google_project_iam_member")) {
-            expect(
-                    problems,
-                    module.name() + ": lock user role",
-                    "roles/datastore.user",
-                    member.path("role").asText());
-        }
+        Set<String> roles = new TreeSet<>();
+        module.resources("google_project_iam_member")
+                .forEach(member -> roles.add(member.path("role").asText()));
+        problems.addAll(StorePermissions.of("firestore").problems(roles, module.name() + "'s lock users"));
         return problems;
     }
 
@@ -179,9 +185,12 @@ final class ProviderAgreement {
             problems.add(module.name() + ": default_ttl " + defaultTtl.asText() + " would expire job records and reset"
                     + " fencing tokens; -1 expires only the items that carry a ttl, the occurrence records");
         }
-        if (module.resources("azurerm_cosmosdb_sql_role_assignment").isEmpty()) {
-            problems.add(module.name() + ": no data-plane role assignment");
-        }
+        Set<String> roles = new TreeSet<>();
+        module.resources("azurerm_cosmosdb_sql_role_assignment")
+                .forEach(assignment -> roles.add(
+                        assignment.path("role_definition_id").asText().replaceAll(".*/sqlRoleDefinitions/", "")));
+        problems.addAll(
+                StorePermissions.of("cosmos").problems(roles, module.name() + "'s data-plane role assignments"));
         return problems;
     }
 
@@ -237,20 +246,11 @@ final class ProviderAgreement {
         return statements;
     }
 
-    /** The lock policy grants every action the provider needs and nothing else but the optional ones. */
-    private static void expectActions(
-            List<String> problems, TerraformModule module, Set<String> required, Set<String> optional) {
+    /** The actions the module's IAM policy documents grant. */
+    static Set<String> actions(TerraformModule module) {
         Set<String> granted = new TreeSet<>();
         for (JsonNode statement : statements(module)) statement.path("actions").forEach(a -> granted.add(a.asText()));
-        for (String action : required) {
-            if (!granted.contains(action))
-                problems.add(module.name() + ": the lock policy lacks " + action + ", which the provider calls");
-        }
-        for (String action : granted) {
-            if (!required.contains(action) && !optional.contains(action)) {
-                problems.add(module.name() + ": the lock policy grants " + action + ", which the provider never calls");
-            }
-        }
+        return granted;
     }
 
     private static void expect(List<String> problems, String what, String expected, String actual) {

@@ -30,6 +30,7 @@ class TerraformChecksRejectBrokenFixturesTest {
                 FIXTURES.resolve("key-mismatch"),
                 FIXTURES.resolve("with-ttl"),
                 FIXTURES.resolve("lifecycle-on-the-whole-prefix"),
+                FIXTURES.resolve("list-bucket-on-every-key"),
                 FIXTURES.resolve("cosmos-default-ttl"),
                 FIXTURES.resolve("sort-key-on-by-default"));
     }
@@ -133,6 +134,15 @@ class TerraformChecksRejectBrokenFixturesTest {
                 .containsExactly("lifecycle-on-the-whole-prefix: lifecycle rule expire-everything filters on"
                         + " ${var.key_prefix}, not ${var.key_prefix}occurrences/: it could expire job records and reset"
                         + " fencing tokens");
+    }
+
+    @Test
+    void aListBucketOnEveryKeyFailsTheAgreement() {
+        // The negative control is the aws-s3-lock-bucket module itself, whose s3:ListBucket is limited to the prefix.
+        assertThat(problemsOf("list-bucket-on-every-key")).isEmpty();
+        assertThat(ProviderAgreement.s3LockBucket(validHclFixtures.get("list-bucket-on-every-key")))
+                .containsExactly("list-bucket-on-every-key: s3:ListBucket is not limited to the key prefix (StringLike"
+                        + " s3:prefix ${var.key_prefix}*), found ");
     }
 
     @Test

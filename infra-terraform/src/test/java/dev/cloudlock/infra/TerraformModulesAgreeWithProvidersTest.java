@@ -113,9 +113,9 @@ class TerraformModulesAgreeWithProvidersTest {
                         lambda,
                         "aws_lambda_function",
                         "environment.variables",
+                        // the store's variables come from the chosen store: ModulesOfferTheirStoresTest
                         Set.of(
                                 GuardStore.STORE,
-                                variable("dynamodb", "table-name"),
                                 GuardSetting.JOB_NAME.variable(),
                                 GuardSetting.TICK_RESOLUTION.variable(),
                                 GuardSetting.WHEN_BUSY.variable(),
