@@ -57,8 +57,9 @@ resource "aws_s3_bucket_server_side_encryption_configuration" "locks" {
 }
 
 # Exactly what cloudlock-s3 needs (docs/stores/s3.md, Permissions): its conditional GET/HEAD and PUT on the lock
-# objects under the prefix, and s3:ListBucket on the bucket, limited to the prefix, without which S3 answers 403
-# instead of 404 for a lock never taken before. Never s3:DeleteObject: a deleted lock object restarts its fencing token.
+# objects under the prefix, and s3:ListBucket on the bucket, without which S3 answers 403 instead of 404 for a lock
+# never taken before (no s3:prefix condition: that check of ListBucket carries no prefix). Never s3:DeleteObject:
+# a deleted lock object restarts its fencing token.
 data "aws_iam_policy_document" "lock_access" {
   statement {
     sid       = "CloudlockLockObjects"
@@ -70,11 +71,5 @@ data "aws_iam_policy_document" "lock_access" {
     sid       = "CloudlockNotFoundIsNotAccessDenied"
     actions   = ["s3:ListBucket"]
     resources = [aws_s3_bucket.locks.arn]
-
-    condition {
-      test     = "StringLike"
-      variable = "s3:prefix"
-      values   = ["${var.key_prefix}*"]
-    }
   }
 }

@@ -14,6 +14,6 @@ output "key_prefix" {
 }
 
 output "lock_access_policy_json" {
-  description = "IAM policy (JSON) with what the provider needs: object reads and writes under the prefix only, and s3:ListBucket limited to the prefix so a missing lock is a 404."
+  description = "IAM policy (JSON) with what the provider needs: object reads and writes under the prefix only, and s3:ListBucket on the bucket so a missing lock is a 404."
   value       = data.aws_iam_policy_document.lock_access.json
 }

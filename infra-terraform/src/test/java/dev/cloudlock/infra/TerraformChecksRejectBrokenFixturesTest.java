@@ -30,7 +30,7 @@ class TerraformChecksRejectBrokenFixturesTest {
                 FIXTURES.resolve("key-mismatch"),
                 FIXTURES.resolve("with-ttl"),
                 FIXTURES.resolve("lifecycle-on-the-whole-prefix"),
-                FIXTURES.resolve("list-bucket-on-every-key"),
+                FIXTURES.resolve("list-bucket-limited-by-prefix"),
                 FIXTURES.resolve("cosmos-default-ttl"),
                 FIXTURES.resolve("sort-key-on-by-default"));
     }
@@ -137,12 +137,14 @@ class TerraformChecksRejectBrokenFixturesTest {
     }
 
     @Test
-    void aListBucketOnEveryKeyFailsTheAgreement() {
-        // The negative control is the aws-s3-lock-bucket module itself, whose s3:ListBucket is limited to the prefix.
-        assertThat(problemsOf("list-bucket-on-every-key")).isEmpty();
-        assertThat(ProviderAgreement.s3LockBucket(validHclFixtures.get("list-bucket-on-every-key")))
-                .containsExactly("list-bucket-on-every-key: s3:ListBucket is not limited to the key prefix (StringLike"
-                        + " s3:prefix ${var.key_prefix}*), found ");
+    void aListBucketLimitedByPrefixFailsTheAgreement() {
+        // The negative control is the aws-s3-lock-bucket module itself, whose s3:ListBucket has no condition.
+        assertThat(problemsOf("list-bucket-limited-by-prefix")).isEmpty();
+        assertThat(ProviderAgreement.s3LockBucket(validHclFixtures.get("list-bucket-limited-by-prefix")))
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .startsWith("list-bucket-limited-by-prefix: s3:ListBucket carries a condition (")
+                .contains("s3:prefix")
+                .endsWith("a condition may turn every first acquisition into 403");
     }
 
     @Test
