@@ -256,12 +256,7 @@ final class CheckDetectionBenchmark {
     private record Output(int exitCode, String text) {}
 
     private static Output cloudlock(Path jar, Backend backend, String command) throws InterruptedException {
-        List<String> line = new ArrayList<>();
-        line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        line.addAll(backend.jvm());
-        line.addAll(List.of("-jar", jar.toString()));
-        line.addAll(backend.storeOptions());
-        line.add(command);
+        List<String> line = command(jar, backend, command);
         try {
             Path output = Files.createTempFile("cloudlock-check-detection-", ".txt");
             try {
@@ -280,6 +275,22 @@ final class CheckDetectionBenchmark {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not run " + String.join(" ", line), e);
         }
+    }
+
+    /** The command line of {@code cloudlock command} on {@code backend}. */
+    private static List<String> command(Path jar, Backend backend, String command) {
+        List<String> line = new ArrayList<>();
+        line.add(javaCommand());
+        line.addAll(backend.jvm());
+        line.addAll(List.of("-jar", jar.toString()));
+        line.addAll(backend.storeOptions());
+        line.add(command);
+        return line;
+    }
+
+    /** This JVM's {@code java}, which runs the command. */
+    private static String javaCommand() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** The 1-minute load average every half second until interrupted. */
@@ -417,9 +428,7 @@ final class CheckDetectionBenchmark {
             Map<String, Object> backendJson = new LinkedHashMap<>();
             backendJson.put("atomic", backend.atomic());
             backendJson.put(
-                    "command",
-                    "java " + String.join(" ", backend.jvm()) + " -jar " + jar + " "
-                            + String.join(" ", backend.storeOptions()) + " check");
+                    "command", String.join(" ", command(jar, backend, "check")).replace(javaCommand(), "java"));
             backendJson.put("runs", list.size());
             backendJson.put(backend.atomic() ? "falseAlarms" : "detected", notAtomic);
             backendJson.put("detectedByTheRounds", byRounds);
