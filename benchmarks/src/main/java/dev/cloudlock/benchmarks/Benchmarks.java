@@ -22,7 +22,10 @@ import java.util.function.Supplier;
  * contended run, faults on or off, checked for violations (see {@link SoakBenchmark}); it exits with status 1 when it
  * found any. {@code --compare} (with exec:exec, {@code -Dcloudlock.bench.report=compare}) writes
  * {@code <date>-lock-cycle-vs-<baseline>}: this build's lock cycle against another build's, side by side in one run,
- * with the options in {@code -Dcloudlock.bench.compare} (see {@link LockCycleComparison}).
+ * with the options in {@code -Dcloudlock.bench.compare} (see {@link LockCycleComparison}). {@code --check-detection}
+ * (with exec:exec, {@code -Dcloudlock.bench.report=check-detection}) writes {@code <date>-check-detection}: how often
+ * {@code cloudlock check} finds out the non-atomic emulators and fails the atomic ones, 20 runs each (2 with
+ * {@code --quick}; see {@link CheckDetectionBenchmark}).
  */
 public final class Benchmarks {
 
@@ -46,6 +49,7 @@ public final class Benchmarks {
         Map<String, BenchmarkStore.OwnReport> ownReports = new LinkedHashMap<>();
         BenchmarkStore.all().forEach(found -> ownReports.putAll(found.ownReports()));
         boolean listing = false;
+        boolean checkDetection = false;
         boolean compare = false;
         Path out = Path.of("benchmarks/results");
         Path repo = Path.of(".");
@@ -69,6 +73,7 @@ public final class Benchmarks {
                 case "--waiting" -> waiting = true;
                 case "--every-occurrence" -> everyOccurrence = true;
                 case "--listing" -> listing = true;
+                case "--check-detection" -> checkDetection = true;
                 case "--compare" -> compare = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
@@ -76,7 +81,8 @@ public final class Benchmarks {
                     if (!args[i].startsWith("--") || !ownReports.containsKey(args[i].substring(2))) {
                         throw new IllegalArgumentException("Unknown option '" + args[i]
                                 + "'. Options: --quick, --cold-start, --cold-starts N, --waiting, --every-occurrence,"
-                                + " --listing, " + ownReportOptions(ownReports) + "--soak (with --store "
+                                + " --listing, --check-detection, " + ownReportOptions(ownReports)
+                                + "--soak (with --store "
                                 + String.join("|", BenchmarkStore.names()) + ", --acquisitions N, --threads N, --faults"
                                 + " on|off, --fault-rate P, --fault-kinds K,K, --lease-ms N), --out DIR, --repo DIR");
                     }
@@ -117,9 +123,11 @@ public final class Benchmarks {
                         + (everyOccurrence ? 1 : 0)
                         + (ownReport != null ? 1 : 0)
                         + (listing ? 1 : 0)
+                        + (checkDetection ? 1 : 0)
                 > 1) {
             throw new IllegalArgumentException("--cold-start, --waiting, --every-occurrence, "
-                    + ownReportOptions(ownReports) + "and --listing are reports of their own: give one");
+                    + ownReportOptions(ownReports) + "--listing and --check-detection are reports of their own: give"
+                    + " one");
         }
         Report report = coldStart
                 ? runColdStart(quick ? 1 : coldStarts, repo)
@@ -129,7 +137,11 @@ public final class Benchmarks {
                                 ? runEveryOccurrence(quick)
                                 : ownReport != null
                                         ? ownReports.get(ownReport).run(quick)
-                                        : listing ? runListing(quick) : run(quick, repo);
+                                        : listing
+                                                ? runListing(quick)
+                                                : checkDetection
+                                                        ? CheckDetectionBenchmark.run(quick ? 2 : 20, repo)
+                                                        : run(quick, repo);
         String name = LocalDate.now(ZoneOffset.UTC)
                 + (quick ? "-quick" : "")
                 + (coldStart
@@ -138,7 +150,11 @@ public final class Benchmarks {
                                 ? "-waiting"
                                 : everyOccurrence
                                         ? "-every-occurrence"
-                                        : ownReport != null ? "-" + ownReport : listing ? "-listing" : "-lock-cycle");
+                                        : ownReport != null
+                                                ? "-" + ownReport
+                                                : listing
+                                                        ? "-listing"
+                                                        : checkDetection ? "-check-detection" : "-lock-cycle");
         report.write(out, name, "cloudlock benchmarks " + LocalDate.now(ZoneOffset.UTC) + (quick ? " (quick)" : ""));
         System.out.println(report.markdown());
         System.out.println("Written: " + out.resolve(name + ".md") + " and .json");

@@ -223,8 +223,8 @@ final class AtomicityRace {
             return Check.failed(
                     "atomic",
                     StoreCheck.NOT_ATOMIC + " (moto_server is the known case): " + doubleWinners
-                            + " double " + (doubleWinners == 1 ? "winner" : "winners") + " (" + counts + ", "
-                            + refusedReleases.get() + " releases refused)");
+                            + " double " + (doubleWinners == 1 ? "winner" : "winners") + " in a lease race (" + counts
+                            + ", " + refusedReleases.get() + " releases refused), after none in " + roundCounts);
         }
         RuntimeException error = failure.get();
         if (error != null) {
