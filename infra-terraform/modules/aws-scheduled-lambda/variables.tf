@@ -220,12 +220,12 @@ variable "log_retention_days" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_STORE, CLOUDLOCK_DYNAMODB_TABLE_NAME, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE and JAVA_TOOL_OPTIONS from its inputs."
+  description = "Additional environment variables of the function, e.g. the guard's optional CLOUDLOCK_LEASE_MARGIN or CLOUDLOCK_LOCK_AT_LEAST_FOR. The module sets CLOUDLOCK_STORE, CLOUDLOCK_DYNAMODB_TABLE_NAME, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_SCHEDULE_TIME_ZONE, CLOUDLOCK_TICK_SOURCE and JAVA_TOOL_OPTIONS from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_DYNAMODB_TABLE_NAME", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "JAVA_TOOL_OPTIONS"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_DYNAMODB_TABLE_NAME", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE", "CLOUDLOCK_TICK_SOURCE", "JAVA_TOOL_OPTIONS"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables and JAVA_TOOL_OPTIONS (java_tool_options) through its inputs, not environment."
   }
 }

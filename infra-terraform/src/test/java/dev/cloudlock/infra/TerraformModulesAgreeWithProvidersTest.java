@@ -121,7 +121,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardSetting.WHEN_BUSY.variable(),
                                 GuardSetting.EVERY_OCCURRENCE.variable(),
                                 GuardSetting.SCHEDULE.variable(),
-                                GuardSetting.SCHEDULE_TIME_ZONE.variable())))
+                                GuardSetting.SCHEDULE_TIME_ZONE.variable(),
+                                "CLOUDLOCK_TICK_SOURCE")))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
