@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardStore;
 import dev.cloudlock.function.azure.AzureGuardSettings;
+import dev.cloudlock.function.spring.TickSource;
 import dev.cloudlock.spi.StoreType;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,7 +123,7 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardSetting.EVERY_OCCURRENCE.variable(),
                                 GuardSetting.SCHEDULE.variable(),
                                 GuardSetting.SCHEDULE_TIME_ZONE.variable(),
-                                "CLOUDLOCK_TICK_SOURCE")))
+                                TickSource.VARIABLE)))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }
