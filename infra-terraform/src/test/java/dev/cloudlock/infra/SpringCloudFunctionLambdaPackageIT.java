@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * and the payload its EventBridge Scheduler target sends (both evaluated from the {@code .tf} files), on DynamoDB
  * served by moto. The guard takes everything from the module's variables: the first delivery runs, a duplicate is
  * done, and an attempt that fails (its report folder cannot be written) leaves the occurrence to Lambda's retry, which
- * runs it.
+ * runs it. A {@code tick-source} that cannot read the module's payload is the init error, naming the property.
  */
 class SpringCloudFunctionLambdaPackageIT {
 
@@ -136,13 +136,46 @@ class SpringCloudFunctionLambdaPackageIT {
         }
     }
 
-    /**
-     * Starts one runtime (an execution environment) on the sample's jar with the module's environment, delivers the
-     * occurrence at {@code tick} {@code deliveries} times into {@code results} and returns the function's console.
-     */
-    private static String run(
-            String job, Path reports, String tick, int deliveries, List<LambdaRuntimeApi.Result> results)
-            throws Exception {
+    @Test
+    void aTickSourceThatCannotReadTheModulesPayloadIsTheInitErrorNamingTheProperty() throws Exception {
+        String job = environment.get("CLOUDLOCK_JOB_NAME") + "-spring-rule";
+        Map<String, String> env = lambdaEnvironment(job, WORK);
+        // the property a user set from the page's rule example, as a system property of the function's JVM
+        env.merge(
+                "JAVA_TOOL_OPTIONS",
+                "-Dcloudlock.functions.nightlyReport.tick-source=eventbridge",
+                (module, property) -> module + " " + property);
+        Path log = Files.createTempFile(WORK, job, ".log");
+        try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
+            api.invoke(
+                    NightlyReportLambdaPackageTest.delivery(
+                            scheduleInput, Instant.now().toString()),
+                    30_000);
+            Process runtime = api.startRuntime(
+                    HANDLER,
+                    JAR + File.pathSeparator + NightlyReportLambdaPackageTest.runtimeClient(),
+                    List.of(),
+                    env,
+                    log);
+            try {
+                assertThat(runtime.waitFor(120, TimeUnit.SECONDS))
+                        .as("the runtime stops after its init error")
+                        .isTrue();
+            } finally {
+                runtime.descendants().forEach(ProcessHandle::destroyForcibly);
+                runtime.destroyForcibly();
+            }
+            // what Lambda shows for a failed init, before any delivery ran: the property and the variable
+            assertThat(api.initError())
+                    .as(Files.readString(log))
+                    .contains("cloudlock.functions.nightlyReport.tick-source is 'eventbridge', which cannot read what"
+                            + " the deployment's trigger sends: CLOUDLOCK_TICK_SOURCE says tick source"
+                            + " 'eventbridge-scheduler' reads it");
+        }
+    }
+
+    /** The function's environment as the module sets it, with what Lambda adds, moto as DynamoDB and the sample's. */
+    private static Map<String, String> lambdaEnvironment(String job, Path reports) {
         Map<String, String> env = new HashMap<>(environment);
         env.put("CLOUDLOCK_JOB_NAME", job);
         env.put("REPORT_DIRECTORY", reports.toString());
@@ -154,6 +187,17 @@ class SpringCloudFunctionLambdaPackageIT {
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512");
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
         env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
+        return env;
+    }
+
+    /**
+     * Starts one runtime (an execution environment) on the sample's jar with the module's environment, delivers the
+     * occurrence at {@code tick} {@code deliveries} times into {@code results} and returns the function's console.
+     */
+    private static String run(
+            String job, Path reports, String tick, int deliveries, List<LambdaRuntimeApi.Result> results)
+            throws Exception {
+        Map<String, String> env = lambdaEnvironment(job, reports);
         Path log = Files.createTempFile(WORK, job, ".log");
         try (LambdaRuntimeApi api = new LambdaRuntimeApi()) {
             Process runtime = api.startRuntime(
