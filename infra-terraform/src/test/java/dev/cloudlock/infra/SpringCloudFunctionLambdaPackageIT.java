@@ -103,7 +103,9 @@ class SpringCloudFunctionLambdaPackageIT {
         assertThat(console)
                 .as("the guard's lines, named by the module's job name, in the function's console")
                 .containsPattern(Pattern.quote(job + " at " + tick + ": ACQUIRED (fencing token ") + "\\d+\\)")
-                .contains(job + " at " + tick + ": DONE");
+                .contains(job + " at " + tick + ": DONE")
+                .as("the recipe's Jackson auto-configuration, without WebFlux")
+                .doesNotContain("Unexpected error while attempting to rebuild ObjectMapper");
         try (Stream<Path> written = Files.list(reports)) {
             assertThat(written).as("one report for the occurrence").hasSize(1);
         }
