@@ -162,6 +162,9 @@ resource "aws_lambda_function" "this" {
       # reports a missed one
       CLOUDLOCK_SCHEDULE           = var.schedule_expression
       CLOUDLOCK_SCHEDULE_TIME_ZONE = var.schedule_timezone
+      # what the schedule's input carries the scheduled time as, for a Spring Cloud Function guard: it then reads
+      # the right field, and refuses at startup a configured tick-source that cannot
+      CLOUDLOCK_TICK_SOURCE = "eventbridge-scheduler"
     })
   }
 

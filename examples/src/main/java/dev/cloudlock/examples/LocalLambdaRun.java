@@ -153,6 +153,7 @@ public final class LocalLambdaRun {
         env.put("CLOUDLOCK_EVERY_OCCURRENCE", "false");
         env.put("CLOUDLOCK_SCHEDULE", "rate(1 minute)");
         env.put("CLOUDLOCK_SCHEDULE_TIME_ZONE", "UTC");
+        env.put("CLOUDLOCK_TICK_SOURCE", "eventbridge-scheduler");
         env.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
         return env;
     }

@@ -125,7 +125,7 @@ class NightlyReportLambdaPackageTest {
                 .build();
     }
 
-    private static String scheduleInput() {
+    static String scheduleInput() {
         return scheduleInput("aws");
     }
 
@@ -148,8 +148,13 @@ class NightlyReportLambdaPackageTest {
      * its placeholder with the occurrence's time (the same on every retry).
      */
     private static String delivery(String tick) throws IOException {
+        return delivery(scheduleInput, tick);
+    }
+
+    /** What the function receives for the occurrence at {@code tick} from the schedule whose input is {@code input}. */
+    static String delivery(String input, String tick) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        ObjectNode payload = (ObjectNode) json.readTree(scheduleInput);
+        ObjectNode payload = (ObjectNode) json.readTree(input);
         payload.properties().stream()
                 .filter(field -> field.getValue().asText().equals(PLACEHOLDER))
                 .map(Map.Entry::getKey)
@@ -346,7 +351,7 @@ class NightlyReportLambdaPackageTest {
     }
 
     /** The runtime interface client's own jars, as Lambda's Java runtime has them beside the package. */
-    private static String runtimeClient() {
+    static String runtimeClient() {
         String client = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> entry.contains("aws-lambda-java-runtime-interface-client")
                         || entry.contains("aws-lambda-java-serialization"))

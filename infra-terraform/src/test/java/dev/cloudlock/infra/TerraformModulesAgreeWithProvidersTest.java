@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardStore;
 import dev.cloudlock.function.azure.AzureGuardSettings;
+import dev.cloudlock.function.spring.TickSource;
 import dev.cloudlock.spi.StoreType;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,7 +122,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 GuardSetting.WHEN_BUSY.variable(),
                                 GuardSetting.EVERY_OCCURRENCE.variable(),
                                 GuardSetting.SCHEDULE.variable(),
-                                GuardSetting.SCHEDULE_TIME_ZONE.variable())))
+                                GuardSetting.SCHEDULE_TIME_ZONE.variable(),
+                                TickSource.VARIABLE)))
                 .isEmpty();
         assertThat(ProviderAgreement.scheduleInput(lambda)).isEmpty();
     }

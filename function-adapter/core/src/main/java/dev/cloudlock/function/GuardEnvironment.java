@@ -19,8 +19,11 @@ public final class GuardEnvironment {
         return text(env::get, variable);
     }
 
-    /** The text in {@code variable} of {@code env} (a variable's value by its name), or {@code null} as above. */
-    static @Nullable String text(Function<String, @Nullable String> env, String variable) {
+    /**
+     * The text in {@code variable} of {@code env} (a variable's value by its name, such as a Spring
+     * {@code Environment}'s {@code getProperty}), or {@code null} as above.
+     */
+    public static @Nullable String text(Function<String, @Nullable String> env, String variable) {
         String text = env.apply(variable);
         return text == null || text.isBlank() ? null : text.trim();
     }

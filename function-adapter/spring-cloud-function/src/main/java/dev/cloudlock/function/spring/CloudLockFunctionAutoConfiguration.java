@@ -13,10 +13,14 @@ import org.springframework.cloud.function.context.catalog.FunctionAroundWrapper;
 import org.springframework.cloud.function.observability.FunctionObservationConvention;
 import org.springframework.cloud.function.observability.ObservationFunctionAroundWrapper;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Once the application defines a {@link CloudLockProvider} bean: a {@link GuardedFunctions} bean built from
- * {@code cloudlock.functions.*} (startup fails, naming the property, when one is incomplete) and, unless
+ * {@code cloudlock.functions.*} and, for the function the deployment runs ({@code spring.cloud.function.definition},
+ * else the only one configured), from the guard variables its deployment sets ({@code CLOUDLOCK_JOB_NAME},
+ * {@code CLOUDLOCK_TICK_SOURCE}, ...: startup fails, naming the property or the variable, when one is incomplete,
+ * malformed or contradicted) and, unless
  * {@code cloudlock.around-wrapper=false} or the application defines its own {@link FunctionAroundWrapper}, the
  * {@link TickGuardFunctionAroundWrapper}. It runs before Spring Cloud Function's observation configuration, whose
  * wrapper then backs off, as only one wrapper is honoured: when the application has an {@link ObservationRegistry},
@@ -34,8 +38,17 @@ public class CloudLockFunctionAutoConfiguration {
     public GuardedFunctions guardedFunctions(
             CloudLockProvider provider,
             CloudLockFunctionProperties properties,
-            ObjectProvider<DeliveryListener> listener) {
-        return new GuardedFunctions(provider, properties, listener.getIfUnique(() -> DeliveryListener.NONE));
+            ObjectProvider<DeliveryListener> listener,
+            Environment environment) {
+        return new GuardedFunctions(
+                provider,
+                properties,
+                listener.getIfUnique(() -> DeliveryListener.NONE),
+                DeployedFunction.of(
+                                environment::getProperty,
+                                environment.getProperty(DeployedFunction.DEFINITION),
+                                properties.getFunctions().keySet())
+                        .orElse(null));
     }
 
     @Bean

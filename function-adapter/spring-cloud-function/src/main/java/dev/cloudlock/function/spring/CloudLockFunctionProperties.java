@@ -1,6 +1,5 @@
 package dev.cloudlock.function.spring;
 
-import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
@@ -14,12 +13,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The guard's configuration, one entry per function name under {@code cloudlock.functions.<functionName>}, bound by
  * Spring (relaxed names, {@code 1m} or {@code PT1M} durations). The guard settings among these properties are each a
- * {@link GuardSetting}'s {@link GuardSetting#property() property}, read through {@link GuardSettings#read} and
- * defaulting to the descriptor's default; the others are this module's own: {@code tick-source} (required, see
- * {@link TickSource}), {@code lease} (the whole lease: the function's timeout with the margin in it, default
- * {@link #DEFAULT_LEASE}) and {@code schedule-syntax} (by default the tick source's platform). The job name defaults
- * to the function name. {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the
- * decorator still works).
+ * {@link GuardSetting}'s {@link GuardSetting#property() property}, read through {@link GuardSettings#read}; the others
+ * are this module's own: {@code tick-source} (required, see {@link TickSource}), {@code lease} (the whole lease where
+ * the invocation reports no remaining time: the function's timeout with the margin in it, default
+ * {@link #DEFAULT_LEASE}) and {@code schedule-syntax} (by default the tick source's platform). A property left unset
+ * is {@code null}: the function the deployment runs then takes the setting's variable, if set (see
+ * {@link GuardedFunctions}), else the descriptor's default. The job name defaults to the function name.
+ * {@code cloudlock.around-wrapper=false} turns the {@code FunctionAroundWrapper} off (the decorator still works).
  */
 @ConfigurationProperties("cloudlock")
 public class CloudLockFunctionProperties {
@@ -34,27 +34,19 @@ public class CloudLockFunctionProperties {
         return functions;
     }
 
-    /**
-     * How one function is guarded. A guard setting's field starts at its {@link GuardSetting}'s default, or
-     * {@code null} where the descriptor has none (or, for the time zone, where setting it means a schedule is
-     * set).
-     */
+    /** How one function is guarded; each field {@code null} until its property is set. */
     public static class FunctionGuard {
         private @Nullable String jobName;
         private @Nullable String tickSource;
-        private Duration tickResolution = defaultOf(GuardSetting.TICK_RESOLUTION);
-        private Duration lease = DEFAULT_LEASE;
-        private Duration lockAtLeastFor = defaultOf(GuardSetting.LOCK_AT_LEAST_FOR);
-        private WhenBusy whenBusy = defaultOf(GuardSetting.WHEN_BUSY);
-        private boolean everyOccurrence = defaultOf(GuardSetting.EVERY_OCCURRENCE) == CompletedTicks.EVERY_OCCURRENCE;
-        private Duration occurrenceRetention = defaultOf(GuardSetting.OCCURRENCE_RETENTION);
+        private @Nullable Duration tickResolution;
+        private @Nullable Duration lease;
+        private @Nullable Duration lockAtLeastFor;
+        private @Nullable WhenBusy whenBusy;
+        private @Nullable Boolean everyOccurrence;
+        private @Nullable Duration occurrenceRetention;
         private @Nullable String schedule;
         private @Nullable String scheduleTimeZone;
         private Schedule.@Nullable Syntax scheduleSyntax;
-
-        private static <T> T defaultOf(GuardSetting<T> setting) {
-            return setting.defaultValue().orElseThrow();
-        }
 
         public @Nullable String getJobName() {
             return jobName;
@@ -72,43 +64,48 @@ public class CloudLockFunctionProperties {
             this.tickSource = tickSource;
         }
 
-        public Duration getTickResolution() {
+        public @Nullable Duration getTickResolution() {
             return tickResolution;
         }
 
-        public void setTickResolution(Duration tickResolution) {
+        public void setTickResolution(@Nullable Duration tickResolution) {
             this.tickResolution = tickResolution;
         }
 
-        public Duration getLease() {
+        /**
+         * The whole lease where the invocation reports no remaining time (the function's timeout with the margin in
+         * it); {@code null} when not set. Behind the AWS adapter the lease is the invocation's remaining time plus the
+         * margin instead, as for every Lambda guard.
+         */
+        public @Nullable Duration getLease() {
             return lease;
         }
 
-        public void setLease(Duration lease) {
+        public void setLease(@Nullable Duration lease) {
             this.lease = lease;
         }
 
-        public Duration getLockAtLeastFor() {
+        public @Nullable Duration getLockAtLeastFor() {
             return lockAtLeastFor;
         }
 
-        public void setLockAtLeastFor(Duration lockAtLeastFor) {
+        public void setLockAtLeastFor(@Nullable Duration lockAtLeastFor) {
             this.lockAtLeastFor = lockAtLeastFor;
         }
 
-        public WhenBusy getWhenBusy() {
+        public @Nullable WhenBusy getWhenBusy() {
             return whenBusy;
         }
 
-        public void setWhenBusy(WhenBusy whenBusy) {
+        public void setWhenBusy(@Nullable WhenBusy whenBusy) {
             this.whenBusy = whenBusy;
         }
 
-        public boolean isEveryOccurrence() {
+        public @Nullable Boolean getEveryOccurrence() {
             return everyOccurrence;
         }
 
-        public void setEveryOccurrence(boolean everyOccurrence) {
+        public void setEveryOccurrence(@Nullable Boolean everyOccurrence) {
             this.everyOccurrence = everyOccurrence;
         }
 
@@ -116,11 +113,11 @@ public class CloudLockFunctionProperties {
          * With every occurrence recorded, how long after its tick an occurrence record is kept; a delivery of an older
          * tick is refused.
          */
-        public Duration getOccurrenceRetention() {
+        public @Nullable Duration getOccurrenceRetention() {
             return occurrenceRetention;
         }
 
-        public void setOccurrenceRetention(Duration occurrenceRetention) {
+        public void setOccurrenceRetention(@Nullable Duration occurrenceRetention) {
             this.occurrenceRetention = occurrenceRetention;
         }
 

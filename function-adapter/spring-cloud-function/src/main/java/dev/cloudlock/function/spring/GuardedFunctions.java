@@ -3,6 +3,7 @@ package dev.cloudlock.function.spring;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.Tick;
 import dev.cloudlock.function.DeliveryListener;
+import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
 import dev.cloudlock.function.TickContext;
@@ -15,11 +16,12 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
@@ -39,6 +41,14 @@ import org.springframework.util.FileCopyUtils;
  * uses the same guard but only sees some calls (see {@link TickGuardFunctionAroundWrapper}). A call nested in a
  * guarded call of the same job on the same thread (a decorated function that the wrapper also sees) runs through,
  * so one delivery is guarded once.
+ *
+ * <p>The function a deployment runs (built by the auto-configuration: the one {@code spring.cloud.function.definition}
+ * names, else the only one configured) also reads the variables its deployment sets, as every function guard does:
+ * each guard setting's variable ({@code CLOUDLOCK_JOB_NAME}, {@code CLOUDLOCK_SCHEDULE}, ...) where its property is
+ * unset, and {@value TickSource#VARIABLE} where {@code tick-source} is. A property and a variable that set one
+ * setting to different values fail the startup naming both. The lease is the invocation's remaining time plus the
+ * margin ({@code CLOUDLOCK_LEASE_MARGIN}, 5 s) when the input carries the Lambda context (behind the AWS adapter),
+ * else the {@code lease} property, else {@code CLOUDLOCK_FUNCTION_TIMEOUT} plus the margin, else 15 minutes.
  *
  * <p>Inside a guarded body, {@link #currentTick()} gives the occurrence and its fencing token.
  */
@@ -66,11 +76,38 @@ public final class GuardedFunctions {
      */
     public GuardedFunctions(
             CloudLockProvider provider, CloudLockFunctionProperties properties, DeliveryListener listener) {
+        this(provider, properties, listener, null);
+    }
+
+    /**
+     * A guard on {@code provider} for each function {@code properties} configures and for the function
+     * {@code deployed} names, which also takes each setting whose property is unset from its variable.
+     *
+     * @throws IllegalArgumentException naming the property or the variable when a function's configuration is
+     *     incomplete, malformed, or set to different values by a property and by a variable
+     */
+    GuardedFunctions(
+            CloudLockProvider provider,
+            CloudLockFunctionProperties properties,
+            DeliveryListener listener,
+            @Nullable DeployedFunction deployed) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(listener, "listener");
-        this.functions = properties.getFunctions().entrySet().stream()
-                .collect(Collectors.toUnmodifiableMap(
-                        Map.Entry::getKey, e -> settings(provider, listener, e.getKey(), e.getValue())));
+        Map<String, CloudLockFunctionProperties.FunctionGuard> configured =
+                new LinkedHashMap<>(properties.getFunctions());
+        if (deployed != null) {
+            configured.putIfAbsent(deployed.name(), new CloudLockFunctionProperties.FunctionGuard());
+        }
+        Map<String, Settings> guards = new LinkedHashMap<>();
+        configured.forEach((name, guard) -> guards.put(
+                name,
+                settings(
+                        provider,
+                        listener,
+                        name,
+                        guard,
+                        deployed != null && deployed.name().equals(name) ? deployed : null)));
+        this.functions = Map.copyOf(guards);
     }
 
     /** Whether {@code cloudlock.functions.<functionName>} configures a guard for the function. */
@@ -125,7 +162,7 @@ public final class GuardedFunctions {
         I readable = settings.source().readsPayload() ? rereadable(input) : input;
         Tick tick = settings.guard().settings().tickAt(settings.source().scheduledTime(readable), settings::jobName);
         try {
-            return settings.guard().call(tick, context -> {
+            return settings.guard().call(tick, settings.lease(readable), context -> {
                 CURRENT.set(context);
                 try {
                     return body.apply(readable);
@@ -180,43 +217,129 @@ public final class GuardedFunctions {
             CloudLockProvider provider,
             DeliveryListener listener,
             String functionName,
-            CloudLockFunctionProperties.FunctionGuard properties) {
+            CloudLockFunctionProperties.FunctionGuard properties,
+            @Nullable DeployedFunction deployed) {
         String prefix = "cloudlock.functions." + functionName + ".";
-        if (properties.getTickSource() == null || properties.getTickSource().isBlank()) {
-            throw new IllegalArgumentException(prefix + "tick-source is required (e.g. eventbridge, cloud-scheduler,"
-                    + " header:NAME, json:/POINTER)");
-        }
-        TickSource source;
-        try {
-            source = TickSource.parse(properties.getTickSource());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(prefix + "tick-source: " + e.getMessage(), e);
+        TickSource source = tickSource(prefix, properties.getTickSource(), deployed);
+        // Every guard setting from its property, else (for the function the deployment runs) its variable: both read
+        // as the environment is, by one reader, and named as the user wrote them.
+        BeanWrapper bound = new BeanWrapperImpl(properties);
+        Map<GuardSetting<?>, Given> given = new HashMap<>();
+        for (GuardSetting<?> setting : GuardSetting.all()) {
+            given.put(setting, given(setting, prefix, bound, deployed));
         }
         if (properties.getScheduleSyntax() != null
-                && (properties.getSchedule() == null || properties.getSchedule().isBlank())) {
+                && given.get(GuardSetting.SCHEDULE).text() == null) {
             throw new IllegalArgumentException(prefix + "schedule-syntax is set but " + prefix + "schedule is not: set"
                     + " the schedule or neither");
         }
-        requirePositive(properties.getLease(), prefix + "lease");
-        // Every guard setting Spring bound, read as the environment is: one reader, named as the properties.
-        BeanWrapper bound = new BeanWrapperImpl(properties);
         GuardSettings read = GuardSettings.read(
-                setting -> setting.property()
-                        .map(property -> text(bound.getPropertyValue(beanProperty(property))))
-                        .orElse(null),
-                setting -> prefix + setting.property().orElse(setting.name()),
+                setting -> given.get(setting).text(),
+                setting -> given.get(setting).spelling(),
                 () -> scheduleSyntax(properties, source, prefix));
         String jobName = read.jobName() != null ? read.jobName() : functionName;
-        // The lease property is the whole lease: the function's timeout with the margin already in it.
+        Duration lease = lease(prefix, properties.getLease(), read, given.get(GuardSetting.FUNCTION_TIMEOUT));
+        // The guard's lease is the whole lease: this module adds the margin to the invocation's remaining time
+        // itself, where the platform reports one.
         GuardSettings guard = read.toBuilder()
                 .jobName(jobName)
                 .leaseMargin(Duration.ZERO)
-                .functionTimeout(properties.getLease())
+                .functionTimeout(lease)
                 .build();
         return new Settings(
                 jobName,
                 source,
+                read.leaseMargin(),
                 TickGuard.builder(provider).settings(guard).listener(listener).build());
+    }
+
+    /** A setting's text and how the user wrote the setting that gave it (a property or a variable). */
+    private record Given(@Nullable String text, String spelling) {}
+
+    /**
+     * A setting's text: its property, else its variable when the function is the one the deployment runs.
+     *
+     * @throws IllegalArgumentException naming both when both are set to different values
+     */
+    private static <T> Given given(
+            GuardSetting<T> setting, String prefix, BeanWrapper bound, @Nullable DeployedFunction deployed) {
+        String propertyName = prefix + setting.property().orElse(setting.name());
+        String property = setting.property()
+                .map(name -> text(bound.getPropertyValue(beanProperty(name))))
+                .orElse(null);
+        String variable = deployed == null ? null : deployed.text(setting.variable());
+        if (property == null && variable != null) {
+            return new Given(variable, setting.variable());
+        }
+        if (property != null
+                && variable != null
+                && !setting.parse(property, propertyName).equals(setting.parse(variable, setting.variable()))) {
+            throw new IllegalArgumentException(propertyName + " is '" + property + "' but " + setting.variable()
+                    + " is '" + variable + "': the deployment sets the variable for this function; remove the"
+                    + " property or give both the same value");
+        }
+        return new Given(property, propertyName);
+    }
+
+    /**
+     * The tick source: the property, else the deployment's {@value TickSource#VARIABLE}; with both, they must read
+     * the same place.
+     *
+     * @throws IllegalArgumentException naming the property or the variable when neither is set, one is malformed or
+     *     they differ
+     */
+    private static TickSource tickSource(
+            String prefix, @Nullable String property, @Nullable DeployedFunction deployed) {
+        String variable = deployed == null ? null : deployed.text(TickSource.VARIABLE);
+        if ((property == null || property.isBlank()) && variable == null) {
+            throw new IllegalArgumentException(prefix + "tick-source is required (e.g. eventbridge-scheduler,"
+                    + " cloud-scheduler, header:NAME, json:/POINTER)"
+                    + (deployed == null ? "" : "; or set " + TickSource.VARIABLE + " for the deployment"));
+        }
+        TickSource fromVariable = variable == null ? null : parse(TickSource.VARIABLE, variable);
+        if (property == null || property.isBlank()) {
+            return fromVariable;
+        }
+        TickSource configured = parse(prefix + "tick-source", property);
+        if (fromVariable != null && !configured.readsWhere(fromVariable)) {
+            throw new IllegalArgumentException(prefix + "tick-source is '" + property.trim() + "', which cannot read"
+                    + " what the deployment's trigger sends: " + TickSource.VARIABLE + " says tick source '"
+                    + variable + "' reads it; set " + prefix + "tick-source to '" + variable + "' or remove it");
+        }
+        // the deployment's name for the same place also gives the schedule's syntax
+        return fromVariable != null ? fromVariable : configured;
+    }
+
+    private static TickSource parse(String spelling, String text) {
+        try {
+            return TickSource.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(spelling + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The whole lease where the invocation reports no remaining time: the {@code lease} property, else the function
+     * timeout's variable plus the margin, else {@link CloudLockFunctionProperties#DEFAULT_LEASE}.
+     *
+     * @throws IllegalArgumentException naming them when the property is not positive, or when it and the timeout's
+     *     variable are both set and disagree
+     */
+    private static Duration lease(String prefix, @Nullable Duration property, GuardSettings read, Given timeout) {
+        if (property != null && (property.isNegative() || property.isZero())) {
+            throw new IllegalArgumentException(prefix + "lease must be positive, was " + property);
+        }
+        Duration fromTimeout =
+                read.functionTimeout() == null ? null : read.functionTimeout().plus(read.leaseMargin());
+        if (property != null && fromTimeout != null && !property.equals(fromTimeout)) {
+            throw new IllegalArgumentException(prefix + "lease is " + property + " but " + timeout.spelling() + " ("
+                    + read.functionTimeout() + ") plus the lease margin (" + read.leaseMargin() + ") make "
+                    + fromTimeout + ": the deployment sets the variable for this function; remove the property or"
+                    + " make them agree");
+        }
+        return property != null
+                ? property
+                : fromTimeout != null ? fromTimeout : CloudLockFunctionProperties.DEFAULT_LEASE;
     }
 
     /** The text of a bound value, as the environment writes it ({@code PT1M}, {@code RETRY}, {@code true}). */
@@ -250,11 +373,20 @@ public final class GuardedFunctions {
                                 + " eventbridge, unix-cron or ncrontab"));
     }
 
-    private static void requirePositive(@Nullable Duration value, String property) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(property + " must be positive, was " + value);
+    /**
+     * A function's guard, with what it needs per delivery: the tick source and the margin added to the invocation's
+     * remaining time where the platform reports one.
+     */
+    private record Settings(String jobName, TickSource source, Duration leaseMargin, TickGuard guard) {
+
+        /**
+         * The lease of a run of {@code input}: the invocation's remaining time plus the margin when the input carries
+         * the Lambda context (behind the AWS adapter), else the guard's whole lease.
+         */
+        Duration lease(Object input) {
+            return LambdaRemainingTime.of(input)
+                    .map(remaining -> remaining.plus(leaseMargin))
+                    .orElseGet(() -> Objects.requireNonNull(guard.settings().functionTimeout()));
         }
     }
-
-    private record Settings(String jobName, TickSource source, TickGuard guard) {}
 }

@@ -8,6 +8,7 @@ import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,6 +42,13 @@ import tools.jackson.databind.json.JsonMapper;
  * exception naming the source: never an unguarded run.
  */
 public final class TickSource {
+
+    /**
+     * The variable in which a deployment names the tick source that reads what its trigger sends (infra-terraform's
+     * aws-scheduled-lambda: {@code eventbridge-scheduler}), for the function it runs: that function's
+     * {@code tick-source}, and a configured one must read the same place.
+     */
+    public static final String VARIABLE = "CLOUDLOCK_TICK_SOURCE";
 
     /** The header through which the GCP adapter passes a background event's context. */
     public static final String GCF_CONTEXT_HEADER = "gcf_context";
@@ -122,6 +130,24 @@ public final class TickSource {
      */
     public Optional<Schedule.Syntax> scheduleSyntax() {
         return Optional.ofNullable(scheduleSyntax);
+    }
+
+    /**
+     * Whether this source reads the time where {@code other} does (as {@code json:/scheduledTime} and
+     * {@code eventbridge-scheduler}).
+     */
+    boolean readsWhere(TickSource other) {
+        return kind == other.kind
+                && Objects.equals(
+                        header == null ? null : header.toLowerCase(Locale.ROOT),
+                        other.header == null ? null : other.header.toLowerCase(Locale.ROOT))
+                && Objects.equals(pointer, other.pointer);
+    }
+
+    /** Its spelling, as the property or variable gave it. */
+    @Override
+    public String toString() {
+        return spec;
     }
 
     /** Whether the time is read from the payload (which must then be readable more than once). */
