@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cloudlock.function.GuardSetting;
 import dev.cloudlock.function.GuardStore;
 import dev.cloudlock.function.azure.AzureGuardSettings;
+import dev.cloudlock.function.spring.TickSource;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreType;
 import java.util.ArrayList;
@@ -182,7 +183,8 @@ class ModulesOfferTheirStoresTest {
         if (!store.equals(env.get(GuardStore.STORE))) {
             problems.add(GuardStore.STORE + " is " + env.get(GuardStore.STORE) + ", not " + store);
         }
-        Set<String> guard = new TreeSet<>(Set.of(GuardStore.STORE, AzureGuardSettings.TIMER_SCHEDULE));
+        Set<String> guard =
+                new TreeSet<>(Set.of(GuardStore.STORE, AzureGuardSettings.TIMER_SCHEDULE, TickSource.VARIABLE));
         GuardSetting.all().forEach(setting -> guard.add(setting.variable()));
         Set<String> read = new TreeSet<>();
         for (StoreSetting setting : type.settings()) {
