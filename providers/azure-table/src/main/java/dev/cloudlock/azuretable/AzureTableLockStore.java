@@ -7,6 +7,7 @@ import static dev.cloudlock.spi.LockFields.LOCK_UNTIL;
 import static dev.cloudlock.spi.LockFields.OWNER;
 import static dev.cloudlock.spi.LockFields.WATERMARK;
 
+import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpHeaders;
 import com.azure.core.http.rest.PagedIterable;
@@ -74,6 +75,8 @@ public final class AzureTableLockStore extends ETagLockStore {
     static final String NAME = "name";
     /** azure-core's per-request response timeout, read by its HTTP clients from the request's context. */
     private static final String RESPONSE_TIMEOUT = "azure-response-timeout";
+
+    private static final HttpHeaderName ERROR_CODE = HttpHeaderName.fromString("x-ms-error-code");
     /** The SDK's key of an entity's ETag among its properties (the only way to give an entity one). */
     private static final String ODATA_ETAG = "odata.etag";
 
@@ -315,8 +318,19 @@ public final class AzureTableLockStore extends ETagLockStore {
         return new Context(RESPONSE_TIMEOUT, deadline.perAttempt());
     }
 
-    private static @Nullable TableErrorCode code(TableServiceException e) {
-        return e.getValue() == null ? null : e.getValue().getErrorCode();
+    /**
+     * The error code of Table Storage's answer: from its body, else from its {@code x-ms-error-code} header (a
+     * listing's failure comes as a plain {@link HttpResponseException}, and an XML error body, such as a 403's, is not
+     * parsed).
+     */
+    private static @Nullable TableErrorCode code(HttpResponseException e) {
+        if (e instanceof TableServiceException table
+                && table.getValue() != null
+                && table.getValue().getErrorCode() != null) {
+            return table.getValue().getErrorCode();
+        }
+        String header = e.getResponse() == null ? null : e.getResponse().getHeaderValue(ERROR_CODE);
+        return header == null ? null : TableErrorCode.fromString(header);
     }
 
     /** 404 about the entity (ResourceNotFound); a 404 about the table (TableNotFound) is an error. */
@@ -349,10 +363,10 @@ public final class AzureTableLockStore extends ETagLockStore {
             T response = request.get();
             observeDate(headers.apply(response), sent);
             return response;
-        } catch (TableServiceException e) {
+        } catch (HttpResponseException e) {
             observeDate(e.getResponse().getHeaders(), sent);
-            if (expected.test(e)) {
-                throw e;
+            if (e instanceof TableServiceException table && expected.test(table)) {
+                throw table;
             }
             throw translate(e, operation, name);
         } catch (LockStoreException e) {
@@ -375,7 +389,7 @@ public final class AzureTableLockStore extends ETagLockStore {
      * ({@link StoreErrors#ofHttpStatus}): 401 and 403 (rejected credentials, a missing role) are configuration errors,
      * 503 ServerBusy and the other 5xx are a {@link LockStoreUnavailableException}, the rest plain.
      */
-    LockStoreException translate(TableServiceException e, String operation, String name) {
+    LockStoreException translate(HttpResponseException e, String operation, String name) {
         String what = describe(operation, name);
         TableErrorCode code = code(e);
         int status = e.getResponse().getStatusCode();
@@ -396,8 +410,12 @@ public final class AzureTableLockStore extends ETagLockStore {
                 + "' at " + table.getTableEndpoint() + ")";
     }
 
-    private String problem(TableServiceException e, int status, @Nullable TableErrorCode code, String what) {
-        String message = e.getValue() == null ? e.getMessage() : e.getValue().getErrorMessage();
+    private String problem(HttpResponseException e, int status, @Nullable TableErrorCode code, String what) {
+        String message = e instanceof TableServiceException table
+                        && table.getValue() != null
+                        && table.getValue().getErrorMessage() != null
+                ? table.getValue().getErrorMessage()
+                : e.getMessage();
         if (status == 401 || "AuthenticationFailed".equals(String.valueOf(code))) {
             return "Table Storage rejected the credentials for " + what + " (" + code + "): check the account key or"
                     + " connection string, that a SAS token has not expired, and that this machine's clock is right"

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The store {@code azure-table}. Its table is found in this order: on the account the {@code endpoint} or
- * {@code connection-string} setting names; else the application's {@link TableClient} of that table, or its
+ * {@code connection-string} setting names (or {@value #ENDPOINT_VARIABLE}, {@value #CONNECTION_STRING_VARIABLE});
+ * else the application's {@link TableClient} of that table, or its
  * {@link TableServiceClient}; else on the function host's own storage account ({@value #WEB_JOBS_STORAGE_TABLE_URI},
  * reached with Entra ID, then {@value #WEB_JOBS_STORAGE}): the order of the {@code azure-blob} store, whose host
  * settings are the same account's. An account given by its endpoint is reached with Entra ID: the application's
@@ -24,6 +25,10 @@ import java.util.regex.Pattern;
  */
 public final class AzureTableStoreType extends AbstractStoreType {
 
+    /** The environment's table service URL, read when the {@code endpoint} setting is not given. */
+    public static final String ENDPOINT_VARIABLE = "CLOUDLOCK_AZURE_TABLE_ENDPOINT";
+    /** The environment's connection string, read when the {@code connection-string} setting is not given. */
+    public static final String CONNECTION_STRING_VARIABLE = "CLOUDLOCK_AZURE_TABLE_CONNECTION_STRING";
     /** The function host's table service URL of the app's own storage account, when it uses an identity. */
     public static final String WEB_JOBS_STORAGE_TABLE_URI = "AzureWebJobsStorage__tableServiceUri";
     /** The function host's connection string of the app's own storage account. */
@@ -42,11 +47,13 @@ public final class AzureTableStoreType extends AbstractStoreType {
     static final StoreSetting ENDPOINT = StoreSetting.optional(
                     "endpoint",
                     null,
-                    "The table service URL (https://ACCOUNT.table.core.windows.net), reached with Entra ID; comes"
-                            + " first.")
+                    "The table service URL (https://ACCOUNT.table.core.windows.net), reached with Entra ID. Stands"
+                            + " for " + ENDPOINT_VARIABLE + ", and comes first.")
             .asUrl();
     static final StoreSetting CONNECTION_STRING = StoreSetting.secret(
-            "connection-string", "A connection string of the storage account, used when no endpoint is set.");
+            "connection-string",
+            "A connection string of the storage account, used when no endpoint is set. Stands for "
+                    + CONNECTION_STRING_VARIABLE + ".");
 
     public AzureTableStoreType() {
         super("azure-table", "Azure Table Storage", TABLE, ENDPOINT, CONNECTION_STRING);
@@ -75,7 +82,12 @@ public final class AzureTableStoreType extends AbstractStoreType {
             return entraId(endpoint.get(), settings.spelling(ENDPOINT), settings)
                     .getTableClient(name);
         }
-        Optional<String> connectionString = settings.get(CONNECTION_STRING);
+        Optional<String> endpointVariable = settings.environment(ENDPOINT_VARIABLE);
+        if (endpointVariable.isPresent()) {
+            return entraId(endpointVariable.get(), ENDPOINT_VARIABLE, settings).getTableClient(name);
+        }
+        Optional<String> connectionString =
+                settings.get(CONNECTION_STRING).or(() -> settings.environment(CONNECTION_STRING_VARIABLE));
         if (connectionString.isPresent()) {
             return connectionString(connectionString.get()).getTableClient(name);
         }
