@@ -7,6 +7,7 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.spi.AbstractStoreType;
+import dev.cloudlock.spi.EntraIdEndpoints;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -121,18 +122,11 @@ public final class AzureTableStoreType extends AbstractStoreType {
 
     /**
      * A client of the table service at {@code endpoint} with Entra ID, whose token the Azure SDK sends only over
-     * https: any other endpoint is refused naming {@code setting}, before any request.
+     * https: any other endpoint is refused naming {@code setting}, before any request ({@link EntraIdEndpoints}, as
+     * the Blob Storage store refuses it).
      */
     private static TableServiceClient entraId(String endpoint, String setting, StoreSettings settings) {
-        String url = endpoint.trim();
-        if (!url.regionMatches(true, 0, "https://", 0, "https://".length())) {
-            throw new IllegalArgumentException(setting + " is " + url + ": a table endpoint is reached with Entra"
-                    + " ID, whose token is only sent over https. Set it to the account's https:// URL, or, for a local"
-                    + " emulator such as Azurite, give its connection string instead");
-        }
-        while (url.endsWith("/")) {
-            url = url.substring(0, url.length() - 1);
-        }
+        String url = EntraIdEndpoints.requireHttps(endpoint, setting, "table");
         return new TableServiceClientBuilder()
                 .endpoint(url)
                 .credential(credential(settings))
