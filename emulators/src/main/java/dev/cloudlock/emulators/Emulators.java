@@ -30,7 +30,7 @@ import java.util.List;
  *       {@code emulators/cosmos-launcher.js}, serving TLS with a certificate generated here by {@code keytool}; the
  *       client trusts it through {@link #cosmosTrustStore()}.</li>
  *   <li>{@link #azurite()}: Azurite's Blob Storage service ({@code azurite-blob}, npm), in memory, without
- *       telemetry.</li>
+ *       telemetry; {@link #azuriteTable()}: its Table Storage service, likewise.</li>
  *   <li>{@link #localstack()}: LocalStack's DynamoDB and S3 in a Docker container (Testcontainers), only when
  *       {@code -Dcloudlock.backend=localstack} asks for it ({@link #awsEndpoint()}).</li>
  * </ul>
@@ -43,6 +43,7 @@ public final class Emulators {
     private static EmulatorProcess s3proxy;
     private static EmulatorProcess cosmos;
     private static EmulatorProcess azurite;
+    private static EmulatorProcess azuriteTable;
     private static Path cosmosTls;
     private static String localstack;
 
@@ -469,6 +470,45 @@ public final class Emulators {
                 },
                 "/",
                 Duration.ofSeconds(30));
+    }
+
+    /**
+     * The shared Azurite Table Storage server (Azurite 3.35.0's table service from {@code emulators/node_modules}), in
+     * memory, with telemetry and the API version check off, as {@link #azurite()}. It has no reset call: use fresh
+     * table names or lock names. Connect with {@link #azuriteTableConnectionString(String)}.
+     */
+    public static synchronized EmulatorProcess azuriteTable() {
+        if (azuriteTable == null || !azuriteTable.isAlive()) {
+            Path main = emulatorsDir().resolve("node_modules/azurite/dist/src/table/main.js");
+            if (!Files.isRegularFile(main)) {
+                throw new IllegalStateException("Azurite is not installed: " + main + " is missing. Run 'npm ci' in "
+                        + emulatorsDir() + " (the Maven build does this itself: ./mvnw verify).");
+            }
+            azuriteTable = EmulatorProcess.start(
+                    "azurite-table",
+                    port -> List.of(
+                            "node",
+                            main.toString(),
+                            "--tableHost",
+                            "127.0.0.1",
+                            "--tablePort",
+                            Integer.toString(port),
+                            "--inMemoryPersistence",
+                            "--disableTelemetry",
+                            "--skipApiVersionCheck"),
+                    "/",
+                    Duration.ofSeconds(30));
+        }
+        return azuriteTable;
+    }
+
+    /**
+     * The connection string of {@value #AZURITE_ACCOUNT}'s table service at {@code endpoint} (an Azurite, or a proxy
+     * in front of one).
+     */
+    public static String azuriteTableConnectionString(String endpoint) {
+        return "DefaultEndpointsProtocol=http;AccountName=" + AZURITE_ACCOUNT + ";AccountKey=" + AZURITE_KEY
+                + ";TableEndpoint=" + endpoint + "/" + AZURITE_ACCOUNT + ";";
     }
 
     /** The connection string of {@value #AZURITE_ACCOUNT} on {@code server}, as Azure's tools write it. */

@@ -33,7 +33,7 @@ public final class LocalStores {
 
     /** The stores there is an emulator of here. */
     public static final java.util.Set<String> NAMES =
-            java.util.Set.of("dynamodb", "s3", "firestore", "azure-blob", "cosmos");
+            java.util.Set.of("dynamodb", "s3", "firestore", "azure-blob", "azure-table", "cosmos");
 
     private LocalStores() {}
 
@@ -89,6 +89,20 @@ public final class LocalStores {
                                 Emulators.azuriteConnectionString(azurite),
                                 "container",
                                 "demo-locks"),
+                        Map.of(),
+                        Map.of()));
+            }
+            case "azure-table" -> {
+                EmulatorProcess azurite = Emulators.azuriteTable();
+                yield Optional.of(new LocalStore(
+                        store,
+                        "Azurite's table service",
+                        azurite,
+                        Map.of(
+                                "connection-string",
+                                Emulators.azuriteTableConnectionString(azurite.endpoint()),
+                                "table",
+                                "demolocks"),
                         Map.of(),
                         Map.of()));
             }

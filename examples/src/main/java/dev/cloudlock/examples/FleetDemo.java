@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * real {@link TickGuard} and a real implementation of the store SPI: the in-memory store by default (so the demo
  * needs only a JDK), or a provider on its emulator, started here on 127.0.0.1 ({@code --store dynamodb} or
  * {@code s3} on moto, {@code --store firestore} on the Cloud Firestore emulator, {@code --store azure-blob} on Azurite,
- * {@code --store cosmos} on our Cosmos
+ * {@code --store azure-table} on Azurite's table service, {@code --store cosmos} on our Cosmos
  * DB launcher).
  *
  * <p>A tick is scheduled every interval. The simulated scheduler delivers it to a random instance, and, by a fixed

@@ -26,6 +26,7 @@ class DocsTemplateTest {
             "stores/firestore.md",
             "stores/cosmos.md",
             "stores/azure-blob.md",
+            "stores/azure-table.md",
             "functions/aws-lambda.md",
             "functions/gcp-functions.md",
             "functions/azure-functions.md",

@@ -99,7 +99,7 @@ class FleetDemoTest {
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore", "cosmos", "azure-blob"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"s3", "firestore", "cosmos", "azure-blob", "azure-table"})
     void theOtherStoresGuardTheFleetToo(String name) throws InterruptedException {
         FleetDemo.Summary summary;
         DemoStore store = DemoStore.start(name);

@@ -56,7 +56,12 @@ public final class WireFaultProxy implements AutoCloseable {
         /**
          * Blob Storage's REST protocol: writes are {@code PUT} and {@code DELETE}; errors are XML with a code header.
          */
-        AZURE_BLOB;
+        AZURE_BLOB,
+        /**
+         * Table Storage's REST protocol: writes are {@code POST} (insert), {@code PUT}, {@code PATCH}, {@code MERGE}
+         * and {@code DELETE}; errors are OData JSON with a code header.
+         */
+        AZURE_TABLE;
 
         private static final Set<String> DYNAMODB_WRITES =
                 Set.of("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
@@ -74,6 +79,8 @@ public final class WireFaultProxy implements AutoCloseable {
                             && request.target().contains("/docs")
                             && !"true".equalsIgnoreCase(request.header("x-ms-documentdb-isquery"));
                 case AZURE_BLOB -> Set.of("PUT", "DELETE").contains(method);
+                case AZURE_TABLE ->
+                    Set.of("POST", "PUT", "PATCH", "MERGE", "DELETE").contains(method);
             };
         }
 
@@ -90,9 +97,9 @@ public final class WireFaultProxy implements AutoCloseable {
                         case DYNAMODB -> "ThrottlingException";
                         case S3 -> "SlowDown";
                         case COSMOS -> "TooManyRequests";
-                        case AZURE_BLOB -> "ServerBusy";
+                        case AZURE_BLOB, AZURE_TABLE -> "ServerBusy";
                     };
-                case UNAVAILABLE -> this == AZURE_BLOB ? "ServerBusy" : "ServiceUnavailable";
+                case UNAVAILABLE -> this == AZURE_BLOB || this == AZURE_TABLE ? "ServerBusy" : "ServiceUnavailable";
                 default -> this == DYNAMODB || this == COSMOS ? "InternalServerError" : "InternalError";
             };
             String message = "injected by WireFaultProxy: " + fault;
@@ -112,6 +119,12 @@ public final class WireFaultProxy implements AutoCloseable {
                         headers.add("x-ms-retry-after-ms: 20");
                     }
                     body = "{\"code\":\"" + code + "\",\"message\":\"" + message + "\"}";
+                }
+                case AZURE_TABLE -> {
+                    headers.add("Content-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8");
+                    headers.add("x-ms-error-code: " + code);
+                    body = "{\"odata.error\":{\"code\":\"" + code + "\",\"message\":{\"lang\":\"en-US\",\"value\":\""
+                            + message + "\"}}}";
                 }
                 default -> {
                     headers.add("Content-Type: application/xml");

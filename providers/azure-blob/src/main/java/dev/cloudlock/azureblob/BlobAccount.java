@@ -2,6 +2,7 @@ package dev.cloudlock.azureblob;
 
 import com.azure.core.credential.TokenCredential;
 import com.azure.storage.blob.BlobServiceClientBuilder;
+import dev.cloudlock.spi.EntraIdEndpoints;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,19 +110,15 @@ public final class BlobAccount {
     }
 
     /**
-     * Refuses a blob endpoint that is not {@code https}: an endpoint is reached with Entra ID, whose bearer token the
-     * Azure SDK sends only over https, and it would fail only at the first request, without naming the setting.
+     * Refuses a blob endpoint that is not {@code https} ({@link EntraIdEndpoints#requireHttps}, which the Table Storage
+     * store shares): an endpoint is reached with Entra ID, whose bearer token the Azure SDK sends only over https.
      *
      * @param setting the endpoint's setting as the user wrote it ({@code CLOUDLOCK_AZURE_BLOB_ENDPOINT},
      *     {@code cloudlock.azure-blob.endpoint}, {@code --endpoint})
      * @throws IllegalArgumentException naming {@code setting}, the endpoint and what to set instead
      */
     public static void requireHttps(String endpoint, String setting) {
-        if (!endpoint.regionMatches(true, 0, "https://", 0, "https://".length())) {
-            throw new IllegalArgumentException(setting + " is " + endpoint + ": a blob endpoint is reached with Entra"
-                    + " ID, whose token is only sent over https. Set it to the account's https:// URL, or, for a local"
-                    + " emulator such as Azurite, give its connection string instead");
-        }
+        EntraIdEndpoints.requireHttps(endpoint, setting, "blob");
     }
 
     /** The name of the setting (one of {@link #SETTINGS}) this account was found in. */

@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  * Runs the body of an Azure {@code @TimerTrigger} function at most once per scheduled occurrence, across every app,
  * slot and region that runs the same job against the same lock store. Call it from the timer method with the timer
  * JSON and the {@link ExecutionContext}. The guard is built once per worker process, on the store its app settings
- * name ({@link #fromEnvironment()}: {@code CLOUDLOCK_STORE}, {@code cosmos} or {@code azure-blob} or any store module
- * on the class path, and its {@code CLOUDLOCK_<STORE>_<SETTING>} variables):
+ * name ({@link #fromEnvironment()}: {@code CLOUDLOCK_STORE}, {@code cosmos}, {@code azure-blob}, {@code azure-table}
+ * or any store module on the class path, and its {@code CLOUDLOCK_<STORE>_<SETTING>} variables):
  *
  * <pre>{@code
  * private static final AzureTickGuard GUARD = AzureTickGuard.fromEnvironment();
@@ -132,9 +132,9 @@ public final class AzureTickGuard {
      * initialisation failed stays unusable for the worker's life). The settings are the guard settings' variables
      * ({@link GuardSettings#fromEnvironment(Map, Schedule.Syntax)}, with the timer's NCRONTAB; without
      * {@code CLOUDLOCK_FUNCTION_TIMEOUT} the lease base is {@link AzureGuardSettings#DEFAULT_FUNCTION_TIMEOUT}) and the
-     * store's ({@link GuardStore}: {@value GuardStore#STORE}, required here, where both {@code cosmos} and
-     * {@code azure-blob} are on the class path, and {@code CLOUDLOCK_<STORE>_<SETTING>}, such as
-     * {@code CLOUDLOCK_AZURE_BLOB_CONTAINER}). A setting that is missing, malformed or of before 1.0 fails each
+     * store's ({@link GuardStore}: {@value GuardStore#STORE}, required here, where {@code cosmos},
+     * {@code azure-blob} and {@code azure-table} are on the class path, and {@code CLOUDLOCK_<STORE>_<SETTING>}, such
+     * as {@code CLOUDLOCK_AZURE_BLOB_CONTAINER}). A setting that is missing, malformed or of before 1.0 fails each
      * invocation with a {@link LockStoreConfigurationException} naming it; a store that cannot be reached fails the
      * invocation with the store's error, and the next one tries again.
      */

@@ -4,8 +4,8 @@
  * {@code cloudlocks} endpoint), {@code cloudlock-micrometer} (meters and observations, wired when the application has
  * a {@code MeterRegistry}) and ShedLock's Spring integration ({@code @EnableSchedulerLock}, {@code @SchedulerLock}).
  * Add the store module the application uses ({@code cloudlock-dynamodb}, {@code cloudlock-s3},
- * {@code cloudlock-firestore}, {@code cloudlock-cosmos} or {@code cloudlock-azure-blob});
- * {@code cloudlock.store=in-memory} needs none.
+ * {@code cloudlock-firestore}, {@code cloudlock-cosmos}, {@code cloudlock-azure-blob} or
+ * {@code cloudlock-azure-table}); {@code cloudlock.store=in-memory} needs none.
  */
 @NullMarked
 package dev.cloudlock.spring.boot.starter;
