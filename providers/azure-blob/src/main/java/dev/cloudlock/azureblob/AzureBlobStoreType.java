@@ -7,6 +7,7 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.spi.AbstractStoreType;
+import dev.cloudlock.spi.EntraIdEndpoints;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -115,7 +116,8 @@ public final class AzureBlobStoreType extends AbstractStoreType {
         if (endpoint != null) {
             boolean ownSetting = account.setting().equals(BlobAccount.ENDPOINT)
                     && settings.get(ENDPOINT).isPresent();
-            BlobAccount.requireHttps(endpoint, ownSetting ? settings.spelling(ENDPOINT) : account.setting());
+            EntraIdEndpoints.requireHttps(
+                    endpoint, ownSetting ? settings.spelling(ENDPOINT) : account.setting(), "blob");
         }
         return account.configure(new BlobServiceClientBuilder(), () -> entraId(settings))
                 .buildClient();

@@ -2,7 +2,6 @@ package dev.cloudlock.azureblob;
 
 import com.azure.core.credential.TokenCredential;
 import com.azure.storage.blob.BlobServiceClientBuilder;
-import dev.cloudlock.spi.EntraIdEndpoints;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,18 +106,6 @@ public final class BlobAccount {
             url = url.substring(0, url.length() - 1);
         }
         return url;
-    }
-
-    /**
-     * Refuses a blob endpoint that is not {@code https} ({@link EntraIdEndpoints#requireHttps}, which the Table Storage
-     * store shares): an endpoint is reached with Entra ID, whose bearer token the Azure SDK sends only over https.
-     *
-     * @param setting the endpoint's setting as the user wrote it ({@code CLOUDLOCK_AZURE_BLOB_ENDPOINT},
-     *     {@code cloudlock.azure-blob.endpoint}, {@code --endpoint})
-     * @throws IllegalArgumentException naming {@code setting}, the endpoint and what to set instead
-     */
-    public static void requireHttps(String endpoint, String setting) {
-        EntraIdEndpoints.requireHttps(endpoint, setting, "blob");
     }
 
     /** The name of the setting (one of {@link #SETTINGS}) this account was found in. */

@@ -4,6 +4,7 @@ import dev.cloudlock.azureblob.BlobAccount;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
+import dev.cloudlock.spi.EntraIdEndpoints;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -67,7 +68,7 @@ public record AzureGuardSettings(
             }
             if (endpoint != null) {
                 try {
-                    BlobAccount.requireHttps(endpoint, "The Blob Storage endpoint");
+                    EntraIdEndpoints.requireHttps(endpoint, "The Blob Storage endpoint", "blob");
                 } catch (IllegalArgumentException notHttps) {
                     throw new LockStoreConfigurationException(notHttps.getMessage(), notHttps);
                 }
