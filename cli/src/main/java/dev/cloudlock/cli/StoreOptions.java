@@ -3,6 +3,7 @@ package dev.cloudlock.cli;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.InMemoryStoreType;
 import dev.cloudlock.core.InstanceIdentity;
+import dev.cloudlock.spi.NearMisses;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -90,6 +91,7 @@ final class StoreOptions {
      */
     CloudLockProvider provider() {
         StoreType type = chosen();
+        refuseOtherStoresOptions(type);
         StoreSettings settings = settings(type);
         CloudLockProvider provider = type.builder(settings)
                 .lockedBy(lockedBy != null ? lockedBy : "cloudlock-cli/" + InstanceIdentity.hostAndPid())
@@ -98,6 +100,36 @@ final class StoreOptions {
                 .build();
         type.checkEnvironment(settings);
         return provider;
+    }
+
+    /**
+     * Refuses a store option given on the command line that {@code type} does not read (such as {@code --table},
+     * Table Storage's, with {@code --store dynamodb}): the store would ignore it and act on its own default.
+     *
+     * @throws IllegalArgumentException naming the option, the stores that read it and {@code type}'s near miss
+     */
+    private void refuseOtherStoresOptions(StoreType type) {
+        List<String> own =
+                type.settings().stream().map(setting -> "--" + setting.name()).toList();
+        settingOptions.forEach((name, option) -> {
+            String given = "--" + name;
+            if (option.getValue() != null && !own.contains(given)) {
+                List<String> near = NearMisses.of(given, own);
+                throw new IllegalArgumentException("'" + given + "' is not an option of the " + type.name()
+                        + " store (read by "
+                        + StoreType.all().stream()
+                                .filter(other -> other.settings().stream()
+                                        .anyMatch(setting -> setting.name().equals(name)))
+                                .map(StoreType::name)
+                                .collect(Collectors.joining(", "))
+                        + ")"
+                        + (!near.isEmpty()
+                                ? ": did you mean " + String.join(" or ", near) + "?"
+                                : own.isEmpty()
+                                        ? ": it has no options"
+                                        : ": its options are " + String.join(", ", own)));
+            }
+        });
     }
 
     /** What to do about a store that is set up wrong, in this command's options ({@link StoreType#setupFix}). */

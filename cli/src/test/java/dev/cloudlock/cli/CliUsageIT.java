@@ -151,10 +151,19 @@ class CliUsageIT {
     }
 
     @Test
-    void theRenamedTableOptionPointsAtItsNewName() {
+    void anOptionOfAnotherStoreIsRefusedNamingTheChosenStoresOwn() {
+        // DynamoDB's option before 1.0, and Table Storage's now: never silently left to the table's default
         CliProcess.Run table = cli("--store", "dynamodb", "--table", "shedlock", "list");
         assertThat(table.exitCode()).as(table.toString()).isEqualTo(2);
-        assertThat(table.err()).contains("'--table'", "--table-name");
+        assertThat(table.err())
+                .contains("'--table' is not an option of the dynamodb store (read by azure-table)")
+                .contains("did you mean --table-name?");
+
+        CliProcess.Run bucket = cli("--store", "azure-table", "--bucket", "locks", "list");
+        assertThat(bucket.exitCode()).as(bucket.toString()).isEqualTo(2);
+        assertThat(bucket.err())
+                .contains("'--bucket' is not an option of the azure-table store (read by s3)")
+                .contains("its options are --table, --endpoint, --connection-string");
     }
 
     @Test
