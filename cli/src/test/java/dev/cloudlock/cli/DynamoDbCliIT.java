@@ -3,15 +3,36 @@ package dev.cloudlock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.CompletedTicks;
 import dev.cloudlock.core.FencedLock;
+import dev.cloudlock.core.Tick;
+import dev.cloudlock.core.TickOptions;
+import dev.cloudlock.core.TickStatus;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.function.GuardSettings;
+import dev.cloudlock.function.Schedule;
+import dev.cloudlock.function.TickGuard;
+import dev.cloudlock.testkit.LockHistory;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -19,7 +40,12 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The CLI on DynamoDB (moto), credentials and region from the environment as the SDK's chain reads them. */
+/**
+ * The CLI on DynamoDB (moto), credentials and region from the environment as the SDK's chain reads them; and, once for
+ * every store, what a command does with what the store answered: {@code audit} over occurrence records and under the
+ * watermark, usage errors naming the flag, the output's encoding and columns, and child JVMs ({@link Contender})
+ * contending for one name with skewed clocks (with a negative control) or killed with {@code kill -9} while holding.
+ */
 class DynamoDbCliIT extends CliContract {
 
     @Override
@@ -112,6 +138,332 @@ class DynamoDbCliIT extends CliContract {
             assertThat(row.charAt(column)).as(row).isNotEqualTo(' ');
             assertThat(row.substring(column)).as(row).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z .*");
         }
+    }
+
+    // ---- the command's own behaviour, the same on every store: run once, here ---------------------------------
+
+    @Test
+    void listOccurrencesOfAnUnknownJobIsRefusedNamingItAndBadValuesAreUsageErrorsNamingTheFlag() {
+        String unknown = unique("never-ran");
+        CliProcess.Run text = cli("list", "--occurrences", unknown);
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(1);
+        assertThat(text.out()).contains("No job named '" + unknown + "'");
+        CliProcess.Run json = cli("list", "--occurrences", unknown, "--json");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+        assertThat(json.out().strip())
+                .startsWith("{\"error\":\"no-such-job\",\"message\":\"No job named '" + unknown + "'")
+                .endsWith("\"exitCode\":1}");
+
+        for (List<String> bad : List.of(
+                List.of("--summary-limit", "0"),
+                List.of("--summary-limit", "many"),
+                List.of("--page-size", "1001"),
+                List.of("--occurrences", "x".repeat(240)))) {
+            List<String> args = new ArrayList<>(List.of("list"));
+            args.addAll(bad);
+            CliProcess.Run usage = cli(args.toArray(String[]::new));
+            assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+            assertThat(usage.err())
+                    .as(usage.toString())
+                    .contains(bad.get(0).equals("--occurrences") ? "at most 230" : bad.get(0));
+        }
+    }
+
+    /** A guard on this store for {@code rate(1 minute)}, recording every occurrence or under the watermark. */
+    private TickGuard guard(CompletedTicks completedTicks) {
+        return TickGuard.builder(provider("guard"))
+                .settings(GuardSettings.builder()
+                        .completedTicks(completedTicks)
+                        .schedule(Schedule.parse(
+                                Schedule.Syntax.EVENTBRIDGE, "rate(1 minute)", ZoneOffset.UTC, "CLOUDLOCK_SCHEDULE"))
+                        .build())
+                .build();
+    }
+
+    /** Delivers {@code minute} to {@code guard}: a run that completes, or with {@code fail} one whose job throws. */
+    private static void deliver(TickGuard guard, String job, Instant minute, boolean fail) throws Exception {
+        Tick tick = Tick.of(job, minute, Duration.ofSeconds(1));
+        if (!fail) {
+            assertThat(guard.run(tick, Duration.ofMinutes(1), context -> {})).isEqualTo(TickStatus.ACQUIRED);
+            return;
+        }
+        try {
+            guard.run(tick, Duration.ofMinutes(1), context -> {
+                throw new IllegalStateException("the job failed on purpose");
+            });
+            throw new AssertionError("the failing job did not fail");
+        } catch (IllegalStateException expected) {
+            assertThat(expected).hasMessage("the job failed on purpose");
+        }
+    }
+
+    /**
+     * {@code audit} of a job recording every occurrence, on {@code rate(1 minute)} over the five minutes up to
+     * {@code base}: through the guard, base-4m ran, base-3m's run failed (its record open), base-2m was never
+     * delivered, base-1m ran, and base is held by a run now. The window's start is excluded: base-5m, which ran, is
+     * not listed with {@code --since 5m} and is with {@code --since 6m} (the boundary's control); a tick the records
+     * show ran is never called missed; under a retention of 3 minutes the undelivered one is unknown rather than
+     * missed, while the ones with records still tell. A job whose every tick ran answers exit 0.
+     */
+    @Test
+    void auditTellsWhichOccurrencesOfTheScheduleRanAreRunningOrWereMissedFromTheOccurrenceRecords() throws Exception {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
+        String job = unique("audited");
+        TickGuard guard = guard(CompletedTicks.EVERY_OCCURRENCE);
+        deliver(guard, job, base.minus(Duration.ofMinutes(5)), false);
+        deliver(guard, job, base.minus(Duration.ofMinutes(4)), false);
+        deliver(guard, job, base.minus(Duration.ofMinutes(3)), true);
+        deliver(guard, job, base.minus(Duration.ofMinutes(1)), false);
+        FencedLock running = provider("runner")
+                .lockTick(config(job), base, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
+                .lock()
+                .orElseThrow();
+        String[] window = {
+            "audit", job, "--schedule", "rate(1 minute)", "--until", base.toString(), "--every-occurrence"
+        };
+
+        CliProcess.Run text = cli(with(window, "--since", "5m"));
+        assertThat(text.exitCode()).as("a missed occurrence is exit 1: " + text).isEqualTo(1);
+        assertThat(text.out().lines().filter(l -> l.startsWith("  ")).toList())
+                .as(text.toString())
+                .containsExactly(
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(4))) + "  ran",
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(3)))
+                                + "  missed (its occurrence record is open: a run failed or found the job busy, and"
+                                + " no retry completed it)",
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(2))) + "  missed (no occurrence record)",
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(1))) + "  ran",
+                        "  " + Output.exact(base) + "  running (its occurrence record is held)");
+        assertThat(text.out()).contains("5 occurrences: 2 ran, 1 running, 2 missed, 0 older than the retention");
+        System.out.println(getClass().getSimpleName() + " audit:\n" + text.out());
+
+        // without --every-occurrence every tick was called missed under a watermark the job never advances
+        CliProcess.Run withoutTheFlag =
+                cli("audit", job, "--schedule", "rate(1 minute)", "--until", base.toString(), "--since", "5m");
+        assertThat(withoutTheFlag.out()).as(withoutTheFlag.toString()).isEqualTo(text.out());
+        assertThat(withoutTheFlag.err()).contains("has occurrence records", "as with --every-occurrence");
+
+        CliProcess.Run wider = cli(with(window, "--since", "6m"));
+        assertThat(wider.exitCode()).as(wider.toString()).isEqualTo(1);
+        assertThat(wider.out())
+                .as("the window's start is excluded, so one minute more adds base-5m, which ran")
+                .contains("  " + Output.exact(base.minus(Duration.ofMinutes(5))) + "  ran\n")
+                .contains("6 occurrences: 3 ran, 1 running, 2 missed");
+
+        CliProcess.Run json = cli(with(window, "--since", "5m", "--json"));
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+        assertThat(json.out().strip())
+                .startsWith("{\"job\":\"" + job + "\",\"schedule\":{\"expression\":\"rate(1 minute)\","
+                        + "\"syntax\":\"EVENTBRIDGE\",\"timeZone\":\"UTC\"},\"from\":\""
+                        + base.minus(Duration.ofMinutes(5)) + "\",\"until\":\"" + base + "\"")
+                .contains("{\"tick\":\"" + base.minus(Duration.ofMinutes(4)) + "\",\"outcome\":\"RAN\",\"record\":{")
+                .contains("{\"tick\":\"" + base.minus(Duration.ofMinutes(2)) + "\",\"outcome\":\"MISSED\"}")
+                .contains("\"counts\":{\"RAN\":2,\"RUNNING\":1,\"MISSED\":2,\"AT_OR_BEFORE_WATERMARK\":0,"
+                        + "\"MAY_HAVE_EXPIRED\":0}")
+                .endsWith("\"exitCode\":1}");
+
+        CliProcess.Run shortRetention = cli(with(window, "--since", "5m", "--occurrence-retention", "3m"));
+        assertThat(shortRetention.out())
+                .as(shortRetention.toString())
+                .contains("  " + Output.exact(base.minus(Duration.ofMinutes(2)))
+                        + "  unknown (no occurrence record, and older than the retention: it may have expired)")
+                .contains("  " + Output.exact(base.minus(Duration.ofMinutes(4))) + "  ran")
+                .contains("5 occurrences: 2 ran, 1 running, 1 missed, 1 older than the retention, unknown.");
+
+        String clean = unique("audited-clean");
+        for (int i = 2; i >= 0; i--) {
+            deliver(guard, clean, base.minus(Duration.ofMinutes(i)), false);
+        }
+        CliProcess.Run allRan = cli(
+                "audit",
+                clean,
+                "--schedule",
+                "rate(1 minute)",
+                "--until",
+                base.toString(),
+                "--since",
+                "3m",
+                "--every-occurrence");
+        assertThat(allRan.exitCode()).as("none missed: exit 0 " + allRan).isZero();
+        assertThat(allRan.out()).contains("3 occurrences: 3 ran, 0 running, 0 missed");
+        running.unlock();
+    }
+
+    /**
+     * {@code audit} of a job under the watermark: the occurrences at or before it are done, and the output says the
+     * record cannot tell whether each ran; after it, the newest is running while the job's lock is held, the others
+     * missed. An unknown job is exit 1 with no-such-job, not every occurrence missed.
+     */
+    @Test
+    void auditUnderTheWatermarkSaysWhatTheRecordCanStillTell() throws Exception {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
+        String job = unique("audited-watermark");
+        TickGuard guard = guard(CompletedTicks.WATERMARK);
+        deliver(guard, job, base.minus(Duration.ofMinutes(4)), false);
+        deliver(guard, job, base.minus(Duration.ofMinutes(2)), false);
+        FencedLock running =
+                provider("runner").lockTick(config(job), base).lock().orElseThrow();
+
+        CliProcess.Run text =
+                cli("audit", job, "--schedule", "cron(* * * * ? *)", "--until", base.toString(), "--since", "5m");
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(1);
+        String done = "  done (at or before the watermark; the record cannot tell whether it ran)";
+        assertThat(text.out().lines().filter(l -> l.startsWith("  ")).toList())
+                .as(text.toString())
+                .containsExactly(
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(4))) + done,
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(3))) + done,
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(2))) + done,
+                        "  " + Output.exact(base.minus(Duration.ofMinutes(1)))
+                                + "  missed (after the watermark, not running)",
+                        "  " + Output.exact(base)
+                                + "  running (the job's lock is held; the record does not say for which tick: taken"
+                                + " for the newest)");
+        assertThat(text.out())
+                .contains("under the watermark (" + Output.exact(base.minus(Duration.ofMinutes(2))) + ")")
+                .contains("5 occurrences: 0 ran, 1 running, 1 missed, 3 done at or before the watermark");
+
+        String unknown = unique("never-ran");
+        CliProcess.Run none = cli("audit", unknown, "--schedule", "cron(* * * * ? *)", "--since", "5m", "--json");
+        assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
+        assertThat(none.out().strip()).startsWith("{\"error\":\"no-such-job\",\"message\":\"No job named '" + unknown);
+        running.unlock();
+    }
+
+    private static String[] with(String[] args, String... more) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    // ---- processes, not threads: child JVMs on this store -------------------------------------------------------
+
+    /**
+     * The clocks of the first contenders are off (ShedLock's {@code ClockProvider}) by these: leases are judged by the
+     * store's clock, so a skewed process must not take a held lock either.
+     */
+    private static final List<Duration> CLOCK_OFFSETS = List.of(Duration.ofSeconds(30), Duration.ofSeconds(-30));
+
+    /** Child JVMs in the contention run. */
+    private static final int PROCESSES = 4;
+
+    /** Holdings each child takes. */
+    private static final int HOLDINGS_PER_PROCESS = 100;
+
+    private Process contender(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:TieredStopAtLevel=1");
+        command.addAll(jvmOptions());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Contender.class.getName()));
+        command.addAll(storeArgs());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(environment());
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private LockHistory contend(String name, int processes, int holdings, String... extra) throws Exception {
+        List<Process> children = new ArrayList<>();
+        List<Path> outputs = new ArrayList<>();
+        for (int i = 0; i < processes; i++) {
+            Path out = Files.createTempFile("contender-" + i, ".txt");
+            outputs.add(out);
+            List<String> args = new ArrayList<>(
+                    List.of("contend", name, "--holdings", Integer.toString(holdings), "--out", out.toString()));
+            args.addAll(List.of(extra));
+            if (i < CLOCK_OFFSETS.size()) {
+                args.addAll(List.of("--clock-offset", CLOCK_OFFSETS.get(i).toString()));
+            }
+            children.add(contender(args.toArray(String[]::new)));
+        }
+        for (Process child : children) {
+            String ready = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
+                    .readLine();
+            assertThat(ready).as("a contender's start-up report").isEqualTo("READY");
+        }
+        for (Process child : children) {
+            child.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
+            child.getOutputStream().flush();
+        }
+        LockHistory history = new LockHistory();
+        for (int i = 0; i < processes; i++) {
+            Process child = children.get(i);
+            if (!child.waitFor(5, TimeUnit.MINUTES)) {
+                children.forEach(Process::destroyForcibly);
+                throw new AssertionError("contender " + i + " did not finish within 5 minutes");
+            }
+            assertThat(child.exitValue()).as("contender " + i + " exit code").isZero();
+            for (String line : Files.readAllLines(outputs.get(i))) {
+                String[] fields = line.split(" ");
+                history.record(
+                        "process-" + i,
+                        Long.parseLong(fields[0]),
+                        Long.parseLong(fields[1]),
+                        Long.parseLong(fields[2]));
+            }
+            Files.delete(outputs.get(i));
+        }
+        return history;
+    }
+
+    @Test
+    void processesContendingForOneNameNeverOverlapAndTheirFencesIncreaseEvenWithSkewedClocks() throws Exception {
+        LockHistory history = contend(unique("processes"), PROCESSES, HOLDINGS_PER_PROCESS);
+        assertThat(history.size()).isEqualTo(PROCESSES * HOLDINGS_PER_PROCESS);
+        history.assertConsistent();
+    }
+
+    @Test
+    void theMergedHistoryCatchesProcessesWhoseStoreIgnoresItsConditions() throws Exception {
+        LockHistory history = contend(unique("broken-processes"), 2, 50, "--ignore-conditions");
+        assertThat(history.violations())
+                .as("two processes that claim every lock they are refused must be caught")
+                .isNotEmpty();
+    }
+
+    @Test
+    void aHolderKilledWithSigkillKeepsTheLockUntilItsLeaseEndsAndNoLonger() throws Exception {
+        String name = unique("crashed-holder");
+        CloudLockProvider survivor = provider("survivor");
+        survivor.store().read(name); // the survivor's client is connected before the clock starts
+        Process holder = contender("hold", name, "--lease", "PT3S");
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String held = lines.readLine();
+        assertThat(held).as("the holder's report").startsWith("HELD ");
+        long fence = Long.parseLong(held.split(" ")[1]);
+        Instant lockUntil = Instant.parse(held.split(" ")[2]);
+
+        Process kill = new ProcessBuilder("kill", "-9", Long.toString(holder.pid())).start();
+        assertThat(kill.waitFor()).as("kill -9 exit code").isZero();
+        assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        Optional<FencedLock> taken = Optional.empty();
+        Instant takenAt = null;
+        while (taken.isEmpty() && Instant.now().isBefore(lockUntil.plusSeconds(5))) {
+            taken = survivor.tryLock(config(name));
+            takenAt = Instant.now();
+            if (taken.isEmpty()) {
+                Thread.sleep(50);
+            }
+        }
+        assertThat(taken)
+                .as("the lock is taken once the dead holder's lease is over")
+                .isPresent();
+        assertThat(takenAt).as("nobody takes it before its lockUntil").isAfterOrEqualTo(lockUntil);
+        // The survivor judges the lease by its estimate of the store's time, which second-resolution Date headers
+        // bound only to about 1 s plus a round trip, and polls on a machine that may be loaded; a lock kept past its
+        // lease would be kept a whole lease (3 s) longer.
+        assertThat(takenAt)
+                .as("someone takes it within lockUntil + 2.5 s, well before another lease's worth")
+                .isBefore(lockUntil.plusMillis(2_500));
+        assertThat(taken.get().fencingToken()).isEqualTo(fence + 1);
+        taken.get().unlock();
     }
 
     @Override
