@@ -1,9 +1,12 @@
 locals {
   job_name = coalesce(var.job_name, var.app_name)
+  # the store the locks live in: Cosmos DB, or a container or a table of the host's storage account
+  store = var.blob_lock_container != null ? "azure-blob" : var.table_lock_table != null ? "azure-table" : "cosmos"
 }
 
 # Host storage of the Functions runtime (timer schedule status, leases). The locks live in Cosmos DB, or, with
-# blob_lock_container set, in a container of this account that the app reaches with its identity.
+# blob_lock_container or table_lock_table set, in a container or a table of this account that the app reaches with
+# its identity.
 resource "azurerm_storage_account" "host" {
   name                            = var.storage_account_name
   resource_group_name             = var.resource_group_name
@@ -54,6 +57,22 @@ resource "azurerm_role_assignment" "locks" {
   count                = var.blob_lock_container == null ? 0 : 1
   scope                = azurerm_storage_container.locks[0].id
   role_definition_name = "Storage Blob Data Contributor"
+  principal_id         = azurerm_linux_function_app.this.identity[0].principal_id
+}
+
+# The lock table (only with table_lock_table). Table Storage has no expiry rule: occurrence records stay until deleted.
+resource "azurerm_storage_table" "locks" {
+  count                = var.table_lock_table == null ? 0 : 1
+  name                 = var.table_lock_table
+  storage_account_name = azurerm_storage_account.host.name
+}
+
+# Least privilege for the locks in a table: read, add and update entities of the lock table only, with the app's
+# identity (the scope is the table's Resource Manager id).
+resource "azurerm_role_assignment" "lock_table" {
+  count                = var.table_lock_table == null ? 0 : 1
+  scope                = "${azurerm_storage_account.host.id}/tableServices/default/tables/${azurerm_storage_table.locks[0].name}"
+  role_definition_name = "Storage Table Data Contributor"
   principal_id         = azurerm_linux_function_app.this.identity[0].principal_id
 }
 
@@ -118,20 +137,27 @@ resource "azurerm_linux_function_app" "this" {
     CLOUDLOCK_FUNCTION_TIMEOUT             = "PT${var.function_timeout_minutes}M"
     CLOUDLOCK_WHEN_BUSY                    = var.when_busy
     CLOUDLOCK_EVERY_OCCURRENCE             = var.every_occurrence ? "true" : "false"
-    CLOUDLOCK_STORE                        = var.blob_lock_container == null ? "cosmos" : "azure-blob"
-    }, var.blob_lock_container == null ? {
-    CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
-    CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database
-    CLOUDLOCK_COSMOS_CONTAINER = var.cosmos_container
-    } : {
-    CLOUDLOCK_AZURE_BLOB_ENDPOINT  = azurerm_storage_account.host.primary_blob_endpoint
-    CLOUDLOCK_AZURE_BLOB_CONTAINER = var.blob_lock_container
-  })
+    CLOUDLOCK_STORE                        = local.store
+    }, {
+    cosmos = {
+      CLOUDLOCK_COSMOS_ENDPOINT  = var.cosmos_endpoint
+      CLOUDLOCK_COSMOS_DATABASE  = var.cosmos_database
+      CLOUDLOCK_COSMOS_CONTAINER = var.cosmos_container
+    }
+    azure-blob = {
+      CLOUDLOCK_AZURE_BLOB_ENDPOINT  = azurerm_storage_account.host.primary_blob_endpoint
+      CLOUDLOCK_AZURE_BLOB_CONTAINER = var.blob_lock_container
+    }
+    azure-table = {
+      CLOUDLOCK_AZURE_TABLE_ENDPOINT = azurerm_storage_account.host.primary_table_endpoint
+      CLOUDLOCK_AZURE_TABLE_TABLE    = var.table_lock_table
+    }
+  }[local.store])
 
   lifecycle {
     precondition {
-      condition     = (var.cosmos_endpoint == null) != (var.blob_lock_container == null)
-      error_message = "Set either cosmos_endpoint (locks in Cosmos DB) or blob_lock_container (locks in the app's storage account), not both."
+      condition     = length(compact([var.cosmos_endpoint, var.blob_lock_container, var.table_lock_table])) == 1
+      error_message = "Set one of cosmos_endpoint (locks in Cosmos DB), blob_lock_container (in a container of the app's storage account) or table_lock_table (in a table of it), not more."
     }
   }
 }

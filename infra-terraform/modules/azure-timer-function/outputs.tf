@@ -9,7 +9,7 @@ output "principal_id" {
 }
 
 output "job_name" {
-  description = "The job's lock name (CLOUDLOCK_JOB_NAME): the id of its item in the lock container, or its blob's name after the prefix shedlock/."
+  description = "The job's lock name (CLOUDLOCK_JOB_NAME): the id of its item in the lock container, its blob's name after the prefix shedlock/, or its entity's row key (encoded as blob names are) in partition jobs."
   value       = local.job_name
 }
 
@@ -19,6 +19,11 @@ output "application_insights_name" {
 }
 
 output "blob_lock_container" {
-  description = "The Blob Storage lock container in the app's storage account, or null when the locks are in Cosmos DB."
+  description = "The Blob Storage lock container in the app's storage account, or null when the locks are elsewhere."
   value       = var.blob_lock_container
+}
+
+output "table_lock_table" {
+  description = "The Table Storage lock table in the app's storage account, or null when the locks are elsewhere."
+  value       = var.table_lock_table
 }

@@ -104,6 +104,17 @@ variable "blob_lock_container" {
   }
 }
 
+variable "table_lock_table" {
+  description = "Instead of Cosmos DB: a Table Storage table for the locks, created in the app's own storage account (CLOUDLOCK_AZURE_TABLE_TABLE, reached at CLOUDLOCK_AZURE_TABLE_ENDPOINT with the app's identity, which gets Storage Table Data Contributor on that table only). Null: Cosmos DB. Table Storage has no expiry: with every_occurrence, occurrence records stay until someone deletes them."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.table_lock_table == null ? true : can(regex("^[A-Za-z][A-Za-z0-9]{2,62}$", var.table_lock_table))
+    error_message = "A table name has 3 to 63 letters and digits, starting with a letter."
+  }
+}
+
 variable "log_retention_days" {
   description = "Retention of the Log Analytics workspace behind Application Insights, in days."
   type        = number
@@ -116,7 +127,7 @@ variable "log_retention_days" {
 }
 
 variable "app_settings" {
-  description = "Additional app settings. The module sets CLOUDLOCK_STORE (cosmos or azure-blob), CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_AZURE_BLOB_ENDPOINT and CLOUDLOCK_AZURE_BLOB_CONTAINER), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
+  description = "Additional app settings. The module sets CLOUDLOCK_STORE (cosmos, azure-blob or azure-table), CLOUDLOCK_COSMOS_ENDPOINT, CLOUDLOCK_COSMOS_DATABASE, CLOUDLOCK_COSMOS_CONTAINER (or CLOUDLOCK_AZURE_BLOB_ENDPOINT and CLOUDLOCK_AZURE_BLOB_CONTAINER, or CLOUDLOCK_AZURE_TABLE_ENDPOINT and CLOUDLOCK_AZURE_TABLE_TABLE), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TIMER_SCHEDULE, CLOUDLOCK_SCHEDULE, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, AzureFunctionsJobHost__functionTimeout, CLOUDLOCK_WHEN_BUSY and CLOUDLOCK_EVERY_OCCURRENCE from its inputs."
   type        = map(string)
   default     = {}
 

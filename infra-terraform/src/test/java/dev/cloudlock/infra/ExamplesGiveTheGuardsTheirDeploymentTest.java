@@ -62,6 +62,17 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
     /** What Terraform's {@code azurerm_storage_account.primary_blob_endpoint} is: the service URL with a slash. */
     private static final String PRIMARY_BLOB_ENDPOINT = "https://cloudlockdemohost.blob.core.windows.net/";
 
+    /**
+     * What Azure decides for the Function App's storage account at apply time: its blob and table endpoints (the
+     * service URLs with a slash); {@code null} for any other reference.
+     */
+    static final Function<String, String> HOST_ACCOUNT = ref -> switch (ref) {
+        case "azurerm_storage_account.host.primary_blob_endpoint" -> PRIMARY_BLOB_ENDPOINT;
+        case "azurerm_storage_account.host.primary_table_endpoint" ->
+            "https://cloudlockdemohost.table.core.windows.net/";
+        default -> null;
+    };
+
     static Map<String, TerraformModule> modules;
     static Map<String, TerraformModule> examples;
 
@@ -91,6 +102,11 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                     "location", "westeurope",
                     "package_zip", "nightly-report-timer-1.0.0.zip"),
             "azure-blob",
+            Map.of(
+                    "subscription_id", "00000000-0000-0000-0000-000000000000",
+                    "location", "westeurope",
+                    "package_zip", "nightly-report-timer-1.0.0.zip"),
+            "azure-table",
             Map.of(
                     "subscription_id", "00000000-0000-0000-0000-000000000000",
                     "location", "westeurope",
@@ -174,12 +190,8 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
      */
     @Test
     void theAzureBlobExamplesGuardHoldsTheJobForTheHostsTimeoutPlusTheMarginOnBlobStorage() throws Exception {
-        Map<String, String> env = environment(
-                "azure-blob",
-                "job",
-                "azurerm_linux_function_app",
-                "app_settings",
-                ref -> ref.equals("azurerm_storage_account.host.primary_blob_endpoint") ? PRIMARY_BLOB_ENDPOINT : null);
+        Map<String, String> env =
+                environment("azure-blob", "job", "azurerm_linux_function_app", "app_settings", HOST_ACCOUNT);
         String job = env.get("CLOUDLOCK_JOB_NAME") + "-lease";
         Map<String, String> withJob = new HashMap<>(env);
         withJob.put("CLOUDLOCK_JOB_NAME", job);
@@ -289,12 +301,8 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
 
     @Test
     void theAzureBlobExampleLeasesForTheHostsTimeoutInTheContainerTheModuleCreatedAndGranted() {
-        Map<String, String> env = environment(
-                "azure-blob",
-                "job",
-                "azurerm_linux_function_app",
-                "app_settings",
-                ref -> ref.equals("azurerm_storage_account.host.primary_blob_endpoint") ? PRIMARY_BLOB_ENDPOINT : null);
+        Map<String, String> env =
+                environment("azure-blob", "job", "azurerm_linux_function_app", "app_settings", HOST_ACCOUNT);
         GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.NCRONTAB);
         TerraformModule function = modules.get("azure-timer-function");
         long minutes = number(function, "function_timeout_minutes");
@@ -321,9 +329,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                 "app_settings",
                 ref -> ref.startsWith("azurerm_cosmosdb_account.")
                         ? "https://cloudlock-demo.documents.azure.com:443/"
-                        : ref.equals("azurerm_storage_account.host.primary_blob_endpoint")
-                                ? PRIMARY_BLOB_ENDPOINT
-                                : null);
+                        : HOST_ACCOUNT.apply(ref));
         GuardSettings guard = GuardSettings.fromEnvironment(env, Schedule.Syntax.NCRONTAB);
 
         assertThat(GuardStore.type(env).name()).isEqualTo("cosmos");
@@ -402,7 +408,7 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
      */
     private static void assertTheTimerReadsTheModulesSchedule(Class<?> function) {
         String schedule = timerSchedule(function);
-        for (String example : new String[] {"azure", "azure-blob"}) {
+        for (String example : new String[] {"azure", "azure-blob", "azure-table"}) {
             assertThat(schedule)
                     .as(example + ": the @TimerTrigger schedule of " + function.getSimpleName()
                             + " (a schedule written there ignores the module's)")

@@ -19,7 +19,8 @@ import java.util.function.Function;
  * setting, with the module's variable defaults overridden by the inputs a caller (an example) gives it. Evaluates the
  * HCL expressions the modules write there and in their conditions: literals, string templates, references to
  * variables and locals, objects and tuples, indexing, {@code ! && || == !=}, the conditional {@code ? :}, and the
- * functions {@code merge}, {@code coalesce}, {@code contains}, {@code length}, {@code format} with integer verbs, {@code jsonencode} of
+ * functions {@code merge}, {@code coalesce}, {@code compact}, {@code contains}, {@code length}, {@code format} with integer
+ * verbs, {@code jsonencode} of
  * an object of strings, {@code base64encode} and {@code replace} of literal strings; the arguments of the module's own
  * resources and what the platform decides (given by the test). Anything else is an error naming the expression, never
  * a guess.
@@ -318,6 +319,11 @@ final class ModuleEnvironment {
                             .filter(argument -> argument != null && !"".equals(argument))
                             .findFirst()
                             .orElse(null);
+                case "compact":
+                    return ((List<?>) arguments.get(0))
+                            .stream()
+                                    .filter(element -> element != null && !"".equals(element))
+                                    .toList();
                 case "length":
                     return (long)
                             (arguments.get(0) instanceof Map<?, ?> map

@@ -58,7 +58,13 @@ class ModulesOfferTheirStoresTest {
                     "service_config.environment_variables"),
             new Choice("azure-timer-function", "cosmos", "azure", "azurerm_linux_function_app", "app_settings"),
             new Choice(
-                    "azure-timer-function", "azure-blob", "azure-blob", "azurerm_linux_function_app", "app_settings"));
+                    "azure-timer-function", "azure-blob", "azure-blob", "azurerm_linux_function_app", "app_settings"),
+            new Choice(
+                    "azure-timer-function",
+                    "azure-table",
+                    "azure-table",
+                    "azurerm_linux_function_app",
+                    "app_settings"));
 
     /** The endpoints Azure decides at apply time; every other reference is an input or a module's argument. */
     private static final Function<String, String> PLATFORM =
@@ -139,15 +145,20 @@ class ModulesOfferTheirStoresTest {
     }
 
     @Test
-    void theAzureModuleRefusesBothStoresAndNeither() {
+    void theAzureModuleRefusesTwoStoresAndNone() {
         Choice blob = CHOICES.get(4);
         assertThat(failedPreconditions(blob, Map.of("cosmos_endpoint", Optional.of("https://locks.example/"))))
-                .as("both stores")
+                .as("Cosmos DB and a container")
                 .singleElement(STRING)
-                .contains("not both");
+                .contains("not more");
+        assertThat(failedPreconditions(blob, Map.of("table_lock_table", Optional.of("locks"))))
+                .as("a container and a table")
+                .singleElement(STRING)
+                .contains("not more");
         assertThat(failedPreconditions(blob, Map.of("blob_lock_container", Optional.empty())))
-                .as("neither store")
-                .hasSize(1);
+                .as("no store")
+                .singleElement(STRING)
+                .contains("Set one of cosmos_endpoint", "blob_lock_container", "table_lock_table");
     }
 
     /** The negative control: an environment with another store's variable, or without a required one, is caught. */

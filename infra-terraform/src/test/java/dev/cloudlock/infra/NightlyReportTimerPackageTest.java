@@ -66,9 +66,7 @@ class NightlyReportTimerPackageTest {
                 "job",
                 "azurerm_linux_function_app",
                 "app_settings",
-                ref -> ref.equals("azurerm_storage_account.host.primary_blob_endpoint")
-                        ? "https://cloudlockdemohost.blob.core.windows.net/"
-                        : null);
+                ExamplesGiveTheGuardsTheirDeploymentTest.HOST_ACCOUNT);
         connectionString = Emulators.azuriteConnectionString(Emulators.azurite());
         // what the module creates: the lock container in the app's storage account
         container().createIfNotExists();

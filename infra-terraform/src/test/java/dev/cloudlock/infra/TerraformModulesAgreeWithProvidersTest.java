@@ -161,6 +161,8 @@ class TerraformModulesAgreeWithProvidersTest {
                                 variable("cosmos", "container"),
                                 variable("azure-blob", "endpoint"),
                                 variable("azure-blob", "container"),
+                                variable("azure-table", "endpoint"),
+                                variable("azure-table", "table"),
                                 GuardSetting.JOB_NAME.variable(),
                                 AzureGuardSettings.TIMER_SCHEDULE,
                                 GuardSetting.TICK_RESOLUTION.variable(),
