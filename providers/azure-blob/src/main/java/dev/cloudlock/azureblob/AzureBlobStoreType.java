@@ -7,7 +7,7 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.spi.AbstractStoreType;
-import dev.cloudlock.spi.EntraIdEndpoints;
+import dev.cloudlock.spi.EntraId;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -116,28 +116,23 @@ public final class AzureBlobStoreType extends AbstractStoreType {
         if (endpoint != null) {
             boolean ownSetting = account.setting().equals(BlobAccount.ENDPOINT)
                     && settings.get(ENDPOINT).isPresent();
-            EntraIdEndpoints.requireHttps(
-                    endpoint, ownSetting ? settings.spelling(ENDPOINT) : account.setting(), "blob");
+            EntraId.requireHttps(endpoint, ownSetting ? settings.spelling(ENDPOINT) : account.setting(), "blob");
         }
         return account.configure(new BlobServiceClientBuilder(), () -> entraId(settings))
                 .buildClient();
     }
 
-    /** The application's {@code TokenCredential}, else Azure Identity's {@code DefaultAzureCredential}. */
+    /**
+     * The application's {@code TokenCredential}, else Azure Identity's {@code DefaultAzureCredential}: a lambda, not a
+     * method reference, so that {@link AzureIdentity} is loaded only when the credential is asked for.
+     */
     private static TokenCredential entraId(StoreSettings settings) {
-        return settings.client(TokenCredential.class).orElseGet(() -> {
-            try {
-                return AzureIdentity.defaultCredential();
-            } catch (NoClassDefFoundError absent) {
-                throw new IllegalArgumentException(
-                        "The Blob Storage account is to be reached with Entra ID (an endpoint and no connection"
-                                + " string), and com.azure:azure-identity is not on the class path: add that"
-                                + " dependency (for DefaultAzureCredential: a managed identity, the environment,"
-                                + " Azure CLI), or give the application a TokenCredential, or set "
-                                + settings.spelling(CONNECTION_STRING),
-                        absent);
-            }
-        });
+        return EntraId.credential(
+                settings,
+                TokenCredential.class,
+                () -> AzureIdentity.defaultCredential(),
+                "Blob Storage",
+                CONNECTION_STRING);
     }
 
     /** Loaded only when an Entra ID credential is needed, so that azure-identity may be absent otherwise. */

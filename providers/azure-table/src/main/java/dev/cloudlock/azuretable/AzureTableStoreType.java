@@ -7,7 +7,7 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.spi.AbstractStoreType;
-import dev.cloudlock.spi.EntraIdEndpoints;
+import dev.cloudlock.spi.EntraId;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -122,32 +122,28 @@ public final class AzureTableStoreType extends AbstractStoreType {
 
     /**
      * A client of the table service at {@code endpoint} with Entra ID, whose token the Azure SDK sends only over
-     * https: any other endpoint is refused naming {@code setting}, before any request ({@link EntraIdEndpoints}, as
+     * https: any other endpoint is refused naming {@code setting}, before any request ({@link EntraId}, as
      * the Blob Storage store refuses it).
      */
     private static TableServiceClient entraId(String endpoint, String setting, StoreSettings settings) {
-        String url = EntraIdEndpoints.requireHttps(endpoint, setting, "table");
+        String url = EntraId.requireHttps(endpoint, setting, "table");
         return new TableServiceClientBuilder()
                 .endpoint(url)
                 .credential(credential(settings))
                 .buildClient();
     }
 
-    /** The application's {@code TokenCredential}, else Azure Identity's {@code DefaultAzureCredential}. */
+    /**
+     * The application's {@code TokenCredential}, else Azure Identity's {@code DefaultAzureCredential}: a lambda, not a
+     * method reference, so that {@link AzureIdentity} is loaded only when the credential is asked for.
+     */
     private static TokenCredential credential(StoreSettings settings) {
-        return settings.client(TokenCredential.class).orElseGet(() -> {
-            try {
-                return AzureIdentity.defaultCredential();
-            } catch (NoClassDefFoundError absent) {
-                throw new IllegalArgumentException(
-                        "The Table Storage account is to be reached with Entra ID (an endpoint and no connection"
-                                + " string), and com.azure:azure-identity is not on the class path: add that"
-                                + " dependency (for DefaultAzureCredential: a managed identity, the environment,"
-                                + " Azure CLI), or give the application a TokenCredential, or set "
-                                + settings.spelling(CONNECTION_STRING),
-                        absent);
-            }
-        });
+        return EntraId.credential(
+                settings,
+                TokenCredential.class,
+                () -> AzureIdentity.defaultCredential(),
+                "Table Storage",
+                CONNECTION_STRING);
     }
 
     /** Loaded only when an Entra ID credential is needed, so that azure-identity may be absent otherwise. */

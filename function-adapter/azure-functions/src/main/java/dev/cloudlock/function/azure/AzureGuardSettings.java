@@ -4,7 +4,7 @@ import dev.cloudlock.azureblob.BlobAccount;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.function.GuardSettings;
 import dev.cloudlock.function.Schedule;
-import dev.cloudlock.spi.EntraIdEndpoints;
+import dev.cloudlock.spi.EntraId;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -68,7 +68,7 @@ public record AzureGuardSettings(
             }
             if (endpoint != null) {
                 try {
-                    EntraIdEndpoints.requireHttps(endpoint, "The Blob Storage endpoint", "blob");
+                    EntraId.requireHttps(endpoint, "The Blob Storage endpoint", "blob");
                 } catch (IllegalArgumentException notHttps) {
                     throw new LockStoreConfigurationException(notHttps.getMessage(), notHttps);
                 }
