@@ -76,49 +76,11 @@ class AzureBlobLockStoreTest {
 
     @Test
     void requestsPerOperation() {
-        String name = unique("rt");
-        CloudLockProvider a = provider("a");
-        CloudLockProvider b = provider("b");
-        CloudLockProvider c = provider("c");
-        b.store().read("warm-up"); // b's and c's first calls already gave them the store's time
-        c.store().read("warm-up");
-        REQUESTS.set(0);
-        FencedLock first = a.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("first-ever acquire, and the first call of a process: GET 404 for the store's time, from which"
-                        + " the acquisition starts, PUT If-None-Match")
-                .isEqualTo(2);
-        FencedLock extended =
-                (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("extend: PUT If-Match").isEqualTo(1);
-        extended.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release: PUT If-Match").isEqualTo(1);
-
-        FencedLock again = a.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("steady-state acquire by the previous holder: PUT If-Match")
-                .isEqualTo(1);
-        assertThat(again.fencingToken()).isEqualTo(first.fencingToken() + 1);
-        again.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
-
-        FencedLock other = b.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("acquire after someone else: GET, PUT If-Match")
-                .isEqualTo(2);
-        assertThat(c.lock(config(name))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("refused while held: the GET shows the holder, core reads no more")
-                .isEqualTo(1);
-        other.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
-
-        FencedLock back = a.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("previous holder whose remembered ETag is stale: PUT 412, GET, PUT")
-                .isEqualTo(3);
-        assertThat(back.fencingToken()).isEqualTo(other.fencingToken() + 1);
-        back.unlock();
+        KnownStateRequests.perOperation(
+                AzureBlobLockStoreTest::provider,
+                () -> REQUESTS.getAndSet(0),
+                unique("rt"),
+                new KnownStateRequests.Requests("GET", "PUT If-None-Match", "PUT If-Match"));
     }
 
     @Test

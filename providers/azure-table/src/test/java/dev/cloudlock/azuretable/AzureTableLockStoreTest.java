@@ -78,49 +78,11 @@ class AzureTableLockStoreTest {
 
     @Test
     void requestsPerOperation() {
-        String name = unique("rt");
-        CloudLockProvider a = provider("a");
-        CloudLockProvider b = provider("b");
-        CloudLockProvider c = provider("c");
-        b.store().read("warm-up"); // b's and c's first calls already gave them the store's time
-        c.store().read("warm-up");
-        REQUESTS.set(0);
-        FencedLock first = a.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("first-ever acquire, and the first call of a process: Get Entity 404 for the store's time, from"
-                        + " which the acquisition starts, Insert Entity")
-                .isEqualTo(2);
-        FencedLock extended =
-                (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("extend: Update Entity If-Match").isEqualTo(1);
-        extended.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release: Update Entity If-Match").isEqualTo(1);
-
-        FencedLock again = a.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("steady-state acquire by the previous holder: Update Entity If-Match")
-                .isEqualTo(1);
-        assertThat(again.fencingToken()).isEqualTo(first.fencingToken() + 1);
-        again.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
-
-        FencedLock other = b.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("acquire after someone else: Get Entity, Update Entity If-Match")
-                .isEqualTo(2);
-        assertThat(c.lock(config(name))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("refused while held: the Get Entity shows the holder, core reads no more")
-                .isEqualTo(1);
-        other.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
-
-        FencedLock back = a.tryLock(config(name)).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("previous holder whose remembered ETag is stale: Update 412, Get Entity, Update")
-                .isEqualTo(3);
-        assertThat(back.fencingToken()).isEqualTo(other.fencingToken() + 1);
-        back.unlock();
+        KnownStateRequests.perOperation(
+                AzureTableLockStoreTest::provider,
+                () -> REQUESTS.getAndSet(0),
+                unique("rt"),
+                new KnownStateRequests.Requests("Get Entity", "Insert Entity", "Update Entity If-Match"));
     }
 
     @Test

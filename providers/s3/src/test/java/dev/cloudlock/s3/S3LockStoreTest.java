@@ -68,56 +68,11 @@ class S3LockStoreTest {
 
     @Test
     void requestsPerOperation() {
-        CloudLockProvider a = provider("a");
-        CloudLockProvider b = provider("b");
-        CloudLockProvider c = provider("c");
-        b.store().read("warm-up"); // b's and c's first calls already gave them S3's time
-        c.store().read("warm-up");
-        REQUESTS.set(0);
-        FencedLock first = a.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("first-ever acquire, and the first call of a process: GET 404 for S3's time, from which the"
-                        + " acquisition starts, PUT If-None-Match")
-                .isEqualTo(2);
-        FencedLock extended =
-                (FencedLock) first.extend(Duration.ofMinutes(2), Duration.ZERO).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0)).as("extend: PUT If-Match").isEqualTo(1);
-        extended.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release: PUT If-Match").isEqualTo(1);
-
-        FencedLock again = a.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("steady-state acquire by the previous holder: PUT If-Match")
-                .isEqualTo(1);
-        assertThat(again.fencingToken()).isEqualTo(first.fencingToken() + 1);
-        again.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
-
-        FencedLock other = b.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("acquire after someone else: GET, PUT If-Match")
-                .isEqualTo(2);
-        assertThat(c.lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("refused while held: the GET shows the holder, core reads no more")
-                .isEqualTo(1);
-        other.unlock();
-        assertThat(REQUESTS.getAndSet(0)).as("release").isEqualTo(1);
-
-        FencedLock back = a.tryLock(config("rt")).orElseThrow();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("previous holder whose remembered ETag is stale: PUT 412, GET, PUT")
-                .isEqualTo(3);
-        assertThat(back.fencingToken()).isEqualTo(other.fencingToken() + 1);
-        back.unlock();
-        b.tryLock(config("rt")).orElseThrow();
-        REQUESTS.set(0);
-        assertThat(a.lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0))
-                .as("refused: a's PUT 412 above told it others write the name, so the GET first shows the holder")
-                .isEqualTo(1);
-        assertThat(a.lock(config("rt"))).isEmpty();
-        assertThat(REQUESTS.getAndSet(0)).as("refused again: one GET").isEqualTo(1);
+        KnownStateRequests.perOperation(
+                S3LockStoreTest::provider,
+                () -> REQUESTS.getAndSet(0),
+                "rt-" + System.nanoTime(),
+                new KnownStateRequests.Requests("GET", "PUT If-None-Match", "PUT If-Match"));
     }
 
     @Test
