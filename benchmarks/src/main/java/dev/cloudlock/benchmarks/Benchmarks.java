@@ -204,15 +204,24 @@ public final class Benchmarks {
         report.put("machine", machine());
         report.put("quick", quick);
         report.put("providers", providers);
-        report.put(
-                "lambdaGuard",
-                LambdaGuardBenchmark.run(
-                        quick ? 1 : 5,
-                        quick ? 5 : 100,
-                        LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS,
-                        !quick,
-                        repo,
-                        report));
+        // The Lambda guard's section runs the real runtime client, with fixed waits: when it fails (on a loaded
+        // machine), the report still keeps the lock cycles measured above, and says what failed.
+        try {
+            report.put(
+                    "lambdaGuard",
+                    LambdaGuardBenchmark.run(
+                            quick ? 1 : 5,
+                            quick ? 5 : 100,
+                            LambdaGuardBenchmark.RECOMMENDED_JVM_OPTIONS,
+                            !quick,
+                            repo,
+                            report));
+        } catch (Exception e) {
+            String failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+            report.paragraph("**The Lambda guard's section failed, and is left out:** " + failure + ". The sections"
+                    + " above were measured in full.");
+            report.put("lambdaGuard", Map.of("failed", failure));
+        }
         return report;
     }
 
