@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.LambdaRuntimeApi;
+import dev.cloudlock.emulators.OutsideProject;
 import dev.cloudlock.function.spring.TickSource;
 import java.io.File;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +41,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 class SpringCloudFunctionLambdaPackageIT {
 
-    private static final Path SAMPLE = property("cloudlock.sample.dir");
-    private static final Path WORK = property("cloudlock.sample.work");
+    private static final Path WORK = OutsideProject.property("cloudlock.sample.work");
     private static final Path JAR = WORK.resolve("target/nightly-report-spring-lambda-1.0.0.jar");
     private static final String HANDLER =
             "org.springframework.cloud.function.adapter.aws.FunctionInvoker::handleRequest";
@@ -53,16 +51,9 @@ class SpringCloudFunctionLambdaPackageIT {
 
     @BeforeAll
     static void buildTheSampleAsAUserWouldAndDeployIt() throws Exception {
-        copySample();
         // the artifacts the reactor packaged, installed by invoker:install into this module's target/it-repo;
         // everything else (Spring, Maven's plugins) from the user's own repository
-        maven(
-                "-q",
-                "-B",
-                "package",
-                "-Dcloudlock.version=" + System.getProperty("cloudlock.version"),
-                "-Dmaven.repo.local=" + property("cloudlock.sample.repository"),
-                "-Dmaven.repo.local.tail=" + property("cloudlock.maven.repository"));
+        OutsideProject.packageSample("-Dcloudlock.version=" + System.getProperty("cloudlock.version"));
         ExamplesGiveTheGuardsTheirDeploymentTest.parse();
         environment = ExamplesGiveTheGuardsTheirDeploymentTest.environment(
                 "aws", "job", "aws_lambda_function", "environment.variables", ref -> null);
@@ -220,56 +211,5 @@ class SpringCloudFunctionLambdaPackageIT {
             }
         }
         return Files.readString(log);
-    }
-
-    /**
-     * Copies the sample's pom and sources into this module's {@code target/}, with a {@code .mvn} folder of its own so
-     * that Maven takes the copy, not this repository, for the project's root.
-     */
-    private static void copySample() throws IOException {
-        if (Files.exists(WORK)) {
-            try (Stream<Path> old = Files.walk(WORK)) {
-                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
-        }
-        Files.createDirectories(WORK.resolve(".mvn"));
-        Files.copy(SAMPLE.resolve("pom.xml"), WORK.resolve("pom.xml"));
-        try (Stream<Path> sources = Files.walk(SAMPLE.resolve("src"))) {
-            for (Path source : sources.toList()) {
-                Path copy = WORK.resolve(SAMPLE.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(copy);
-                } else {
-                    Files.copy(source, copy);
-                }
-            }
-        }
-    }
-
-    /** Runs the Maven that runs this build ({@code maven.home}) on the sample's copy. */
-    private static void maven(String... arguments) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(property("cloudlock.maven.home").resolve("bin/mvn").toString());
-        command.addAll(List.of(arguments));
-        Path output = Files.createTempFile("maven", ".log");
-        Process maven = new ProcessBuilder(command)
-                .directory(WORK.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
-        if (!maven.waitFor(15, TimeUnit.MINUTES) || maven.exitValue() != 0) {
-            throw new AssertionError(
-                    "mvn " + String.join(" ", arguments) + " in " + WORK + " failed:\n" + Files.readString(output));
-        }
-    }
-
-    private static Path property(String name) {
-        String value = System.getProperty(name);
-        if (value == null) {
-            throw new IllegalStateException(name + " is not set: run this test with ./mvnw verify (failsafe sets it)");
-        }
-        return Path.of(value).toAbsolutePath().normalize();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cloudlock.dynamodb.DynamoDbLockProvider;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.OutsideProject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,8 +36,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 class SpringBootAppIT {
 
-    private static final Path SAMPLE = property("cloudlock.sample.dir");
-    private static final Path WORK = property("cloudlock.sample.work");
+    private static final Path WORK = OutsideProject.property("cloudlock.sample.work");
     private static final Path JAR = WORK.resolve("target/nightly-report-1.0.0.jar");
     private static final Pattern LINE = Pattern.compile("nightly-report (started|finished) at (\\S+)");
 
@@ -45,16 +44,9 @@ class SpringBootAppIT {
 
     @BeforeAll
     static void buildTheSampleAsAUserWould() throws Exception {
-        copySample();
         // the artifacts the reactor packaged, installed by invoker:install into this module's target/it-repo;
         // everything else (Spring Boot, Maven's plugins) from the user's own repository, or downloaded into it-repo
-        maven(
-                "-q",
-                "-B",
-                "package",
-                "-DskipTests",
-                "-Dmaven.repo.local=" + property("cloudlock.sample.repository"),
-                "-Dmaven.repo.local.tail=" + property("cloudlock.maven.repository"));
+        OutsideProject.packageSample("-DskipTests");
         dynalite = Emulators.dynalite();
         try (DynamoDbClient client = DynamoDbClient.builder()
                 .endpointOverride(java.net.URI.create(dynalite.endpoint()))
@@ -89,7 +81,7 @@ class SpringBootAppIT {
     void theSampleHoldsTheStoreThisBuildPackaged() throws IOException {
         String version = System.getProperty("cloudlock.version");
         String file = "cloudlock-dynamodb-" + version + ".jar";
-        Path packaged = property("cloudlock.sample.repository")
+        Path packaged = OutsideProject.property("cloudlock.sample.repository")
                 .resolve("dev/cloudlock/cloudlock-dynamodb/" + version + "/" + file);
         try (ZipFile jar = new ZipFile(JAR.toFile())) {
             ZipEntry entry = jar.getEntry("BOOT-INF/lib/" + file);
@@ -204,56 +196,5 @@ class SpringBootAppIT {
             }
         }
         return runs;
-    }
-
-    /**
-     * Copies the sample's pom and sources into this module's {@code target/}, with a {@code .mvn} folder of its
-     * own so that Maven takes the copy, not this repository, for the project's root.
-     */
-    private static void copySample() throws IOException {
-        if (Files.exists(WORK)) {
-            try (Stream<Path> old = Files.walk(WORK)) {
-                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
-        }
-        Files.createDirectories(WORK.resolve(".mvn"));
-        Files.copy(SAMPLE.resolve("pom.xml"), WORK.resolve("pom.xml"));
-        try (Stream<Path> sources = Files.walk(SAMPLE.resolve("src"))) {
-            for (Path source : sources.toList()) {
-                Path copy = WORK.resolve(SAMPLE.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(copy);
-                } else {
-                    Files.copy(source, copy);
-                }
-            }
-        }
-    }
-
-    /** Runs the Maven that runs this build ({@code maven.home}) on the sample's copy. */
-    private static void maven(String... arguments) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(property("cloudlock.maven.home").resolve("bin/mvn").toString());
-        command.addAll(List.of(arguments));
-        Path output = Files.createTempFile("maven", ".log");
-        Process maven = new ProcessBuilder(command)
-                .directory(WORK.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
-        if (!maven.waitFor(15, TimeUnit.MINUTES) || maven.exitValue() != 0) {
-            throw new AssertionError(
-                    "mvn " + String.join(" ", arguments) + " in " + WORK + " failed:\n" + Files.readString(output));
-        }
-    }
-
-    private static Path property(String name) {
-        String value = System.getProperty(name);
-        if (value == null) {
-            throw new IllegalStateException(name + " is not set: run this test with ./mvnw verify (failsafe sets it)");
-        }
-        return Path.of(value).toAbsolutePath().normalize();
     }
 }
