@@ -2,13 +2,19 @@ package dev.cloudlock.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cloudlock.core.InMemoryStoreType;
+import dev.cloudlock.spi.StoreType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Every store and function page follows one template, so a reader finds the same answer in the same place. */
+/**
+ * Every store and function page follows one template, so a reader finds the same answer in the same place; and every
+ * store has its page, named after it, and every store page a store this build registers.
+ */
 class DocsTemplateTest {
 
     static final List<String> TEMPLATE = List.of(
@@ -20,24 +26,41 @@ class DocsTemplateTest {
             "Requests and cost",
             "Limits",
             "How it is tested");
-    static final List<String> PAGES = List.of(
-            "stores/dynamodb.md",
-            "stores/s3.md",
-            "stores/firestore.md",
-            "stores/cosmos.md",
-            "stores/azure-blob.md",
-            "stores/azure-table.md",
-            "functions/aws-lambda.md",
-            "functions/gcp-functions.md",
-            "functions/azure-functions.md",
-            "functions/spring-cloud-function.md");
-
     private final Path root = Path.of("..").toAbsolutePath().normalize();
 
     @Test
     void everyStoreAndFunctionPageHasTheTemplatesHeadingsInOrder() throws IOException {
-        for (String page : PAGES) {
-            assertThat(headings(root.resolve("docs").resolve(page))).as(page).isEqualTo(TEMPLATE);
+        List<Path> pages = Stream.concat(pages("stores").stream(), pages("functions").stream())
+                .toList();
+        assertThat(pages).hasSizeGreaterThanOrEqualTo(10);
+        for (Path page : pages) {
+            assertThat(headings(page)).as(root.relativize(page).toString()).isEqualTo(TEMPLATE);
+        }
+    }
+
+    /**
+     * The store pages are {@code docs/stores/<store>.md} for exactly the stores the build registers (all of them are on
+     * this module's class path): a store without its page, or a page whose store is not registered, is caught.
+     */
+    @Test
+    void everyStoreTheBuildRegistersHasItsPageAndNoOther() throws IOException {
+        List<String> stores = StoreType.all().stream()
+                .map(StoreType::name)
+                .filter(name -> !name.equals(InMemoryStoreType.NAME))
+                .sorted()
+                .toList();
+        List<String> pages = pages("stores").stream()
+                .map(page -> page.getFileName().toString().replaceFirst("\\.md$", ""))
+                .sorted()
+                .toList();
+        assertThat(pages).isEqualTo(stores);
+    }
+
+    private List<Path> pages(String folder) throws IOException {
+        try (Stream<Path> files = Files.list(root.resolve("docs").resolve(folder))) {
+            return files.filter(file -> file.toString().endsWith(".md"))
+                    .sorted()
+                    .toList();
         }
     }
 

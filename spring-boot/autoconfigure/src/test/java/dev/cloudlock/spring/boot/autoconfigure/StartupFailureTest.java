@@ -38,8 +38,8 @@ class StartupFailureTest {
             FailureAnalysis analysis = new CloudLockFailureAnalyzer().analyze(failure);
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription())
-                    .isEqualTo("cloudlock.store is not set, and several store modules are on the class path:"
-                            + " azure-blob, azure-table, cosmos, dynamodb, firestore, s3");
+                    .isEqualTo("cloudlock.store is not set, and several store modules are on the class path: "
+                            + String.join(", ", StoreModules.names()));
         });
     }
 
