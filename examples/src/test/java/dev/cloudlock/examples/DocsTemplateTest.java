@@ -27,6 +27,7 @@ class DocsTemplateTest {
             "stores/cosmos.md",
             "stores/azure-blob.md",
             "stores/azure-table.md",
+            "stores/spanner.md",
             "functions/aws-lambda.md",
             "functions/gcp-functions.md",
             "functions/azure-functions.md",

@@ -1,6 +1,9 @@
 package dev.cloudlock.spanner;
 
+import com.google.cloud.Timestamp;
+import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Spanner;
+import com.google.cloud.spanner.Statement;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
@@ -8,6 +11,8 @@ import dev.cloudlock.testkit.StoreCapabilities;
 import dev.cloudlock.testkit.WireFaultInterceptor;
 import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,7 +45,8 @@ class SpannerContractTest extends LockProviderContract {
     }
 
     /**
-     * Spanner's clock, a missing table, a never-answering endpoint and the wire of {@link #ON_WIRE}, on which
+     * Spanner's clock, a missing table, a never-answering endpoint, the expiry column and the wire of
+     * {@link #ON_WIRE}, on which
      * Spanner's time travels inside the gRPC messages. No stray record: the table's column types admit only what a
      * lock record holds.
      */
@@ -53,7 +59,25 @@ class SpannerContractTest extends LockProviderContract {
                 .wire(WIRE, this::providerOnWire)
                 .wireCarriesStoreTime(false)
                 .contention(4, 20)
+                .expiryReader(SpannerContractTest::readExpiry)
                 .build();
+    }
+
+    /** The row's {@code expires_at}, the column the table's row deletion policy deletes it after. */
+    private static Optional<Instant> readExpiry(String name) {
+        try (ResultSet rows = SpannerBackends.client()
+                .getDatabaseClient(SpannerBackends.DATABASE_ID)
+                .singleUse()
+                .executeQuery(Statement.newBuilder("SELECT expires_at FROM shedlock WHERE name = @name")
+                        .bind("name")
+                        .to(name)
+                        .build())) {
+            if (!rows.next() || rows.isNull(0)) {
+                return Optional.empty();
+            }
+            Timestamp at = rows.getTimestamp(0);
+            return Optional.of(Instant.ofEpochSecond(at.getSeconds(), at.getNanos()));
+        }
     }
 
     private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
