@@ -39,7 +39,7 @@ class StartupFailureTest {
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription())
                     .isEqualTo("cloudlock.store is not set, and several store modules are on the class path:"
-                            + " azure-blob, azure-table, cosmos, dynamodb, firestore, s3");
+                            + " azure-blob, azure-table, cosmos, dynamodb, firestore, s3, spanner");
         });
     }
 

@@ -46,7 +46,7 @@ class StoreMetadataTest {
     void everyStoreOfTheStarterIsDescribed() {
         assertThat(StoreType.all())
                 .extracting(StoreType::name)
-                .contains("dynamodb", "s3", "firestore", "cosmos", "azure-blob", "azure-table", "in-memory");
+                .contains("dynamodb", "s3", "firestore", "cosmos", "azure-blob", "azure-table", "spanner", "in-memory");
     }
 
     /** The metadata of {@code types}, in Spring's format, one field a line. */
