@@ -26,6 +26,8 @@ import java.util.List;
  *       {@code cloudlock.s3proxy.jar}.</li>
  *   <li>{@link #firestore()}: the official Cloud Firestore emulator, from the jar of the Google Cloud CLI component
  *       {@code cloud-firestore-emulator} ({@code CLOUDLOCK_FIRESTORE_EMULATOR_JAR} names another jar).</li>
+ *   <li>{@link #spannerHost()}: the Cloud Spanner emulator of the Debian package
+ *       {@code google-cloud-cli-spanner-emulator} (its REST gateway, which runs the gRPC server).</li>
  *   <li>{@link #cosmos()}: {@code @vercel/cosmosdb-server} (Cosmos DB, NoSQL API) behind our launcher
  *       {@code emulators/cosmos-launcher.js}, serving TLS with a certificate generated here by {@code keytool}; the
  *       client trusts it through {@link #cosmosTrustStore()}.</li>
@@ -40,6 +42,8 @@ public final class Emulators {
     private static EmulatorProcess moto;
     private static EmulatorProcess dynalite;
     private static EmulatorProcess firestore;
+    private static EmulatorProcess spanner;
+    private static int spannerGrpcPort;
     private static EmulatorProcess s3proxy;
     private static EmulatorProcess cosmos;
     private static EmulatorProcess azurite;
@@ -244,6 +248,41 @@ public final class Emulators {
     /** Deletes every document in the shared Firestore emulator. */
     public static void resetFirestore() {
         firestore().delete("/emulator/v1/projects/" + FIRESTORE_PROJECT + "/databases/(default)/documents");
+    }
+
+    /** Where the Debian package google-cloud-cli-spanner-emulator installs the Cloud Spanner emulator. */
+    public static final String SPANNER_EMULATOR_DIR = "/usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator";
+
+    /**
+     * The {@code host:port} of the shared Cloud Spanner emulator's gRPC server, for {@code SpannerOptions
+     * .setEmulatorHost}. It starts empty: a test creates its instance and database. The emulator is the gateway of
+     * {@value #SPANNER_EMULATOR_DIR} (or of the folder {@code CLOUDLOCK_SPANNER_EMULATOR_DIR} names), whose REST port
+     * tells when it is up and which runs {@code emulator_main} on a second free port; both are stopped with it.
+     */
+    public static synchronized String spannerHost() {
+        if (spanner == null || !spanner.isAlive()) {
+            Path dir = Path.of(System.getenv().getOrDefault("CLOUDLOCK_SPANNER_EMULATOR_DIR", SPANNER_EMULATOR_DIR));
+            if (!Files.isExecutable(dir.resolve("gateway_main")) || !Files.isExecutable(dir.resolve("emulator_main"))) {
+                throw new IllegalStateException("The Cloud Spanner emulator is not installed: " + dir + " holds no"
+                        + " gateway_main and emulator_main. Install the Debian package"
+                        + " google-cloud-cli-spanner-emulator (or 'gcloud components install cloud-spanner-emulator'),"
+                        + " or point CLOUDLOCK_SPANNER_EMULATOR_DIR at the folder holding them");
+            }
+            spanner = EmulatorProcess.start(
+                    "spanner",
+                    port -> {
+                        spannerGrpcPort = EmulatorProcess.freePort();
+                        return List.of(
+                                dir.resolve("gateway_main").toString(),
+                                "--hostname=127.0.0.1",
+                                "--http_port=" + port,
+                                "--grpc_port=" + spannerGrpcPort,
+                                "--grpc_binary=" + dir.resolve("emulator_main"));
+                    },
+                    "/v1/projects",
+                    Duration.ofSeconds(30));
+        }
+        return "127.0.0.1:" + spannerGrpcPort;
     }
 
     /** The key the Cosmos DB launcher expects: Microsoft's published emulator key (the launcher checks no key). */
