@@ -3,6 +3,7 @@ package dev.cloudlock.reactor;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
+import dev.cloudlock.core.TickStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -104,6 +105,28 @@ public final class ReactiveLocks {
         Objects.requireNonNull(tick, "tick");
         return Mono.fromCallable(() -> provider.lockTick(lockConfiguration, tick))
                 .subscribeOn(storeCalls);
+    }
+
+    /**
+     * Runs {@code work} once for the scheduled occurrence {@code tick}: under its lock when {@link #lockTick} acquires
+     * it, the tick recorded as completed when the work completes ({@link FencedLock#completeTick()}) and left open for
+     * a retry when it fails or is cancelled (the lock released).
+     *
+     * @return the attempt's status: {@link TickStatus#ACQUIRED} once the work completed; {@link TickStatus#BUSY} or
+     *     {@link TickStatus#DONE} without running it; the work's failure as an error
+     */
+    public Mono<TickStatus> runTick(LockConfiguration lockConfiguration, Instant tick, LongFunction<Mono<?>> work) {
+        Objects.requireNonNull(work, "work");
+        return lockTick(lockConfiguration, tick)
+                .flatMap(attempt -> attempt.lock()
+                        .map(lock -> Mono.usingWhen(
+                                Mono.just(lock),
+                                held -> work.apply(held.fencingToken()).then(Mono.just(TickStatus.ACQUIRED)),
+                                held -> Mono.<Void>fromRunnable(held::completeTick)
+                                        .subscribeOn(storeCalls),
+                                (held, failure) -> release(held),
+                                this::release))
+                        .orElseGet(() -> Mono.just(attempt.status())));
     }
 
     /** Releases {@code lock} on the store calls' scheduler. */
