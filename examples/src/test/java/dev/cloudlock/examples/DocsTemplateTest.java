@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Every store and function page follows one template, so a reader finds the same answer in the same place. */
+/**
+ * Every store and function page, and the reactive jobs page, follows one template, so a reader finds the same answer in
+ * the same place.
+ */
 class DocsTemplateTest {
 
     static final List<String> TEMPLATE = List.of(
@@ -30,7 +33,8 @@ class DocsTemplateTest {
             "functions/aws-lambda.md",
             "functions/gcp-functions.md",
             "functions/azure-functions.md",
-            "functions/spring-cloud-function.md");
+            "functions/spring-cloud-function.md",
+            "reactive.md");
 
     private final Path root = Path.of("..").toAbsolutePath().normalize();
 

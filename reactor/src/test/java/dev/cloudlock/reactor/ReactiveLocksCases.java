@@ -62,10 +62,12 @@ abstract class ReactiveLocksCases {
     @Test
     void theLockIsHeldWhileThePublisherRunsAndReleasedWhenItCompletes() {
         String name = uniqueName("lifetime");
+        // snippet:run
         Boolean freeWhileRunning = locks("a")
                 .run(config(name), token -> Mono.fromCallable(() -> free(name, "b")))
                 .block();
         assertThat(freeWhileRunning).as("another holder while the work runs").isFalse();
+        // end-snippet:run
         assertThat(free(name, "b")).as("after the work completed").isTrue();
     }
 
@@ -208,6 +210,7 @@ abstract class ReactiveLocksCases {
     void anOccurrenceRunsOnceAndAFailedOneMayBeRetried() {
         String name = uniqueName("run-tick");
         Instant tick = Instant.now();
+        // snippet:run-tick
         Mono<TickStatus> failing =
                 locks("a").runTick(config(name), tick, token -> Mono.error(new IllegalStateException("boom")));
         assertThatThrownBy(failing::block).hasMessageContaining("boom");
@@ -224,6 +227,7 @@ abstract class ReactiveLocksCases {
                         .block())
                 .as("the completed occurrence is not run again")
                 .isEqualTo(TickStatus.DONE);
+        // end-snippet:run-tick
         assertThat(ran).isFalse();
     }
 

@@ -61,22 +61,30 @@ class ReactiveSchedulerLockTest {
     }
 
     static class ReactiveJob {
+        // snippet:job
         @Scheduled(fixedDelay = 10)
         @SchedulerLock(name = "reactive-report", lockAtMostFor = "PT1M")
         public Mono<Void> report() {
-            return Mono.fromRunnable(() -> {
-                        if (MOST_RUNNING.accumulateAndGet(RUNNING.incrementAndGet(), Math::max) > 1) {
-                            done.countDown();
-                        }
-                    })
+            return Mono.fromRunnable(ReactiveSchedulerLockTest::started)
                     .then(Mono.delay(Duration.ofMillis(100)))
-                    .doFinally(signal -> {
-                        RUNNING.decrementAndGet();
-                        if (FINISHED.incrementAndGet() >= runs) {
-                            done.countDown();
-                        }
-                    })
+                    .doFinally(signal -> finished())
                     .then();
+        }
+        // end-snippet:job
+    }
+
+    /** The work began: counted running, and {@link #done} opened if another run is running too. */
+    private static void started() {
+        if (MOST_RUNNING.accumulateAndGet(RUNNING.incrementAndGet(), Math::max) > 1) {
+            done.countDown();
+        }
+    }
+
+    /** The work ended: {@link #done} opened once {@link #runs} runs have finished. */
+    private static void finished() {
+        RUNNING.decrementAndGet();
+        if (FINISHED.incrementAndGet() >= runs) {
+            done.countDown();
         }
     }
 
