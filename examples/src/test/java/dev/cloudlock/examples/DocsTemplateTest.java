@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every store and function page follows one template, so a reader finds the same answer in the same place; and every
- * store has its page, named after it, and every store page a store this build registers.
+ * Every store and function page, and the reactive jobs page, follows one template, so a reader finds the same answer in
+ * the same place; and every store has its page, named after it, and every store page a store this build registers.
  */
 class DocsTemplateTest {
 
@@ -30,9 +30,11 @@ class DocsTemplateTest {
 
     @Test
     void everyStoreAndFunctionPageHasTheTemplatesHeadingsInOrder() throws IOException {
-        List<Path> pages = Stream.concat(pages("stores").stream(), pages("functions").stream())
+        List<Path> pages = Stream.concat(
+                        Stream.concat(pages("stores").stream(), pages("functions").stream()),
+                        Stream.of(root.resolve("docs/reactive.md")))
                 .toList();
-        assertThat(pages).hasSizeGreaterThanOrEqualTo(10);
+        assertThat(pages).hasSizeGreaterThanOrEqualTo(12);
         for (Path page : pages) {
             assertThat(headings(page)).as(root.relativize(page).toString()).isEqualTo(TEMPLATE);
         }
