@@ -44,14 +44,15 @@ final class AzureTableTarget implements LockCycleBenchmark.Target {
     }
 
     /**
-     * A client of Azurite's table service at {@code endpoint} (the emulator, or a proxy in front of it) that retries
+     * A client of a table of its own (the emulator outlives a target, and a report builds several) on Azurite's table
+     * service at {@code endpoint} (the emulator, or a proxy in front of it) that retries
      * after 50 ms to 0.5 s rather than the SDK's seconds, so that a fault on the wire costs a soak a moment (without
      * faults, nothing is retried).
      */
     AzureTableTarget(String endpoint) {
         table = new TableClientBuilder()
                 .connectionString(Emulators.azuriteTableConnectionString(endpoint))
-                .tableName("benchlocks")
+                .tableName("benchlocks" + System.nanoTime())
                 .retryOptions(new RetryOptions(new ExponentialBackoffOptions()
                         .setMaxRetries(4)
                         .setBaseDelay(Duration.ofMillis(50))
