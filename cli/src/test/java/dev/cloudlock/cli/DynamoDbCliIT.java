@@ -42,8 +42,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The CLI on DynamoDB (moto), credentials and region from the environment as the SDK's chain reads them; and, once for
- * every store, what a command does with what the store answered: {@code audit} over occurrence records and under the
- * watermark, usage errors naming the flag, the output's encoding and columns, and child JVMs ({@link Contender})
+ * every store, what a command does with what the store answered: occurrence listings by job, a fenced release and a
+ * watermark reset, {@code audit} over occurrence records and under the watermark, usage errors naming the flag, the output's encoding and columns, and child JVMs ({@link Contender})
  * contending for one name with skewed clocks (with a negative control) or killed with {@code kill -9} while holding.
  */
 class DynamoDbCliIT extends CliContract {
@@ -479,5 +479,154 @@ class DynamoDbCliIT extends CliContract {
                 .tableName(table)
                 .lockedBy(lockedBy)
                 .build();
+    }
+
+    /**
+     * {@code list} shows the jobs, each with its occurrence records summed up (count, oldest and newest tick, the held
+     * ones), and no occurrence record as a row of its own; {@code --occurrences JOB} lists exactly that job's. A job
+     * whose name starts with another's ({@code <job>b}) or is another's, {@code @} and more ({@code <job>@x}) keeps
+     * its records apart, and a job without occurrence records has no summary.
+     */
+    @Test
+    void listShowsEachJobWithItsOccurrenceRecordsSummedUpAndListsThemOnlyOnRequest() {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
+        String job = unique("every");
+        String longer = job + "b";
+        String withAt = job + "@x";
+        String plain = unique("plain");
+        for (int i = 0; i < 3; i++) {
+            runTick(job, base.plus(Duration.ofMinutes(i)));
+        }
+        Instant running = base.plus(Duration.ofMinutes(3));
+        FencedLock run = provider("runner")
+                .lockTick(config(job), running, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
+                .lock()
+                .orElseThrow();
+        runTick(longer, base.minus(Duration.ofMinutes(30)));
+        runTick(withAt, base.plus(Duration.ofMinutes(30)));
+        provider("plain").tryLock(config(plain)).orElseThrow().unlock();
+
+        CliProcess.Run table = cli("list", "--page-size", "2");
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out().lines().findFirst())
+                .hasValueSatisfying(h -> assertThat(h).endsWith("OCCURRENCES"));
+        assertThat(firstWords(table.out()))
+                .as("no occurrence record has a row of its own")
+                .contains(job, longer, withAt, plain)
+                .noneMatch(name -> CompletedTicks.jobOf(name).isPresent());
+        assertThat(row(table.out(), job))
+                .as("the job: 4 occurrence records, the running tick's held")
+                .matches(java.util.regex.Pattern.quote(job) + " +held .*")
+                .endsWith("  4, " + Output.seconds(base) + " to " + Output.seconds(running) + ", 1 held: "
+                        + Output.seconds(running));
+        assertThat(row(table.out(), longer))
+                .endsWith("  1, " + Output.seconds(base.minus(Duration.ofMinutes(30))) + " to "
+                        + Output.seconds(base.minus(Duration.ofMinutes(30))) + ", none held");
+        assertThat(row(table.out(), withAt)).endsWith(", none held").contains("  1, ");
+        assertThat(row(table.out(), plain))
+                .as("no occurrence records: no summary")
+                .endsWith("  -");
+
+        CliProcess.Run json = cli("list", "--json", "--page-size", "2");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.out())
+                .contains("\"occurrences\":{\"count\":4,\"complete\":true,\"oldestTick\":\"" + base
+                        + "\",\"newestTick\":\"" + running + "\",\"held\":1,\"heldTicks\":[\"" + running + "\"]}}")
+                .containsPattern("\\{\"name\":\"" + plain + "\"[^{}]*\\}");
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            expected.add(CompletedTicks.EVERY_OCCURRENCE.recordName(job, base.plus(Duration.ofMinutes(i))));
+        }
+        CliProcess.Run records = cli("list", "--occurrences", job, "--page-size", "2");
+        assertThat(records.exitCode()).as(records.toString()).isZero();
+        List<String> listed = firstWords(records.out()).stream().skip(1).toList();
+        assertThat(listed)
+                .as("exactly the job's occurrence records, in tick order")
+                .containsExactlyElementsOf(expected);
+        assertThat(row(records.out(), expected.get(3))).contains("  held ");
+
+        CliProcess.Run recordsJson = cli("list", "--occurrences", job, "--json");
+        assertThat(recordsJson.exitCode()).as(recordsJson.toString()).isZero();
+        assertThat(recordsJson.out().strip())
+                .startsWith("{\"job\":\"" + job + "\",\"locks\":[{\"name\":\"" + expected.get(0) + "\"")
+                .contains(expected.get(3))
+                .doesNotContain(longer + "@", withAt + "@")
+                .endsWith("],\"skipped\":[]}");
+
+        CliProcess.Run none = cli("list", "--occurrences", plain);
+        assertThat(none.exitCode())
+                .as("a job without occurrence records is one: " + none)
+                .isZero();
+        assertThat(none.out()).contains("No occurrence records of '" + plain + "'");
+        run.unlock();
+    }
+
+    /** The row of {@code name} in a table. */
+    private static String row(String table, String name) {
+        return table.lines()
+                .filter(l -> l.startsWith(name + " "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row of " + name + " in\n" + table));
+    }
+
+    @Test
+    void aFencedReleaseEndsTheStuckHoldingAndIsRefusedOnceANewerHolderHasTheLock() {
+        String name = unique("stuck-job");
+        FencedLock stuck = provider("crashed-node").tryLock(config(name)).orElseThrow();
+
+        CliProcess.Run release = cli("release", name, "--fence", Long.toString(stuck.fencingToken()));
+        assertThat(release.exitCode()).as(release.toString()).isZero();
+        assertThat(release.out()).contains("Released");
+        FencedLock newer = provider("healthy-node")
+                .tryLock(config(name))
+                .orElseThrow(() -> new AssertionError("the release did not free the lock"));
+
+        CliProcess.Run stale = cli("release", name, "--fence", Long.toString(stuck.fencingToken()));
+        assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(1);
+        assertThat(stale.out()).contains("Refused", "fence " + newer.fencingToken());
+        CliProcess.Run staleJson = cli("release", name, "--fence", Long.toString(stuck.fencingToken()), "--json");
+        assertThat(staleJson.exitCode()).as(staleJson.toString()).isEqualTo(1);
+        assertThat(staleJson.out().strip())
+                .as("the endpoint's release answer, with the message")
+                .startsWith("{\"outcome\":\"FENCE_MOVED\",\"refused\":true,\"message\":\"Refused: ")
+                .contains(",\"lock\":{\"name\":\"" + name + "\"", "\"fence\":" + newer.fencingToken())
+                .endsWith("}}");
+        assertThat(provider("third").tryLock(config(name)))
+                .as("the newer holder keeps its lock")
+                .isEmpty();
+        newer.unlock();
+    }
+
+    @Test
+    void aWatermarkResetRepairsItOnlyFromTheValueTheOperatorSaw() {
+        String job = unique("poisoned-job");
+        Instant wrong = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant repaired = wrong.minus(Duration.ofHours(1));
+        provider("scheduler").lockTick(config(job), wrong).lock().orElseThrow().completeTick();
+
+        CliProcess.Run refused =
+                cli("reset-watermark", job, "--from", repaired.toString(), "--to", repaired.toString());
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
+        assertThat(provider("reader").store().read(job).orElseThrow().watermark())
+                .isEqualTo(wrong);
+
+        CliProcess.Run reset = cli("reset-watermark", job, "--from", wrong.toString(), "--to", repaired.toString());
+        assertThat(reset.exitCode()).as(reset.toString()).isZero();
+        assertThat(provider("reader").store().read(job).orElseThrow().watermark())
+                .isEqualTo(repaired);
+    }
+
+    private void runTick(String job, Instant tick) {
+        provider("runner")
+                .lockTick(config(job), tick, TickOptions.defaults().completedTicks(CompletedTicks.EVERY_OCCURRENCE))
+                .lock()
+                .orElseThrow()
+                .completeTick();
+    }
+
+    /** The first word of each line of {@code out}. */
+    private static List<String> firstWords(String out) {
+        return out.lines().map(l -> l.split(" ", 2)[0]).toList();
     }
 }

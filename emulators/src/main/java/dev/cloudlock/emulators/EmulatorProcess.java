@@ -119,8 +119,13 @@ public final class EmulatorProcess implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 stop();
+                String output = logTail();
+                if (output.contains("Address already in use")) {
+                    // a second port of its own (the Spanner gateway's gRPC server) was taken before it bound it
+                    throw new PortTakenException("a port it was given was taken: " + output);
+                }
                 throw new IllegalStateException("Emulator " + name + " exited with code " + process.exitValue()
-                        + " before it was ready. Its output:\n" + logTail());
+                        + " before it was ready. Its output:\n" + output);
             }
             try {
                 HTTP.send(

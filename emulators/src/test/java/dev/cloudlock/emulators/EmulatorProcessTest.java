@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,6 +46,28 @@ class EmulatorProcessTest {
             assertThat(emulator.isAlive()).isTrue();
         } finally {
             squatter.stop(0);
+        }
+    }
+
+    /**
+     * An emulator that exits because a port it was given is taken (the Spanner gateway does when its gRPC server's
+     * port is) is started again on other ports, instead of failing the test class.
+     */
+    @Test
+    void anEmulatorThatExitsBecauseItsPortWasTakenStartsOnTheNextPort() throws Exception {
+        try (ServerSocket squatter = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int taken = squatter.getLocalPort();
+            int free = EmulatorProcess.freePort();
+            AtomicInteger handedOut = new AtomicInteger();
+            try (EmulatorProcess emulator = EmulatorProcess.start(
+                    "http-server",
+                    HTTP_SERVER,
+                    "/",
+                    Duration.ofSeconds(30),
+                    () -> handedOut.getAndIncrement() == 0 ? taken : free)) {
+                assertThat(emulator.port()).isEqualTo(free);
+                assertThat(handedOut).hasValue(2);
+            }
         }
     }
 

@@ -41,7 +41,9 @@ abstract class StoreErrorCases extends ContractCases {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         System.out.println(storeTestName() + ": lock() on a never-answering endpoint failed after " + elapsed.toMillis()
                 + " ms with a " + deadline.toMillis() + " ms deadline");
-        assertThat(elapsed).as("failed within the deadline, with slack").isLessThan(deadline.multipliedBy(3));
+        assertThat(elapsed)
+                .as("failed after about the deadline, not the client's own wait (the control below: still waiting)")
+                .isLessThan(deadline.plusMinutes(1));
     }
 
     @Test

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreUnavailableException;
-import dev.cloudlock.spi.CallTimeouts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
@@ -128,20 +127,18 @@ abstract class WireFaultCases extends ContractCases {
         CloudLockProvider faulty = providerOnWire("a", callTimeout);
         faulty.store().read(name); // the store's time is known before the silence
         wire.failEverything(WireFault.NO_ANSWER);
-        long start = System.nanoTime();
         Throwable error = catchThrowable(() -> faulty.tryLock(config(name, lease, Duration.ZERO)));
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
         wire.heal();
-        assertThat(error).isInstanceOf(LockStoreUnavailableException.class);
+        assertThat(error)
+                .isInstanceOf(LockStoreUnavailableException.class)
+                .as("the acquisition's deadline, capped at the lease (uncapped: the call timeout of " + callTimeout
+                        + ")")
+                .hasMessageContaining("within its deadline (1 s in total");
         assertThat(error.getSuppressed())
                 .as("the settling read failed too, within a deadline capped at the lease's floor of 1 s")
                 .singleElement()
                 .satisfies(read ->
                         assertThat(read.getMessage()).contains("within its deadline (1 s in total, 1 s per attempt)"));
-        assertThat(took)
-                .as("acquisition (capped at the lease) and settling read (capped at what is left, at least 1 s),"
-                        + " with slack; uncapped, the read alone would wait " + callTimeout)
-                .isLessThan(lease.plus(CallTimeouts.MIN_LEASE_CAP).plus(Duration.ofMillis(1500)));
     }
 
     /**

@@ -12,7 +12,9 @@ import com.google.cloud.spanner.SpannerOptions;
 import dev.cloudlock.emulators.EmulatorProcess;
 import dev.cloudlock.emulators.Emulators;
 import io.grpc.ClientInterceptor;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -62,6 +64,26 @@ final class SpannerBackends {
     static Spanner clientOf(String host) {
         return options(host).build().getService();
     }
+
+    /**
+     * A database of its own, with the lock table, created on first use: no transaction another test left open on
+     * {@value #DATABASE} (the emulator runs one at a time per database) can abort one of its transactions.
+     */
+    static synchronized DatabaseId database(String name) {
+        DatabaseId id = DatabaseId.of(PROJECT, INSTANCE, name);
+        if (OWN_DATABASES.add(name)) {
+            try {
+                client().getDatabaseAdminClient()
+                        .createDatabase(INSTANCE, name, List.of(SpannerLockStore.DDL))
+                        .get();
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException("Could not create the emulator's database " + name, e);
+            }
+        }
+        return id;
+    }
+
+    private static final Set<String> OWN_DATABASES = new HashSet<>();
 
     /** Deletes every row of the lock table. */
     static void reset() {

@@ -41,9 +41,13 @@ class SpannerLockStoreTest {
     });
 
     private static CloudLockProvider provider(String lockedBy, String table) {
+        return provider(lockedBy, SpannerBackends.DATABASE_ID, table);
+    }
+
+    private static CloudLockProvider provider(String lockedBy, DatabaseId database, String table) {
         return SpannerLockProvider.builder()
                 .spanner(COUNTED)
-                .database(SpannerBackends.DATABASE_ID)
+                .database(database)
                 .table(table)
                 .lockedBy(lockedBy)
                 .build();
@@ -72,8 +76,10 @@ class SpannerLockStoreTest {
     @Test
     void eachOperationIsOneQueryAndOneCommit() {
         String name = unique("rpc");
-        CloudLockProvider a = provider("a", SpannerLockProvider.DEFAULT_TABLE);
-        CloudLockProvider b = provider("b", SpannerLockProvider.DEFAULT_TABLE);
+        // a database of its own: a transaction left open by another test would make these abort and be retried
+        DatabaseId counted = SpannerBackends.database("counted");
+        CloudLockProvider a = provider("a", counted, SpannerLockProvider.DEFAULT_TABLE);
+        CloudLockProvider b = provider("b", counted, SpannerLockProvider.DEFAULT_TABLE);
         a.store().read("warm-up");
         b.store().read("warm-up");
         rpcs();
