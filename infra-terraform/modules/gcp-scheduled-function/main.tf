@@ -1,8 +1,11 @@
 locals {
   job_name = coalesce(var.job_name, var.function_name)
+  # the store the locks live in: a Firestore collection, or a table of a Spanner database
+  store = var.spanner_database != null ? "spanner" : "firestore"
 }
 
-# Runs the function; the Firestore lock module grants it roles/datastore.user (see the example).
+# Runs the function; the Firestore lock module grants it roles/datastore.user (see examples/gcp), or this module
+# roles/spanner.databaseUser on the Spanner lock database (examples/gcp-spanner).
 resource "google_service_account" "function" {
   project      = var.project_id
   account_id   = "${var.function_name}-fn"
@@ -68,11 +71,9 @@ resource "google_cloudfunctions2_function" "this" {
     vpc_connector_egress_settings = var.vpc_connector_egress_settings
 
     environment_variables = merge(var.environment, {
-      CLOUDLOCK_STORE                = "firestore"
-      CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
-      CLOUDLOCK_FIRESTORE_DATABASE   = var.firestore_database
-      CLOUDLOCK_JOB_NAME             = local.job_name
-      CLOUDLOCK_TICK_RESOLUTION      = var.tick_resolution
+      CLOUDLOCK_STORE           = local.store
+      CLOUDLOCK_JOB_NAME        = local.job_name
+      CLOUDLOCK_TICK_RESOLUTION = var.tick_resolution
       # the lease follows the function's timeout (GCP does not tell a running function its time left)
       CLOUDLOCK_FUNCTION_TIMEOUT = "PT${var.timeout_seconds}S"
       CLOUDLOCK_WHEN_BUSY        = var.when_busy
@@ -81,7 +82,18 @@ resource "google_cloudfunctions2_function" "this" {
       # missed one
       CLOUDLOCK_SCHEDULE           = var.schedule
       CLOUDLOCK_SCHEDULE_TIME_ZONE = var.time_zone
-    })
+      }, {
+      firestore = {
+        CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
+        CLOUDLOCK_FIRESTORE_DATABASE   = var.firestore_database
+      }
+      spanner = {
+        CLOUDLOCK_SPANNER_PROJECT  = var.project_id
+        CLOUDLOCK_SPANNER_INSTANCE = var.spanner_instance
+        CLOUDLOCK_SPANNER_DATABASE = var.spanner_database
+        CLOUDLOCK_SPANNER_TABLE    = var.spanner_table
+      }
+    }[local.store])
   }
 
   event_trigger {
@@ -100,6 +112,16 @@ resource "google_cloudfunctions2_function" "this" {
     }
 
     precondition {
+      condition     = length(compact([var.firestore_collection, var.spanner_database])) == 1
+      error_message = "Set one of firestore_collection (locks in Firestore) or spanner_database (in a Spanner database, with spanner_instance), not more."
+    }
+
+    precondition {
+      condition     = (var.spanner_database == null) == (var.spanner_instance == null)
+      error_message = "spanner_database and spanner_instance go together: the instance holds the database."
+    }
+
+    precondition {
       condition     = var.vpc_connector_egress_settings == null || var.vpc_connector != null
       error_message = "vpc_connector_egress_settings needs vpc_connector."
     }
@@ -112,4 +134,15 @@ resource "google_cloud_run_v2_service_iam_member" "trigger_invokes_function" {
   name     = google_cloudfunctions2_function.this.service_config[0].service
   role     = "roles/run.invoker"
   member   = google_service_account.trigger.member
+}
+
+# Least privilege for the locks in Spanner: read and write data in the lock database only (no DDL: the table is made
+# once by cloudlock init or the DDL of the store's page, with roles/spanner.databaseAdmin).
+resource "google_spanner_database_iam_member" "lock_user" {
+  count    = var.spanner_database == null ? 0 : 1
+  project  = var.project_id
+  instance = var.spanner_instance
+  database = var.spanner_database
+  role     = "roles/spanner.databaseUser"
+  member   = google_service_account.function.member
 }

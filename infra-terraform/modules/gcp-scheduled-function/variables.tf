@@ -110,17 +110,36 @@ variable "retry_failed_ticks" {
 }
 
 variable "firestore_collection" {
-  description = "Collection of the lock documents (CLOUDLOCK_FIRESTORE_COLLECTION), e.g. module.lock.collection."
+  description = "Collection of the lock documents (CLOUDLOCK_FIRESTORE_COLLECTION), e.g. module.lock.collection. Set this or spanner_database."
   type        = string
+  default     = null
+}
+
+variable "spanner_instance" {
+  description = "Spanner instance of the lock database (CLOUDLOCK_SPANNER_INSTANCE), with spanner_database."
+  type        = string
+  default     = null
+}
+
+variable "spanner_database" {
+  description = "Spanner database holding the lock table (CLOUDLOCK_SPANNER_DATABASE), in spanner_instance; the module grants the function roles/spanner.databaseUser on it. Set this or firestore_collection."
+  type        = string
+  default     = null
+}
+
+variable "spanner_table" {
+  description = "The lock table in spanner_database (CLOUDLOCK_SPANNER_TABLE); create it with cloudlock init or the DDL of docs/stores/spanner.md."
+  type        = string
+  default     = "shedlock"
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function. The module sets CLOUDLOCK_STORE, CLOUDLOCK_FIRESTORE_COLLECTION, CLOUDLOCK_FIRESTORE_DATABASE, CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE and CLOUDLOCK_SCHEDULE_TIME_ZONE from its inputs."
+  description = "Additional environment variables of the function. The module sets CLOUDLOCK_STORE, CLOUDLOCK_FIRESTORE_COLLECTION and CLOUDLOCK_FIRESTORE_DATABASE (or CLOUDLOCK_SPANNER_PROJECT, CLOUDLOCK_SPANNER_INSTANCE, CLOUDLOCK_SPANNER_DATABASE and CLOUDLOCK_SPANNER_TABLE), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE and CLOUDLOCK_SCHEDULE_TIME_ZONE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_SPANNER_PROJECT", "CLOUDLOCK_SPANNER_INSTANCE", "CLOUDLOCK_SPANNER_DATABASE", "CLOUDLOCK_SPANNER_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
   }
 }

@@ -96,6 +96,15 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                     "source_bucket_name", "cloudlock-demo-source",
                     "source_zip", "nightly-report-function-1.0.0.zip",
                     "entry_point", "dev.cloudlock.examples.NightlyReportPubSubFunction"),
+            "gcp-spanner",
+            Map.of(
+                    "project_id", "cloudlock-demo",
+                    "region", "europe-west1",
+                    "spanner_instance", "locks",
+                    "spanner_database", "jobs",
+                    "source_bucket_name", "cloudlock-demo-source",
+                    "source_zip", "nightly-report-function-1.0.0.zip",
+                    "entry_point", "dev.cloudlock.examples.NightlyReportPubSubFunction"),
             "azure",
             Map.of(
                     "subscription_id", "00000000-0000-0000-0000-000000000000",

@@ -56,6 +56,12 @@ class ModulesOfferTheirStoresTest {
                     "gcp",
                     "google_cloudfunctions2_function",
                     "service_config.environment_variables"),
+            new Choice(
+                    "gcp-scheduled-function",
+                    "spanner",
+                    "gcp-spanner",
+                    "google_cloudfunctions2_function",
+                    "service_config.environment_variables"),
             new Choice("azure-timer-function", "cosmos", "azure", "azurerm_linux_function_app", "app_settings"),
             new Choice(
                     "azure-timer-function", "azure-blob", "azure-blob", "azurerm_linux_function_app", "app_settings"),
@@ -146,7 +152,7 @@ class ModulesOfferTheirStoresTest {
 
     @Test
     void theAzureModuleRefusesTwoStoresAndNone() {
-        Choice blob = CHOICES.get(4);
+        Choice blob = CHOICES.get(5);
         assertThat(failedPreconditions(blob, Map.of("cosmos_endpoint", Optional.of("https://locks.example/"))))
                 .as("Cosmos DB and a container")
                 .singleElement(STRING)
@@ -159,6 +165,20 @@ class ModulesOfferTheirStoresTest {
                 .as("no store")
                 .singleElement(STRING)
                 .contains("Set one of cosmos_endpoint", "blob_lock_container", "table_lock_table");
+    }
+
+    @Test
+    void theGcpModuleRefusesTwoStoresAndNone() {
+        Choice spanner = CHOICES.get(3);
+        assertThat(failedPreconditions(spanner, Map.of("firestore_collection", Optional.of("shedlock"))))
+                .as("Firestore and Spanner")
+                .singleElement(STRING)
+                .contains("not more");
+        assertThat(failedPreconditions(spanner, Map.of("spanner_database", Optional.empty())))
+                .as("no store, and an instance without its database")
+                .hasSize(2)
+                .anySatisfy(message -> assertThat(message).contains("Set one of firestore_collection"))
+                .anySatisfy(message -> assertThat(message).contains("go together"));
     }
 
     /** The negative control: an environment with another store's variable, or without a required one, is caught. */
@@ -275,11 +295,21 @@ class ModulesOfferTheirStoresTest {
                         ProviderAgreement.actions(ExamplesGiveTheGuardsTheirDeploymentTest.target(caller, block)));
             }
             case "gcp-scheduled-function" -> {
-                JsonNode lock = caller.moduleCall("lock");
-                assertThat(lock.path("lock_users").toString()).contains("module.job.service_account_member");
-                ExamplesGiveTheGuardsTheirDeploymentTest.target(caller, "lock")
-                        .resources("google_project_iam_member")
-                        .forEach(member -> grants.add(member.path("role").asText()));
+                ModuleEnvironment scope = scope(choice, Map.of());
+                for (JsonNode member : platform.resources("google_spanner_database_iam_member")) {
+                    if (!"0".equals(scope.evaluateRendered(member.path("count").asText("1")))) {
+                        assertThat(member.path("member").asText())
+                                .isEqualTo("${google_service_account.function.member}");
+                        grants.add(member.path("role").asText());
+                    }
+                }
+                if (caller.declared("module").containsKey("lock")) {
+                    JsonNode lock = caller.moduleCall("lock");
+                    assertThat(lock.path("lock_users").toString()).contains("module.job.service_account_member");
+                    ExamplesGiveTheGuardsTheirDeploymentTest.target(caller, "lock")
+                            .resources("google_project_iam_member")
+                            .forEach(member -> grants.add(member.path("role").asText()));
+                }
             }
             case "azure-timer-function" -> {
                 ModuleEnvironment scope = scope(choice, Map.of());
