@@ -82,6 +82,15 @@ class BenchmarksQuickTest {
                             "| extend | 1 | {Put Blob=1} |",
                             "| acquire that loses (contended) | 1 | {Get Blob=1} |");
         }
+        if (FOUND.contains("spanner")) {
+            // Spanner: one read-write transaction per acquire, release and extend: its query, then its commit.
+            assertThat(md)
+                    .contains(
+                            "Cloud Spanner on the Cloud Spanner emulator",
+                            "| acquire, steady state (same holder) | 2 | {Commit=1, ExecuteStreamingSql=1} |",
+                            "| release | 2 | {Commit=1, ExecuteStreamingSql=1} |",
+                            "| extend | 2 | {Commit=1, ExecuteStreamingSql=1} |");
+        }
         if (FOUND.contains("azure-table")) {
             // Table Storage: one Update Entity with If-Match per steady-state acquire, release and extend.
             assertThat(md)
@@ -104,7 +113,8 @@ class BenchmarksQuickTest {
                         "firestore", "## Firestore on",
                         "cosmos", "## Cosmos DB on",
                         "azure-blob", "## Azure Blob Storage on",
-                        "azure-table", "## Azure Table Storage on")
+                        "azure-table", "## Azure Table Storage on",
+                        "spanner", "## Cloud Spanner on")
                 .forEach((store, heading) -> {
                     if (FOUND.contains(store)) {
                         assertThat(md).contains(heading);
