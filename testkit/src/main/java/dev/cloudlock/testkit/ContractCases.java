@@ -63,6 +63,10 @@ abstract class ContractCases {
                 .orElse(null);
     }
 
+    final StoreCapabilities.@Nullable StoppableProvider stoppableProvider() {
+        return capabilities().stoppableProvider().map(Supplier::get).orElse(null);
+    }
+
     /** Writes a stray record at the key of {@code name}; false when the store's test offers no writer. */
     final boolean writeStrayRecord(String name) {
         Consumer<String> writer = capabilities().strayRecordWriter().orElse(null);

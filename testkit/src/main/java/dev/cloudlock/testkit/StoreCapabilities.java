@@ -37,6 +37,17 @@ public final class StoreCapabilities {
         CloudLockProvider provider(@Nullable Duration callTimeout);
     }
 
+    /**
+     * A provider on the store's server through a connection the test can cut, and the cut: after {@link #stop()},
+     * open connections are closed and new ones refused, as when the server stops mid-run.
+     */
+    public record StoppableProvider(CloudLockProvider provider, Runnable stop) {
+        public StoppableProvider {
+            Objects.requireNonNull(provider, "provider");
+            Objects.requireNonNull(stop, "stop");
+        }
+    }
+
     /** Providers whose every request crosses the wire of {@link Builder#wire}. */
     @FunctionalInterface
     public interface ProvidersOnWire {
@@ -47,6 +58,7 @@ public final class StoreCapabilities {
     private final @Nullable Boolean usesClientClock;
     private final @Nullable Supplier<CloudLockProvider> misconfiguredProvider;
     private final @Nullable SilentProviders silentProviders;
+    private final @Nullable Supplier<StoppableProvider> stoppableProviders;
     private final @Nullable WireFaults wireFaults;
     private final @Nullable ProvidersOnWire providersOnWire;
     private final boolean wireCarriesStoreTime;
@@ -60,6 +72,7 @@ public final class StoreCapabilities {
         usesClientClock = builder.usesClientClock;
         misconfiguredProvider = builder.misconfiguredProvider;
         silentProviders = builder.silentProviders;
+        stoppableProviders = builder.stoppableProviders;
         wireFaults = builder.wireFaults;
         providersOnWire = builder.providersOnWire;
         wireCarriesStoreTime = builder.wireCarriesStoreTime;
@@ -97,6 +110,11 @@ public final class StoreCapabilities {
     /** Providers on an endpoint that never answers. */
     public Optional<SilentProviders> silentProvider() {
         return Optional.ofNullable(silentProviders);
+    }
+
+    /** Providers on the store's server through a connection that can be cut. */
+    public Optional<Supplier<StoppableProvider>> stoppableProvider() {
+        return Optional.ofNullable(stoppableProviders);
     }
 
     /** The faults on the wire of {@link #providerOnWire()}; present exactly when they are. */
@@ -152,6 +170,7 @@ public final class StoreCapabilities {
         private @Nullable Boolean usesClientClock;
         private @Nullable Supplier<CloudLockProvider> misconfiguredProvider;
         private @Nullable SilentProviders silentProviders;
+        private @Nullable Supplier<StoppableProvider> stoppableProviders;
         private @Nullable WireFaults wireFaults;
         private @Nullable ProvidersOnWire providersOnWire;
         private boolean wireCarriesStoreTime = true;
@@ -185,6 +204,16 @@ public final class StoreCapabilities {
          */
         public Builder silentProvider(SilentProviders providers) {
             this.silentProviders = Objects.requireNonNull(providers, "providers");
+            return this;
+        }
+
+        /**
+         * New providers, each with a deadline of about 2 s, on the store's server through a connection of the
+         * test's that {@link StoppableProvider#stop()} cuts (a forwarding endpoint it closes), for the case of a
+         * server stopped mid-run.
+         */
+        public Builder stoppableProvider(Supplier<StoppableProvider> providers) {
+            this.stoppableProviders = Objects.requireNonNull(providers, "providers");
             return this;
         }
 

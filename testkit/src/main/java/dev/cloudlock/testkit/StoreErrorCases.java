@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.LockStoreConfigurationException;
 import dev.cloudlock.core.LockStoreException;
 import dev.cloudlock.core.LockStoreUnavailableException;
@@ -85,6 +86,31 @@ abstract class StoreErrorCases extends ContractCases {
         assertThat(ran)
                 .as("the task must not run when the lock state is unknown")
                 .isFalse();
+    }
+
+    /**
+     * A server that stops mid-run, with the client's connections open and a lock held: the release in flight and every
+     * later call are "store unavailable", naming the lock, never "held", a setup error or the SDK's own exception.
+     */
+    @Test
+    void aStoreStoppedMidRunIsUnavailableOnEveryLaterCall() {
+        StoreCapabilities.StoppableProvider stoppable = stoppableProvider();
+        assumeTrue(stoppable != null, "the store's test cannot cut its connection to the server");
+        String name = uniqueName("stopped");
+        FencedLock held = stoppable.provider().tryLock(config(name)).orElseThrow();
+        stoppable.stop().run();
+        long stopped = System.nanoTime();
+        assertThatThrownBy(held::unlock)
+                .isInstanceOf(LockStoreUnavailableException.class)
+                .hasMessageContaining("'" + name + "'");
+        String later = uniqueName("stopped-later");
+        assertThatThrownBy(() -> stoppable.provider().tryLock(config(later)))
+                .isInstanceOf(LockStoreUnavailableException.class)
+                .hasMessageContaining("'" + later + "'");
+        assertThatThrownBy(() -> stoppable.provider().admin().list(null, 10))
+                .isInstanceOf(LockStoreUnavailableException.class);
+        System.out.println(storeTestName() + ": a release, an acquisition and a listing on a stopped server failed in "
+                + Duration.ofNanos(System.nanoTime() - stopped).toMillis() + " ms");
     }
 
     @Test

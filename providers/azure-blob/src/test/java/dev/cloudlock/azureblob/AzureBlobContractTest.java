@@ -45,6 +45,7 @@ class AzureBlobContractTest extends LockProviderContract {
         return StoreCapabilities.builder()
                 .misconfiguredProvider(this::misconfiguredProvider)
                 .silentProvider(this::silentProvider)
+                .stoppableProvider(this::stoppable)
                 .wire(OnWire.PROXY.faults(), this::providerOnWire)
                 .strayRecordWriter(this::writeStrayRecord)
                 .build();
@@ -79,8 +80,20 @@ class AzureBlobContractTest extends LockProviderContract {
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
     private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        return providerAt(SilentEndpoint.shared(), callTimeout);
+    }
+
+    /** A provider on Azurite through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        SilentEndpoint endpoint =
+                SilentEndpoint.forwardingTo(Emulators.azurite().port());
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    /** A client with the SDK's default settings, as an application might build it, on {@code endpoint}. */
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, @Nullable Duration callTimeout) {
         return AzureBlobLockProvider.builder()
-                .container(AzureBlobBackends.containerAt(SilentEndpoint.shared().url("http")))
+                .container(AzureBlobBackends.containerAt(endpoint.url("http")))
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .attemptTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();

@@ -57,6 +57,7 @@ class CosmosContractTest extends LockProviderContract {
         return StoreCapabilities.builder()
                 .misconfiguredProvider(this::misconfiguredProvider)
                 .silentProvider(this::silentProvider)
+                .stoppableProvider(this::stoppable)
                 .wire(OnWire.PROXY.faults(), this::providerOnWire)
                 .strayRecordWriter(this::writeStrayRecord)
                 .expiryReader(CosmosContractTest::readExpiry)
@@ -130,17 +131,29 @@ class CosmosContractTest extends LockProviderContract {
      * connections get no answer and new connections never complete their TLS handshake.
      */
     private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
-        CosmosBackends.container(); // the database and container exist
         SilentEndpoint endpoint = SilentEndpoint.forwardingTo(Emulators.cosmos().port());
+        CloudLockProvider provider = providerAt(endpoint, callTimeout == null ? Duration.ofDays(1) : callTimeout);
+        endpoint.silence();
+        return provider;
+    }
+
+    /** A provider on the launcher through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        SilentEndpoint endpoint = SilentEndpoint.forwardingTo(Emulators.cosmos().port());
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    /** A client of the test's settings on {@code endpoint}, its container's metadata read while it still answers. */
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, Duration callTimeout) {
+        CosmosBackends.container(); // the database and container exist
         SILENT.add(endpoint);
         CosmosClient client = CosmosBackends.builder(endpoint.url("https")).buildClient();
         SILENT.add(client);
         CosmosContainer container = client.getDatabase(CosmosBackends.DATABASE).getContainer(CosmosBackends.CONTAINER);
         container.read(); // warm: metadata cached while the endpoint still answers
-        endpoint.silence();
         return CosmosLockProvider.builder()
                 .container(container)
-                .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
+                .callTimeout(callTimeout)
                 .build();
     }
 }

@@ -63,7 +63,7 @@ abstract class DynamoDbContract extends LockProviderContract {
                 .strayRecordWriter(this::writeStrayRecord)
                 .expiryReader(this::readExpiry);
         if (sortKey() == null) {
-            capabilities.wire(onWire().proxy().faults(), this::providerOnWire);
+            capabilities.wire(onWire().proxy().faults(), this::providerOnWire).stoppableProvider(this::stoppable);
         } else {
             capabilities.contention(4, 50);
         }
@@ -145,7 +145,18 @@ abstract class DynamoDbContract extends LockProviderContract {
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
     private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
-        SilentEndpoint endpoint = SilentEndpoint.shared();
+        return providerAt(SilentEndpoint.shared(), callTimeout);
+    }
+
+    /** A provider on the backend through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        SilentEndpoint endpoint =
+                SilentEndpoint.forwardingTo(URI.create(endpoint()).getPort());
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    /** A client with the SDK's default settings, as an application might build it, on {@code endpoint}. */
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, @Nullable Duration callTimeout) {
         DynamoDbClient client = DynamoDbClient.builder()
                 .endpointOverride(URI.create(endpoint.url("http")))
                 .region(Region.US_EAST_1)

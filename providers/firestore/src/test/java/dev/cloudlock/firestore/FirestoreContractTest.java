@@ -54,6 +54,7 @@ class FirestoreContractTest extends LockProviderContract {
         return StoreCapabilities.builder()
                 .usesClientClock(false)
                 .silentProvider(this::silentProvider)
+                .stoppableProvider(this::stoppable)
                 .wire(WIRE, this::providerOnWire)
                 .wireCarriesStoreTime(false)
                 .strayRecordWriter(this::writeStrayRecord)
@@ -105,7 +106,18 @@ class FirestoreContractTest extends LockProviderContract {
 
     /** A client with the library's default retry settings on a never-answering emulator host. */
     private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
-        SilentEndpoint endpoint = SilentEndpoint.shared();
+        return providerAt(SilentEndpoint.shared(), callTimeout);
+    }
+
+    /** A provider on the emulator through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        SilentEndpoint endpoint =
+                SilentEndpoint.forwardingTo(Emulators.firestore().port());
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    /** A client with the library's default retry settings on {@code endpoint} as its emulator host. */
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, @Nullable Duration callTimeout) {
         Firestore client = FirestoreOptions.newBuilder()
                 .setProjectId(Emulators.FIRESTORE_PROJECT)
                 .setEmulatorHost(endpoint.hostAndPort())

@@ -38,6 +38,7 @@ abstract class S3Contract extends LockProviderContract {
     protected final StoreCapabilities s3Capabilities(StoreCapabilities.Builder builder) {
         return builder.misconfiguredProvider(this::misconfiguredProvider)
                 .silentProvider(this::silentProvider)
+                .stoppableProvider(this::stoppable)
                 .strayRecordWriter(this::writeStrayRecord)
                 .build();
     }
@@ -59,7 +60,21 @@ abstract class S3Contract extends LockProviderContract {
 
     /** A client with the SDK's default settings, as an application might build it, on a never-answering endpoint. */
     private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
-        SilentEndpoint endpoint = SilentEndpoint.shared();
+        return providerAt(SilentEndpoint.shared(), callTimeout);
+    }
+
+    /** A provider on the backend through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        int port = client().serviceClientConfiguration()
+                .endpointOverride()
+                .orElseThrow()
+                .getPort();
+        SilentEndpoint endpoint = SilentEndpoint.forwardingTo(port);
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    /** A client with the SDK's default settings, as an application might build it, on {@code endpoint}. */
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, @Nullable Duration callTimeout) {
         S3Client client = S3Client.builder()
                 .endpointOverride(URI.create(endpoint.url("http")))
                 .forcePathStyle(true)

@@ -5,6 +5,7 @@ import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.Statement;
 import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
 import dev.cloudlock.testkit.LockProviderContract;
 import dev.cloudlock.testkit.StoreCapabilities;
@@ -56,6 +57,7 @@ class SpannerContractTest extends LockProviderContract {
                 .usesClientClock(false)
                 .misconfiguredProvider(this::misconfiguredProvider)
                 .silentProvider(this::silentProvider)
+                .stoppableProvider(this::stoppable)
                 .wire(WIRE, this::providerOnWire)
                 .wireCarriesStoreTime(false)
                 .contention(4, 20)
@@ -108,8 +110,21 @@ class SpannerContractTest extends LockProviderContract {
 
     /** A client with the library's default settings on a never-answering emulator host. */
     private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        return providerAt(SilentEndpoint.shared(), callTimeout);
+    }
+
+    /** A provider on the emulator through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        String host = Emulators.spannerHost();
+        SilentEndpoint endpoint =
+                SilentEndpoint.forwardingTo(Integer.parseInt(host.substring(host.lastIndexOf(':') + 1)));
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    /** A client with the library's default settings on {@code endpoint} as its emulator host. */
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, @Nullable Duration callTimeout) {
         return SpannerLockProvider.builder()
-                .spanner(SpannerBackends.clientOf(SilentEndpoint.shared().hostAndPort()))
+                .spanner(SpannerBackends.clientOf(endpoint.hostAndPort()))
                 .database(SpannerBackends.DATABASE_ID)
                 .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
                 .build();
