@@ -154,10 +154,6 @@ public final class CloudLockProvider implements ExtensibleLockProvider {
 
     Optional<FencedLock> lock(LockConfiguration lockConfiguration, Duration waitAtMost, LockWait wait)
             throws InterruptedException {
-        Objects.requireNonNull(waitAtMost, "waitAtMost");
-        if (waitAtMost.isNegative()) {
-            throw new IllegalArgumentException("waitAtMost must not be negative, was " + waitAtMost);
-        }
         return wait.until(waitAtMost, () -> tryLock(lockConfiguration));
     }
 

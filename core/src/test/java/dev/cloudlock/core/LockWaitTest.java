@@ -57,8 +57,8 @@ class LockWaitTest {
     void pausesGrowFromTheFirstCeilingToTheLongestAndAreDrawnFromTheUpperHalfOfTheirCeiling() throws Exception {
         jitter = 0.0;
         wait.until(Duration.ofSeconds(10), this::refused);
-        long first = LockWait.FIRST_PAUSE.toNanos();
-        long longest = LockWait.LONGEST_PAUSE.toNanos();
+        long first = WaitPauses.FIRST_PAUSE.toNanos();
+        long longest = WaitPauses.LONGEST_PAUSE.toNanos();
         assertThat(pauses.subList(0, 4)).containsExactly(first / 2, first, 2 * first, 4 * first);
         assertThat(pauses.subList(0, pauses.size() - 1))
                 .allSatisfy(p -> assertThat(p).isBetween(first / 2, longest / 2));

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java block in the README, CONTRIBUTING.md and {@code docs/} is a copy of a compiled source, so it cannot
+ * Every Java and Kotlin block in the README, CONTRIBUTING.md and {@code docs/} is a copy of a compiled source, so it cannot
  * drift: the line before the block names its source, {@code <!-- snippet: path/to/File.java#region -->}, and this test
  * fails when a block has no source or differs from it. A region is the lines between {@code // snippet:region} and
  * {@code // end-snippet:region} in the source (marker lines of other regions inside are dropped, common indentation
@@ -78,7 +78,7 @@ class DocSnippetsTest {
         int blocks = 0;
         for (int i = 0; i < lines.size(); i++) {
             String fence = lines.get(i).strip();
-            boolean java = fence.equals("```java");
+            boolean java = fence.equals("```java") || fence.equals("```kotlin");
             if (!java && !fence.equals("```yaml") && !fence.equals("```xml") && !fence.equals("```properties")) {
                 continue;
             }
@@ -91,7 +91,8 @@ class DocSnippetsTest {
             if (marker == null || !marker.find()) {
                 if (java) {
                     blocks++;
-                    problems.add(where + ": a Java block without a '<!-- snippet: path#region -->' line before it");
+                    problems.add(where
+                            + ": a Java or Kotlin block without a '<!-- snippet: path#region -->' line before it");
                 }
                 i = end; // a YAML, XML or properties block names its source when it has one
                 continue;

@@ -13,19 +13,19 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * No line of the main Java sources ({@code src/main/java} of every module, and the benchmarks' per-store source roots)
- * is longer than 120 columns. The formatter (palantir-java-format, 120 columns) wraps code but neither Javadoc,
- * comments nor long string literals; this test covers those. A column is a character (a code point), as an editor counts it.
+ * No line of the main Java and Kotlin sources ({@code src/main/java} and {@code src/main/kotlin} of every module, and
+ * the benchmarks' per-store source roots) is longer than 120 columns. The formatters (palantir-java-format and
+ * ktfmt, 120 columns) wrap code but neither Javadoc, KDoc, comments nor long string literals; this test covers those. A column is a character (a code point), as an editor counts it.
  */
 class LineLengthTest {
 
     static final int MAX_COLUMNS = 120;
 
     /**
-     * A main source root: {@code src/main/java}, or a source root of its own that a build profile adds (the
-     * benchmarks' {@code src/<store>/java}); never {@code src/test/java}.
+     * A main source root: {@code src/main/java}, {@code src/main/kotlin}, or a source root of its own that a build
+     * profile adds (the benchmarks' {@code src/<store>/java}); never {@code src/test/...}.
      */
-    static final Pattern MAIN_SOURCES = Pattern.compile("(^|/)src/(?!test/)[^/]+/java/");
+    static final Pattern MAIN_SOURCES = Pattern.compile("(^|/)src/(?!test/)[^/]+/(java|kotlin)/");
 
     @Test
     void noLineOfTheMainJavaSourcesIsLongerThan120Columns() {
@@ -34,7 +34,8 @@ class LineLengthTest {
         int checked = 0;
         for (Path file : RepositoryFiles.all(root)) {
             String name = RepositoryFiles.name(root, file);
-            if (name.endsWith(".java") && MAIN_SOURCES.matcher(name).find()) {
+            if ((name.endsWith(".java") || name.endsWith(".kt"))
+                    && MAIN_SOURCES.matcher(name).find()) {
                 checked++;
                 tooLong.addAll(tooLong(name, read(file)));
             }
