@@ -4,9 +4,11 @@ import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.FencedLock;
 import dev.cloudlock.core.TickAttempt;
 import dev.cloudlock.core.TickStatus;
+import dev.cloudlock.core.WaitPauses;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.LongFunction;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.reactivestreams.Publisher;
@@ -87,16 +89,23 @@ public final class ReactiveLocks {
     }
 
     /**
-     * The lock, waiting for it by the rules of {@link CloudLockProvider#lock(LockConfiguration, Duration)}; empty
-     * when another holder still had it at the deadline. The wait runs on the store calls' scheduler: a subscriber's
-     * thread is never blocked, one thread of that scheduler is, for the wait.
+     * The lock, waiting for it by the rules of {@link CloudLockProvider#lock(LockConfiguration, Duration)} (its pauses,
+     * {@link WaitPauses}); empty when another holder still had it at the deadline. Each attempt is a {@link #tryLock}
+     * on the store calls' scheduler; between attempts the wait is a {@link Mono#delay} and holds no thread, so waiters
+     * never keep a holder's release waiting for a thread.
+     *
+     * @throws IllegalArgumentException when {@code waitAtMost} is negative, before any request
      */
     public Mono<FencedLock> lock(LockConfiguration lockConfiguration, Duration waitAtMost) {
         Objects.requireNonNull(lockConfiguration, "lockConfiguration");
-        Objects.requireNonNull(waitAtMost, "waitAtMost");
-        return Mono.fromCallable(() -> provider.lock(lockConfiguration, waitAtMost))
-                .subscribeOn(storeCalls)
-                .flatMap(Mono::justOrEmpty);
+        WaitPauses.startingNow(waitAtMost); // refuses a negative wait at once, not on subscription
+        return Mono.defer(() -> {
+            WaitPauses pauses = WaitPauses.startingNow(waitAtMost);
+            return tryLock(lockConfiguration)
+                    .repeatWhenEmpty(refusals -> refusals.map(refusal -> pauses.afterRefusal())
+                            .takeWhile(Optional::isPresent)
+                            .concatMap(pause -> Mono.delay(pause.orElseThrow())));
+        });
     }
 
     /** The lock for one scheduled occurrence, as {@link CloudLockProvider#lockTick(LockConfiguration, Instant)}. */
