@@ -26,6 +26,9 @@ import java.util.List;
  *       {@code cloudlock.s3proxy.jar}.</li>
  *   <li>{@link #firestore()}: the official Cloud Firestore emulator, from the jar of the Google Cloud CLI component
  *       {@code cloud-firestore-emulator} ({@code CLOUDLOCK_FIRESTORE_EMULATOR_JAR} names another jar).</li>
+ *   <li>{@link #datastore()}: the legacy Cloud Datastore emulator of the Google Cloud CLI component
+ *       {@code cloud-datastore-emulator}, in Firestore in Datastore mode and in memory (the Firestore emulator's
+ *       Datastore mode does not check a commit's base version, so a lock tested on it proves nothing).</li>
  *   <li>{@link #spannerHost()}: the Cloud Spanner emulator of the Debian package
  *       {@code google-cloud-cli-spanner-emulator} (its REST gateway, which runs the gRPC server).</li>
  *   <li>{@link #cosmos()}: {@code @vercel/cosmosdb-server} (Cosmos DB, NoSQL API) behind our launcher
@@ -42,6 +45,7 @@ public final class Emulators {
     private static EmulatorProcess moto;
     private static EmulatorProcess dynalite;
     private static EmulatorProcess firestore;
+    private static EmulatorProcess datastore;
     private static EmulatorProcess spanner;
     private static int spannerGrpcPort;
     private static EmulatorProcess s3proxy;
@@ -248,6 +252,55 @@ public final class Emulators {
     /** Deletes every document in the shared Firestore emulator. */
     public static void resetFirestore() {
         firestore().delete("/emulator/v1/projects/" + FIRESTORE_PROJECT + "/databases/(default)/documents");
+    }
+
+    /** Where the Google Cloud CLI component cloud-datastore-emulator installs the legacy Datastore emulator's jar. */
+    public static final String DATASTORE_EMULATOR_JAR =
+            "/usr/lib/google-cloud-sdk/platform/cloud-datastore-emulator/CloudDatastore.jar";
+
+    /** The project id the Datastore emulator's clients use (it serves any). */
+    public static final String DATASTORE_PROJECT = "demo-test";
+
+    /**
+     * The shared Datastore emulator, in memory and in Firestore in Datastore mode; {@code POST /reset} (see
+     * {@link #resetDatastore()}) wipes its entities. Connect with {@code DatastoreOptions.newBuilder()
+     * .setProjectId(DATASTORE_PROJECT).setHost("http://127.0.0.1:" + datastore().port())}. The jar is
+     * {@value #DATASTORE_EMULATOR_JAR} unless the variable {@code CLOUDLOCK_DATASTORE_EMULATOR_JAR} names another.
+     */
+    public static synchronized EmulatorProcess datastore() {
+        if (datastore == null || !datastore.isAlive()) {
+            Path jar =
+                    Path.of(System.getenv().getOrDefault("CLOUDLOCK_DATASTORE_EMULATOR_JAR", DATASTORE_EMULATOR_JAR));
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException("The Cloud Datastore emulator is not installed: " + jar + " is"
+                        + " missing. Install it with 'gcloud components install cloud-datastore-emulator' or the"
+                        + " Debian package google-cloud-cli-datastore-emulator, or point"
+                        + " CLOUDLOCK_DATASTORE_EMULATOR_JAR at CloudDatastore.jar");
+            }
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            datastore = EmulatorProcess.start(
+                    "datastore",
+                    port -> List.of(
+                            java,
+                            "-Xmx512m",
+                            "-cp",
+                            jar.toString(),
+                            "com.google.cloud.datastore.emulator.CloudDatastore",
+                            "start",
+                            "--testing",
+                            "--firestore_in_datastore_mode",
+                            "--host=127.0.0.1",
+                            "--port=" + port),
+                    "/",
+                    Duration.ofSeconds(90));
+        }
+        return datastore;
+    }
+
+    /** Deletes every entity in the shared Datastore emulator. */
+    public static void resetDatastore() {
+        datastore().post("/reset");
     }
 
     /** Where the Debian package google-cloud-cli-spanner-emulator installs the Cloud Spanner emulator. */

@@ -1,0 +1,77 @@
+package dev.cloudlock.datastore;
+
+import dev.cloudlock.core.CloudLockProvider;
+import dev.cloudlock.emulators.Emulators;
+import dev.cloudlock.emulators.SilentEndpoint;
+import dev.cloudlock.testkit.LockProviderContract;
+import dev.cloudlock.testkit.StoreCapabilities;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The provider contract on the legacy Datastore emulator in Firestore in Datastore mode, including the contended
+ * run: 8 threads x 40 holdings of one name, racing steady-state and lookup-then-commit takeovers. The emulator's
+ * lookups carry no read time, so the store runs on the client's clock here, and the clock-driven cases apply.
+ */
+class DatastoreContractTest extends LockProviderContract {
+
+    @BeforeEach
+    void reset() {
+        DatastoreBackends.reset();
+    }
+
+    @Override
+    protected CloudLockProvider provider(String lockedBy) {
+        return DatastoreLockProvider.builder()
+                .datastore(DatastoreBackends.client())
+                .lockedBy(lockedBy)
+                .build();
+    }
+
+    /** The client's clock, a Firestore database in Native mode, a never-answering endpoint and a stopped server. */
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.builder()
+                .usesClientClock(true)
+                .misconfiguredProvider(this::misconfiguredProvider)
+                .silentProvider(this::silentProvider)
+                .stoppableProvider(this::stoppable)
+                .build();
+    }
+
+    @Override
+    protected CloudLockProvider unreachableProvider() {
+        return DatastoreLockProvider.builder()
+                .datastore(DatastoreBackends.unreachable())
+                .callTimeout(Duration.ofSeconds(3))
+                .build();
+    }
+
+    /** The Datastore API of a Firestore database in Native mode (the Firestore emulator's). */
+    private CloudLockProvider misconfiguredProvider() {
+        return DatastoreLockProvider.builder()
+                .datastore(DatastoreBackends.clientAt(
+                        "127.0.0.1:" + Emulators.firestore().port()))
+                .build();
+    }
+
+    /** A client with the library's default settings on a never-answering endpoint. */
+    private CloudLockProvider silentProvider(@Nullable Duration callTimeout) {
+        return providerAt(SilentEndpoint.shared(), callTimeout);
+    }
+
+    /** A provider on the emulator through an endpoint that forwards to it until the case closes it. */
+    private StoreCapabilities.StoppableProvider stoppable() {
+        SilentEndpoint endpoint =
+                SilentEndpoint.forwardingTo(Emulators.datastore().port());
+        return new StoreCapabilities.StoppableProvider(providerAt(endpoint, Duration.ofSeconds(2)), endpoint::close);
+    }
+
+    private CloudLockProvider providerAt(SilentEndpoint endpoint, @Nullable Duration callTimeout) {
+        return DatastoreLockProvider.builder()
+                .datastore(DatastoreBackends.clientAt(endpoint.hostAndPort()))
+                .callTimeout(callTimeout == null ? Duration.ofDays(1) : callTimeout)
+                .build();
+    }
+}
