@@ -125,7 +125,9 @@ abstract class WireFaultCases extends ContractCases {
         Duration callTimeout = Duration.ofSeconds(4);
         Duration lease = Duration.ofSeconds(1);
         CloudLockProvider faulty = providerOnWire("a", callTimeout);
-        faulty.store().read(name); // the store's time is known before the silence
+        // a first lock through core, so that what core learns on a process's first call (the store's time, or that
+        // its answers carry none) is known before the silence
+        faulty.tryLock(config(uniqueName("wire-settle-first"))).orElseThrow().unlock();
         wire.failEverything(WireFault.NO_ANSWER);
         Throwable error = catchThrowable(() -> faulty.tryLock(config(name, lease, Duration.ZERO)));
         wire.heal();

@@ -61,7 +61,13 @@ public final class WireFaultProxy implements AutoCloseable {
          * Table Storage's REST protocol: writes are {@code POST} (insert), {@code PUT}, {@code PATCH}, {@code MERGE}
          * and {@code DELETE}; errors are OData JSON with a code header.
          */
-        AZURE_TABLE;
+        AZURE_TABLE,
+        /**
+         * Datastore's HTTP protocol: every request is a {@code POST} of a protocol buffer to
+         * {@code /v1/projects/<project>:<method>}; writes are {@code :commit}; errors are a {@code google.rpc.Status}
+         * protocol buffer.
+         */
+        DATASTORE;
 
         private static final Set<String> DYNAMODB_WRITES =
                 Set.of("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
@@ -81,13 +87,14 @@ public final class WireFaultProxy implements AutoCloseable {
                 case AZURE_BLOB -> Set.of("PUT", "DELETE").contains(method);
                 case AZURE_TABLE ->
                     Set.of("POST", "PUT", "PATCH", "MERGE", "DELETE").contains(method);
+                case DATASTORE -> request.target().endsWith(":commit");
             };
         }
 
         /** The answer to a request that met {@code fault} and gets one: throttled, unavailable, or a server error. */
         byte[] answer(WireFault fault, Duration serverTimeShift) {
             int status = switch (fault) {
-                case THROTTLED -> this == DYNAMODB ? 400 : this == COSMOS ? 429 : 503;
+                case THROTTLED -> this == DYNAMODB ? 400 : this == COSMOS || this == DATASTORE ? 429 : 503;
                 case UNAVAILABLE -> 503;
                 default -> 500;
             };
@@ -98,13 +105,28 @@ public final class WireFaultProxy implements AutoCloseable {
                         case S3 -> "SlowDown";
                         case COSMOS -> "TooManyRequests";
                         case AZURE_BLOB, AZURE_TABLE -> "ServerBusy";
+                        case DATASTORE -> "RESOURCE_EXHAUSTED";
                     };
-                case UNAVAILABLE -> this == AZURE_BLOB || this == AZURE_TABLE ? "ServerBusy" : "ServiceUnavailable";
-                default -> this == DYNAMODB || this == COSMOS ? "InternalServerError" : "InternalError";
+                case UNAVAILABLE ->
+                    switch (this) {
+                        case AZURE_BLOB, AZURE_TABLE -> "ServerBusy";
+                        case DATASTORE -> "UNAVAILABLE";
+                        default -> "ServiceUnavailable";
+                    };
+                default ->
+                    switch (this) {
+                        case DYNAMODB, COSMOS -> "InternalServerError";
+                        case DATASTORE -> "INTERNAL";
+                        default -> "InternalError";
+                    };
             };
             String message = "injected by WireFaultProxy: " + fault;
             List<String> headers = new ArrayList<>();
             headers.add("Date: " + httpDate(serverTimeShift));
+            if (this == DATASTORE) {
+                headers.add("Content-Type: application/x-protobuf");
+                return new Message("HTTP/1.1 " + status + " " + code, headers, rpcStatus(code, message)).bytes();
+            }
             String body;
             switch (this) {
                 case DYNAMODB -> {
@@ -137,6 +159,26 @@ public final class WireFaultProxy implements AutoCloseable {
             }
             return new Message("HTTP/1.1 " + status + " " + code, headers, body.getBytes(StandardCharsets.UTF_8))
                     .bytes();
+        }
+
+        /**
+         * A {@code google.rpc.Status} protocol buffer: field 1 the canonical code's number (of {@code code}'s name),
+         * field 2 the message.
+         */
+        private static byte[] rpcStatus(String code, String message) {
+            int number = switch (code) {
+                case "RESOURCE_EXHAUSTED" -> 8;
+                case "UNAVAILABLE" -> 14;
+                default -> 13;
+            };
+            byte[] text = message.getBytes(StandardCharsets.UTF_8);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(0x08);
+            out.write(number);
+            out.write(0x12);
+            out.write(text.length); // the messages here are shorter than 128 bytes: a one-byte length
+            out.write(text, 0, text.length);
+            return out.toByteArray();
         }
 
         /** The answer with the store's clock shifted: its {@code Date}, and Cosmos DB's {@code _ts} on items. */

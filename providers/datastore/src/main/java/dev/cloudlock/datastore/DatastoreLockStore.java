@@ -501,6 +501,12 @@ public final class DatastoreLockStore extends ETagLockStore {
                             "Datastore could not be reached for " + what + ": " + failure.getMessage(), failure));
         }
         String message = datastore.getMessage();
+        if (isNotDatastoreMode(datastore)) {
+            return new LockStoreConfigurationException(
+                    "Datastore refused " + what + ": the database is not in Datastore mode (a Firestore database in"
+                            + " Native mode takes the firestore store instead). " + message,
+                    failure);
+        }
         return switch (datastore.getReason()) {
             case "DEADLINE_EXCEEDED", "CANCELLED" ->
                 deadline.timedOut("Datastore", operation, name, "DatastoreLockProvider.builder()", failure);
@@ -525,9 +531,8 @@ public final class DatastoreLockStore extends ETagLockStore {
                         failure);
             case "FAILED_PRECONDITION" ->
                 new LockStoreConfigurationException(
-                        "Datastore refused " + what + ": the database is not in Datastore mode (a Firestore"
-                                + " database in Native mode takes the firestore store instead), or the Datastore API"
-                                + " is not enabled. " + message,
+                        "Datastore refused " + what + ": enable the Datastore API (firestore.googleapis.com) for the"
+                                + " project. " + message,
                         failure);
             case "PERMISSION_DENIED" ->
                 new LockStoreConfigurationException(
@@ -543,6 +548,17 @@ public final class DatastoreLockStore extends ETagLockStore {
                 new LockStoreConfigurationException("Datastore rejected " + what + ": " + message, failure);
             default -> new LockStoreException("Datastore " + what + " failed: " + message, failure);
         };
+    }
+
+    /**
+     * Whether Datastore refused the call because the database is a Firestore database in Native mode: Datastore says
+     * FAILED_PRECONDITION "...not available for Firestore in Native mode database", the Firestore emulator
+     * INVALID_ARGUMENT "Database mode not set to Datastore Mode".
+     */
+    private static boolean isNotDatastoreMode(DatastoreException e) {
+        String message = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        return ("FAILED_PRECONDITION".equals(e.getReason()) || "INVALID_ARGUMENT".equals(e.getReason()))
+                && (message.contains("native mode") || message.contains("not set to datastore mode"));
     }
 
     /** {@code project 'p', database 'd'}, with the namespace when there is one. */

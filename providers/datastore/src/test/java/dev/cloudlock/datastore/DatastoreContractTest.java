@@ -1,10 +1,15 @@
 package dev.cloudlock.datastore;
 
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.emulators.SilentEndpoint;
+import dev.cloudlock.spi.ObjectKeys;
 import dev.cloudlock.testkit.LockProviderContract;
 import dev.cloudlock.testkit.StoreCapabilities;
+import dev.cloudlock.testkit.WireFaultProxy;
+import dev.cloudlock.testkit.WireFaults;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +34,19 @@ class DatastoreContractTest extends LockProviderContract {
                 .build();
     }
 
-    /** The client's clock, a Firestore database in Native mode, a never-answering endpoint and a stopped server. */
+    /** A fault-injecting proxy in front of the emulator and a client of it, one per test JVM. */
+    private static final class OnWire {
+        static final WireFaultProxy PROXY = WireFaultProxy.http(
+                WireFaultProxy.Store.DATASTORE,
+                new WireFaults(),
+                Emulators.datastore().port());
+        static final Datastore CLIENT = DatastoreBackends.clientAt("127.0.0.1:" + PROXY.port());
+    }
+
+    /**
+     * The client's clock, a Firestore database in Native mode, a never-answering endpoint, a stopped server, stray
+     * entities and the wire through the proxy, whose answers carry no Datastore time.
+     */
     @Override
     protected StoreCapabilities capabilities() {
         return StoreCapabilities.builder()
@@ -37,7 +54,29 @@ class DatastoreContractTest extends LockProviderContract {
                 .misconfiguredProvider(this::misconfiguredProvider)
                 .silentProvider(this::silentProvider)
                 .stoppableProvider(this::stoppable)
+                .wire(OnWire.PROXY.faults(), this::providerOnWire)
+                .wireCarriesStoreTime(false)
+                .strayRecordWriter(DatastoreContractTest::writeStrayRecord)
                 .build();
+    }
+
+    private CloudLockProvider providerOnWire(String lockedBy, Duration callTimeout) {
+        return DatastoreLockProvider.builder()
+                .datastore(OnWire.CLIENT)
+                .lockedBy(lockedBy)
+                .callTimeout(callTimeout)
+                .build();
+    }
+
+    /** An entity at the key of lock {@code name} whose fence is text. */
+    private static void writeStrayRecord(String name) {
+        Datastore datastore = DatastoreBackends.client();
+        datastore.put(Entity.newBuilder(datastore
+                        .newKeyFactory()
+                        .setKind(DatastoreLockProvider.DEFAULT_KIND)
+                        .newKey(ObjectKeys.encode(name)))
+                .set("fence", "soon")
+                .build());
     }
 
     @Override

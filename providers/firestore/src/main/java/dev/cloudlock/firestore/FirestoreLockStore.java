@@ -495,8 +495,9 @@ public final class FirestoreLockStore implements LockStore {
      * {@code UNAUTHENTICATED}, {@code INVALID_ARGUMENT} and a {@code FAILED_PRECONDITION} that is not ours (a database
      * in Datastore mode; the precondition of our own compare-and-set never gets here, {@link #awaitConditional}
      * turns it into a lost race first) are a {@link LockStoreConfigurationException}; {@code UNAVAILABLE},
-     * {@code DEADLINE_EXCEEDED}, {@code RESOURCE_EXHAUSTED}, {@code INTERNAL} and {@code ABORTED} (contention, after
-     * the client's retries) are a {@link LockStoreUnavailableException}. A failure without a status goes by
+     * {@code DEADLINE_EXCEEDED}, {@code RESOURCE_EXHAUSTED}, {@code INTERNAL}, {@code ABORTED} (contention, after
+     * the client's retries) and {@code UNKNOWN} (gRPC's word for a call whose outcome it cannot tell, such as
+     * "channel closed" when the server went away mid-call) are a {@link LockStoreUnavailableException}. A failure without a status goes by
      * {@link StoreErrors#ofNoAnswer}; any other status is a plain {@link LockStoreException}.
      */
     LockStoreException translate(Throwable failure, String operation, String name) {
@@ -508,7 +509,7 @@ public final class FirestoreLockStore implements LockStore {
         return switch (code) {
             case NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, INVALID_ARGUMENT ->
                 new LockStoreConfigurationException(message, failure);
-            case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, ABORTED ->
+            case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, ABORTED, UNKNOWN ->
                 new LockStoreUnavailableException(message, failure);
             default -> new LockStoreException(message, failure);
         };
