@@ -497,8 +497,8 @@ public final class FirestoreLockStore implements LockStore {
      * turns it into a lost race first) are a {@link LockStoreConfigurationException}; {@code UNAVAILABLE},
      * {@code DEADLINE_EXCEEDED}, {@code RESOURCE_EXHAUSTED}, {@code INTERNAL}, {@code ABORTED} (contention, after
      * the client's retries) and {@code UNKNOWN} (gRPC's word for a call whose outcome it cannot tell, such as
-     * "channel closed" when the server went away mid-call) are a {@link LockStoreUnavailableException}. A failure without a status goes by
-     * {@link StoreErrors#ofNoAnswer}; any other status is a plain {@link LockStoreException}.
+     * "channel closed" when the server went away mid-call) are a {@link LockStoreUnavailableException}. A failure
+     * without a status goes by {@link StoreErrors#ofNoAnswer}; any other status is a plain {@link LockStoreException}.
      */
     LockStoreException translate(Throwable failure, String operation, String name) {
         StatusCode.Code code = statusCode(failure);
