@@ -1,11 +1,13 @@
 locals {
   job_name = coalesce(var.job_name, var.function_name)
-  # the store the locks live in: a Firestore collection, or a table of a Spanner database
-  store = var.spanner_database != null ? "spanner" : "firestore"
+  # the store the locks live in: a Firestore collection, a kind of a database in Datastore mode, or a table of a
+  # Spanner database
+  store = var.spanner_database != null ? "spanner" : var.datastore_kind != null ? "datastore" : "firestore"
 }
 
-# Runs the function; the Firestore lock module grants it roles/datastore.user (see examples/gcp), or this module
-# roles/spanner.databaseUser on the Spanner lock database (examples/gcp-spanner).
+# Runs the function; the Firestore or Datastore lock module grants it roles/datastore.user (see examples/gcp and
+# examples/gcp-datastore), or this module roles/spanner.databaseUser on the Spanner lock database
+# (examples/gcp-spanner).
 resource "google_service_account" "function" {
   project      = var.project_id
   account_id   = "${var.function_name}-fn"
@@ -87,6 +89,11 @@ resource "google_cloudfunctions2_function" "this" {
         CLOUDLOCK_FIRESTORE_COLLECTION = var.firestore_collection
         CLOUDLOCK_FIRESTORE_DATABASE   = var.firestore_database
       }
+      datastore = {
+        CLOUDLOCK_DATASTORE_PROJECT  = var.project_id
+        CLOUDLOCK_DATASTORE_DATABASE = var.datastore_database
+        CLOUDLOCK_DATASTORE_KIND     = var.datastore_kind
+      }
       spanner = {
         CLOUDLOCK_SPANNER_PROJECT  = var.project_id
         CLOUDLOCK_SPANNER_INSTANCE = var.spanner_instance
@@ -112,8 +119,8 @@ resource "google_cloudfunctions2_function" "this" {
     }
 
     precondition {
-      condition     = length(compact([var.firestore_collection, var.spanner_database])) == 1
-      error_message = "Set one of firestore_collection (locks in Firestore) or spanner_database (in a Spanner database, with spanner_instance), not more."
+      condition     = length(compact([var.firestore_collection, var.datastore_kind, var.spanner_database])) == 1
+      error_message = "Set one of firestore_collection (locks in Firestore), datastore_kind (in a database in Datastore mode) or spanner_database (in a Spanner database, with spanner_instance), not more."
     }
 
     precondition {

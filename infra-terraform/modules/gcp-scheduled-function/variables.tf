@@ -110,9 +110,21 @@ variable "retry_failed_ticks" {
 }
 
 variable "firestore_collection" {
-  description = "Collection of the lock documents (CLOUDLOCK_FIRESTORE_COLLECTION), e.g. module.lock.collection. Set this or spanner_database."
+  description = "Collection of the lock documents (CLOUDLOCK_FIRESTORE_COLLECTION), e.g. module.lock.collection. Set this, datastore_kind or spanner_database."
   type        = string
   default     = null
+}
+
+variable "datastore_kind" {
+  description = "Kind of the lock entities in a database in Datastore mode (CLOUDLOCK_DATASTORE_KIND), e.g. \"shedlock\"; the gcp-datastore-lock module grants the function access. Set this, firestore_collection or spanner_database."
+  type        = string
+  default     = null
+}
+
+variable "datastore_database" {
+  description = "Id of the database in Datastore mode of datastore_kind (CLOUDLOCK_DATASTORE_DATABASE), e.g. module.lock.database."
+  type        = string
+  default     = "(default)"
 }
 
 variable "spanner_instance" {
@@ -134,12 +146,12 @@ variable "spanner_table" {
 }
 
 variable "environment" {
-  description = "Additional environment variables of the function. The module sets CLOUDLOCK_STORE, CLOUDLOCK_FIRESTORE_COLLECTION and CLOUDLOCK_FIRESTORE_DATABASE (or CLOUDLOCK_SPANNER_PROJECT, CLOUDLOCK_SPANNER_INSTANCE, CLOUDLOCK_SPANNER_DATABASE and CLOUDLOCK_SPANNER_TABLE), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE and CLOUDLOCK_SCHEDULE_TIME_ZONE from its inputs."
+  description = "Additional environment variables of the function. The module sets CLOUDLOCK_STORE, CLOUDLOCK_FIRESTORE_COLLECTION and CLOUDLOCK_FIRESTORE_DATABASE (or CLOUDLOCK_DATASTORE_PROJECT, CLOUDLOCK_DATASTORE_DATABASE and CLOUDLOCK_DATASTORE_KIND, or CLOUDLOCK_SPANNER_PROJECT, CLOUDLOCK_SPANNER_INSTANCE, CLOUDLOCK_SPANNER_DATABASE and CLOUDLOCK_SPANNER_TABLE), CLOUDLOCK_JOB_NAME, CLOUDLOCK_TICK_RESOLUTION, CLOUDLOCK_FUNCTION_TIMEOUT, CLOUDLOCK_WHEN_BUSY, CLOUDLOCK_EVERY_OCCURRENCE, CLOUDLOCK_SCHEDULE and CLOUDLOCK_SCHEDULE_TIME_ZONE from its inputs."
   type        = map(string)
   default     = {}
 
   validation {
-    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_SPANNER_PROJECT", "CLOUDLOCK_SPANNER_INSTANCE", "CLOUDLOCK_SPANNER_DATABASE", "CLOUDLOCK_SPANNER_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE"])) == 0
+    condition     = length(setintersection(keys(var.environment), ["CLOUDLOCK_STORE", "CLOUDLOCK_FIRESTORE_COLLECTION", "CLOUDLOCK_FIRESTORE_DATABASE", "CLOUDLOCK_DATASTORE_PROJECT", "CLOUDLOCK_DATASTORE_DATABASE", "CLOUDLOCK_DATASTORE_KIND", "CLOUDLOCK_SPANNER_PROJECT", "CLOUDLOCK_SPANNER_INSTANCE", "CLOUDLOCK_SPANNER_DATABASE", "CLOUDLOCK_SPANNER_TABLE", "CLOUDLOCK_JOB_NAME", "CLOUDLOCK_TICK_RESOLUTION", "CLOUDLOCK_FUNCTION_TIMEOUT", "CLOUDLOCK_WHEN_BUSY", "CLOUDLOCK_EVERY_OCCURRENCE", "CLOUDLOCK_SCHEDULE", "CLOUDLOCK_SCHEDULE_TIME_ZONE"])) == 0
     error_message = "Set the module's own CLOUDLOCK_* variables through its inputs, not environment."
   }
 }

@@ -96,6 +96,13 @@ class ExamplesGiveTheGuardsTheirDeploymentTest {
                     "source_bucket_name", "cloudlock-demo-source",
                     "source_zip", "nightly-report-function-1.0.0.zip",
                     "entry_point", "dev.cloudlock.examples.NightlyReportPubSubFunction"),
+            "gcp-datastore",
+            Map.of(
+                    "project_id", "cloudlock-demo",
+                    "region", "europe-west1",
+                    "source_bucket_name", "cloudlock-demo-source",
+                    "source_zip", "nightly-report-function-1.0.0.zip",
+                    "entry_point", "dev.cloudlock.examples.NightlyReportPubSubFunction"),
             "gcp-spanner",
             Map.of(
                     "project_id", "cloudlock-demo",

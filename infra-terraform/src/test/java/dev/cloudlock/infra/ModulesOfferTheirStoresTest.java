@@ -62,6 +62,12 @@ class ModulesOfferTheirStoresTest {
                     "gcp-spanner",
                     "google_cloudfunctions2_function",
                     "service_config.environment_variables"),
+            new Choice(
+                    "gcp-scheduled-function",
+                    "datastore",
+                    "gcp-datastore",
+                    "google_cloudfunctions2_function",
+                    "service_config.environment_variables"),
             new Choice("azure-timer-function", "cosmos", "azure", "azurerm_linux_function_app", "app_settings"),
             new Choice(
                     "azure-timer-function", "azure-blob", "azure-blob", "azurerm_linux_function_app", "app_settings"),
@@ -152,7 +158,7 @@ class ModulesOfferTheirStoresTest {
 
     @Test
     void theAzureModuleRefusesTwoStoresAndNone() {
-        Choice blob = CHOICES.get(5);
+        Choice blob = CHOICES.get(6);
         assertThat(failedPreconditions(blob, Map.of("cosmos_endpoint", Optional.of("https://locks.example/"))))
                 .as("Cosmos DB and a container")
                 .singleElement(STRING)
@@ -174,6 +180,11 @@ class ModulesOfferTheirStoresTest {
                 .as("Firestore and Spanner")
                 .singleElement(STRING)
                 .contains("not more");
+        assertThat(failedPreconditions(CHOICES.get(4), Map.of("spanner_database", Optional.of("jobs"))))
+                .as("Datastore and Spanner")
+                .contains("Set one of firestore_collection (locks in Firestore), datastore_kind (in a database in"
+                        + " Datastore mode) or spanner_database (in a Spanner database, with spanner_instance), not"
+                        + " more.");
         assertThat(failedPreconditions(spanner, Map.of("spanner_database", Optional.empty())))
                 .as("no store, and an instance without its database")
                 .hasSize(2)
