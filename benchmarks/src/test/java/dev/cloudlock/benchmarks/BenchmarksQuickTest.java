@@ -101,6 +101,16 @@ class BenchmarksQuickTest {
                             "| extend | 1 | {Update Entity=1} |",
                             "| acquire, first ever | 2 | {Get Entity=1, Insert Entity=1} |");
         }
+        if (FOUND.contains("datastore")) {
+            // Datastore: one commit with the entity's version per steady-state acquire, release and extend.
+            assertThat(md)
+                    .contains(
+                            "Datastore on the legacy Datastore emulator",
+                            "| acquire, steady state (same holder) | 1 | {commit=1} |",
+                            "| release | 1 | {commit=1} |",
+                            "| extend | 1 | {commit=1} |",
+                            "| acquire, first ever | 2 | {commit=1, lookup=1} |");
+        }
         String json = Report.toJson(Map.of("k", "v\"q"), "");
         assertThat(json).contains("\"v\\\"q\"");
     }
@@ -114,7 +124,8 @@ class BenchmarksQuickTest {
                         "cosmos", "## Cosmos DB on",
                         "azure-blob", "## Azure Blob Storage on",
                         "azure-table", "## Azure Table Storage on",
-                        "spanner", "## Cloud Spanner on")
+                        "spanner", "## Cloud Spanner on",
+                        "datastore", "## Datastore on")
                 .forEach((store, heading) -> {
                     if (FOUND.contains(store)) {
                         assertThat(md).contains(heading);
