@@ -10,6 +10,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.TimestampValue;
+import com.google.cloud.datastore.Transaction;
 import com.google.cloud.http.HttpTransportOptions;
 import dev.cloudlock.core.CloudLockProvider;
 import dev.cloudlock.core.CompletedTicks;
@@ -17,7 +18,12 @@ import dev.cloudlock.datastore.DatastoreLockProvider;
 import dev.cloudlock.emulators.Emulators;
 import dev.cloudlock.spi.ObjectKeys;
 import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import net.javacrumbs.shedlock.core.ClockProvider;
 
 /**
  * The Datastore provider on the legacy Datastore emulator (Firestore in Datastore mode), with every request counted on
@@ -110,6 +116,43 @@ final class DatastoreTarget implements LockCycleBenchmark.Target {
                                 .setExcludeFromIndexes(true)
                                 .build())
                 .build());
+    }
+
+    /**
+     * The calls ShedLock's Datastore provider makes for a lock cycle on an existing entity, as its source shows them:
+     * the acquisition and the release are each a transaction of the client ({@code newTransaction()}) that gets the
+     * entity and puts it back changed, then commits. The entity is of a kind of its own, with ShedLock's property
+     * names.
+     */
+    @Override
+    public Optional<Consumer<String>> shedLockCycle() {
+        return Optional.of(name -> {
+            Key key = datastore.newKeyFactory().setKind(kind + "_shedlock").newKey(name);
+            Instant now = ClockProvider.now();
+            transactionalPut(key, now.plus(Duration.ofMinutes(5)), now);
+            transactionalPut(key, ClockProvider.now(), now);
+        });
+    }
+
+    private void transactionalPut(Key key, Instant lockUntil, Instant lockedAt) {
+        Transaction transaction = datastore.newTransaction();
+        try {
+            transaction.get(key);
+            transaction.put(Entity.newBuilder(key)
+                    .set("lock_until", timestamp(lockUntil))
+                    .set("locked_at", timestamp(lockedAt))
+                    .set("locked_by", "bench-host")
+                    .build());
+            transaction.commit();
+        } finally {
+            if (transaction.isActive()) {
+                transaction.rollback();
+            }
+        }
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
     }
 
     @Override

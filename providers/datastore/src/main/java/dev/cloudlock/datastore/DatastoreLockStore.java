@@ -51,6 +51,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -556,7 +557,7 @@ public final class DatastoreLockStore extends ETagLockStore {
      * INVALID_ARGUMENT "Database mode not set to Datastore Mode".
      */
     private static boolean isNotDatastoreMode(DatastoreException e) {
-        String message = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         return ("FAILED_PRECONDITION".equals(e.getReason()) || "INVALID_ARGUMENT".equals(e.getReason()))
                 && (message.contains("native mode") || message.contains("not set to datastore mode"));
     }

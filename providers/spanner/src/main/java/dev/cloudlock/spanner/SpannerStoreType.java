@@ -6,6 +6,7 @@ import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import dev.cloudlock.core.CloudLockProviderBuilder;
 import dev.cloudlock.spi.AbstractStoreType;
+import dev.cloudlock.spi.GoogleCloud;
 import dev.cloudlock.spi.StoreSetting;
 import dev.cloudlock.spi.StoreSettings;
 import dev.cloudlock.spi.StoreType;
@@ -76,11 +77,7 @@ public final class SpannerStoreType extends AbstractStoreType {
         try {
             GoogleCredentials.getApplicationDefault();
         } catch (IOException e) {
-            throw new IllegalArgumentException("no Google credentials: Application Default Credentials"
-                    + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default login, the metadata server)"
-                    + " found none; set GOOGLE_APPLICATION_CREDENTIALS to a key file, run gcloud auth"
-                    + " application-default login, or set " + settings.spelling(ENDPOINT) + " or "
-                    + EMULATOR_VARIABLE + " for an emulator");
+            throw GoogleCloud.noCredentials(settings.spelling(ENDPOINT), EMULATOR_VARIABLE);
         }
     }
 
@@ -117,8 +114,6 @@ public final class SpannerStoreType extends AbstractStoreType {
     }
 
     private static IllegalArgumentException noProject(StoreSettings settings) {
-        return new IllegalArgumentException(settings.spelling(PROJECT) + " is not set, and the environment names no"
-                + " Google Cloud project (GOOGLE_CLOUD_PROJECT, the credentials): set it to the project of the Spanner"
-                + " instance (any id for an emulator)");
+        return GoogleCloud.noProject(settings.spelling(PROJECT), "the Spanner instance", null);
     }
 }
