@@ -77,9 +77,10 @@ import org.jspecify.annotations.Nullable;
  * Datastore gives every write a new version, so the version is the entity tag of {@link ETagLockStore}: one commit per
  * steady-state acquire, release and extend; a lookup first after another holder.
  *
- * <p>Conditions compare core's clock with {@code lockUntil}: the {@code read_time} of every lookup that carries one
- * feeds a {@link ClockSkewMonitor}, so core judges leases by Datastore's clock. A backend whose lookups carry no read
- * time (the Datastore emulator) leaves core on the client's clock.
+ * <p>Conditions compare core's clock with {@code lockUntil}: the {@code read_time} of every lookup and the
+ * {@code commit_time} of every commit that carry one feed a {@link ClockSkewMonitor}, so core judges leases by
+ * Datastore's clock. A backend whose answers carry no time (the Datastore emulator) leaves core on the client's
+ * clock.
  *
  * <p>Errors: a lost race is a normal result. A missing database, a database in Firestore Native mode, refused
  * credentials, a denied role and an invalid request are a {@link LockStoreConfigurationException} (fix the setup); an
@@ -192,10 +193,14 @@ public final class DatastoreLockStore extends ETagLockStore {
                 .addMutations(mutation)
                 .build();
         CommitResponse response;
+        long sent = clockSkew.nanoTime();
         try {
             response = within(deadline, operation, next.name(), () -> rpc.commit(request));
         } catch (LostRace lost) {
             return Optional.empty();
+        }
+        if (response.hasCommitTime()) {
+            clockSkew.observe(instant(response.getCommitTime()), Duration.ofNanos(1_000), sent, clockSkew.nanoTime());
         }
         MutationResult result = response.getMutationResults(0);
         if (result.getConflictDetected()) {
