@@ -33,7 +33,7 @@ public final class LocalStores {
 
     /** The stores there is an emulator of here. */
     public static final java.util.Set<String> NAMES =
-            java.util.Set.of("dynamodb", "s3", "firestore", "azure-blob", "azure-table", "cosmos");
+            java.util.Set.of("dynamodb", "s3", "firestore", "datastore", "azure-blob", "azure-table", "cosmos");
 
     private LocalStores() {}
 
@@ -75,6 +75,16 @@ public final class LocalStores {
                         "the Cloud Firestore emulator",
                         firestore,
                         Map.of("endpoint", "127.0.0.1:" + firestore.port(), "project", Emulators.FIRESTORE_PROJECT),
+                        Map.of(),
+                        Map.of()));
+            }
+            case "datastore" -> {
+                EmulatorProcess datastore = Emulators.datastore();
+                yield Optional.of(new LocalStore(
+                        store,
+                        "the Cloud Datastore emulator",
+                        datastore,
+                        Map.of("endpoint", "127.0.0.1:" + datastore.port(), "project", Emulators.DATASTORE_PROJECT),
                         Map.of(),
                         Map.of()));
             }
