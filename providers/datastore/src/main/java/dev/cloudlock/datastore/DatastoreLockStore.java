@@ -456,7 +456,18 @@ public final class DatastoreLockStore extends ETagLockStore {
         }
     }
 
-    /** Thrown inside {@link #within} for an insert that found the entity there: another writer won. */
+    /**
+     * Whether a commit failed because the entity is not in the state its mutation needs: an insert found it there
+     * ({@code ALREADY_EXISTS}), or an update found it gone ({@code NOT_FOUND} "no entity to update": deleted since it
+     * was read). Either way another writer changed it, as a version conflict says.
+     */
+    private static boolean isLostRace(DatastoreException e) {
+        return "ALREADY_EXISTS".equals(e.getReason())
+                || ("NOT_FOUND".equals(e.getReason())
+                        && String.valueOf(e.getMessage()).contains("no entity to update"));
+    }
+
+    /** Thrown inside {@link #within} for a commit whose entity another writer changed ({@link #isLostRace}). */
     private static final class LostRace extends RuntimeException {
         LostRace(DatastoreException cause) {
             super(cause.getMessage(), cause, false, false);
@@ -465,16 +476,15 @@ public final class DatastoreLockStore extends ETagLockStore {
 
     /**
      * Runs {@code call} on a worker thread and waits for it until {@code deadline}'s total, translating every failure
-     * into a {@link LockStoreException} ({@link #translate}), except an insert's {@code ALREADY_EXISTS}, which is a
-     * {@link LostRace}.
+     * into a {@link LockStoreException} ({@link #translate}), except a commit whose entity another writer changed,
+     * which is a {@link LostRace}.
      */
     private <T> T within(CallTimeouts deadline, String operation, String name, Callable<T> call) {
         Future<T> result = CALLS.submit(call);
         try {
             return result.get(deadline.total().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof DatastoreException datastore
-                    && "ALREADY_EXISTS".equals(datastore.getReason())) {
+            if (e.getCause() instanceof DatastoreException datastore && isLostRace(datastore)) {
                 throw new LostRace(datastore);
             }
             throw translate(e.getCause(), operation, name, deadline);

@@ -225,6 +225,23 @@ class DatastoreLockStoreTest {
     }
 
     @Test
+    void aHoldingWhoseEntityWasDeletedIsNotReleasedAndTheNameIsFreeAgain() {
+        String name = unique("deleted");
+        FencedLock held = provider("a").tryLock(config(name)).orElseThrow();
+        Datastore datastore = DatastoreBackends.client();
+        datastore.delete(datastore
+                .newKeyFactory()
+                .setKind(DatastoreLockProvider.DEFAULT_KIND)
+                .newKey(name));
+        // Datastore answers the update of a deleted entity NOT_FOUND "no entity to update": a lost race, not a
+        // missing database
+        held.unlock();
+        assertThat(provider("b").tryLock(config(name)))
+                .as("the name is free again")
+                .isPresent();
+    }
+
+    @Test
     void aPageTokenThisStoreDidNotMakeIsRefused() {
         assertThatThrownBy(() -> provider("a").admin().list("%zz", 10))
                 .isInstanceOf(IllegalArgumentException.class)
