@@ -23,7 +23,9 @@ import io.grpc.MethodDescriptor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -100,7 +102,10 @@ final class SpannerTarget implements LockCycleBenchmark.Target {
                             List.of(
                                     dev.cloudlock.spanner.SpannerLockStore.DDL,
                                     "CREATE TABLE floor (name STRING(MAX) NOT NULL, lock_until TIMESTAMP,"
-                                            + " locked_by STRING(MAX), fence INT64) PRIMARY KEY (name)"))
+                                            + " locked_by STRING(MAX), fence INT64) PRIMARY KEY (name)",
+                                    "CREATE TABLE shedlock_provider (name STRING(MAX) NOT NULL, lock_until"
+                                            + " TIMESTAMP, locked_at TIMESTAMP, locked_by STRING(MAX)) PRIMARY KEY"
+                                            + " (name)"))
                     .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -142,6 +147,38 @@ final class SpannerTarget implements LockCycleBenchmark.Target {
                 .set("fence")
                 .to(1L)
                 .build()));
+    }
+
+    /**
+     * The calls ShedLock's Spanner provider makes for a lock cycle on an existing row, as its source shows them: the
+     * acquisition and the release are each a read-write transaction that reads the row by key and buffers an update,
+     * then commits. The row is in a table of its own, with ShedLock's columns.
+     */
+    @Override
+    public Optional<Consumer<String>> shedLockCycle() {
+        return Optional.of(name -> {
+            com.google.cloud.Timestamp now = com.google.cloud.Timestamp.now();
+            readAndWrite(name, com.google.cloud.Timestamp.ofTimeSecondsAndNanos(now.getSeconds() + 300, 0), now);
+            readAndWrite(name, com.google.cloud.Timestamp.now(), now);
+        });
+    }
+
+    private void readAndWrite(String name, com.google.cloud.Timestamp lockUntil, com.google.cloud.Timestamp lockedAt) {
+        database.readWriteTransaction().run(transaction -> {
+            transaction.readRow(
+                    "shedlock_provider", Key.of(name), List.of("name", "lock_until", "locked_by", "locked_at"));
+            transaction.buffer(Mutation.newInsertOrUpdateBuilder("shedlock_provider")
+                    .set("name")
+                    .to(name)
+                    .set("lock_until")
+                    .to(lockUntil)
+                    .set("locked_at")
+                    .to(lockedAt)
+                    .set("locked_by")
+                    .to("bench-host")
+                    .build());
+            return null;
+        });
     }
 
     /** One strong single-use read of the row. */
