@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The emulators our tests use, one process of each per JVM, started on first use and stopped when the JVM exits.
@@ -222,29 +223,14 @@ public final class Emulators {
      */
     public static synchronized EmulatorProcess firestore() {
         if (firestore == null || !firestore.isAlive()) {
-            Path jar =
-                    Path.of(System.getenv().getOrDefault("CLOUDLOCK_FIRESTORE_EMULATOR_JAR", FIRESTORE_EMULATOR_JAR));
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException("The Cloud Firestore emulator is not installed: " + jar + " is"
-                        + " missing. Install it with 'gcloud components install cloud-firestore-emulator' or the"
-                        + " Debian package google-cloud-cli-firestore-emulator, or point"
-                        + " CLOUDLOCK_FIRESTORE_EMULATOR_JAR at cloud-firestore-emulator.jar");
-            }
-            String java =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            firestore = EmulatorProcess.start(
+            firestore = startGoogleJavaEmulator(
                     "firestore",
-                    port -> List.of(
-                            java,
-                            "-Xmx512m",
-                            "-cp",
-                            jar.toString(),
-                            "com.google.cloud.datastore.emulator.firestore.CloudFirestore",
-                            "--host=127.0.0.1",
-                            "--port=" + port,
-                            "--project_id=" + FIRESTORE_PROJECT),
-                    "/",
-                    Duration.ofSeconds(90));
+                    "Cloud Firestore",
+                    "CLOUDLOCK_FIRESTORE_EMULATOR_JAR",
+                    FIRESTORE_EMULATOR_JAR,
+                    "cloud-firestore-emulator",
+                    List.of("com.google.cloud.datastore.emulator.firestore.CloudFirestore"),
+                    port -> List.of("--host=127.0.0.1", "--port=" + port, "--project_id=" + FIRESTORE_PROJECT));
         }
         return firestore;
     }
@@ -269,33 +255,49 @@ public final class Emulators {
      */
     public static synchronized EmulatorProcess datastore() {
         if (datastore == null || !datastore.isAlive()) {
-            Path jar =
-                    Path.of(System.getenv().getOrDefault("CLOUDLOCK_DATASTORE_EMULATOR_JAR", DATASTORE_EMULATOR_JAR));
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException("The Cloud Datastore emulator is not installed: " + jar + " is"
-                        + " missing. Install it with 'gcloud components install cloud-datastore-emulator' or the"
-                        + " Debian package google-cloud-cli-datastore-emulator, or point"
-                        + " CLOUDLOCK_DATASTORE_EMULATOR_JAR at CloudDatastore.jar");
-            }
-            String java =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            datastore = EmulatorProcess.start(
+            datastore = startGoogleJavaEmulator(
                     "datastore",
+                    "Cloud Datastore",
+                    "CLOUDLOCK_DATASTORE_EMULATOR_JAR",
+                    DATASTORE_EMULATOR_JAR,
+                    "cloud-datastore-emulator",
+                    List.of("com.google.cloud.datastore.emulator.CloudDatastore", "start"),
                     port -> List.of(
-                            java,
-                            "-Xmx512m",
-                            "-cp",
-                            jar.toString(),
-                            "com.google.cloud.datastore.emulator.CloudDatastore",
-                            "start",
-                            "--testing",
-                            "--firestore_in_datastore_mode",
-                            "--host=127.0.0.1",
-                            "--port=" + port),
-                    "/",
-                    Duration.ofSeconds(90));
+                            "--testing", "--firestore_in_datastore_mode", "--host=127.0.0.1", "--port=" + port));
         }
         return datastore;
+    }
+
+    /**
+     * Starts one of Google's emulators that are a jar run on this JVM's {@code java}: the jar {@code variable} names,
+     * else {@code defaultJar}, with {@code main} (its class, and an action where it takes one) and the arguments for
+     * the port. A missing jar fails naming the Google Cloud CLI component and its Debian package.
+     */
+    private static EmulatorProcess startGoogleJavaEmulator(
+            String name,
+            String title,
+            String variable,
+            String defaultJar,
+            String component,
+            List<String> main,
+            IntFunction<List<String>> arguments) {
+        Path jar = Path.of(System.getenv().getOrDefault(variable, defaultJar));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("The " + title + " emulator is not installed: " + jar + " is missing."
+                    + " Install it with 'gcloud components install " + component + "' or the Debian package"
+                    + " google-cloud-cli-" + component + ", or point " + variable + " at " + jar.getFileName());
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return EmulatorProcess.start(
+                name,
+                port -> {
+                    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", jar.toString()));
+                    command.addAll(main);
+                    command.addAll(arguments.apply(port));
+                    return command;
+                },
+                "/",
+                Duration.ofSeconds(90));
     }
 
     /** Deletes every entity in the shared Datastore emulator. */

@@ -318,12 +318,7 @@ public final class DatastoreLockStore extends ETagLockStore {
 
     private Key key(String name) {
         boolean occurrence = ObjectKeys.relativeKey(name, this::encodeName).startsWith(ObjectKeys.OCCURRENCE_PREFIX);
-        return Key.newBuilder()
-                .setPartitionId(partition())
-                .addPath(Key.PathElement.newBuilder()
-                        .setKind(occurrence ? kind + OCCURRENCES : kind)
-                        .setName(keyName(name)))
-                .build();
+        return keyOf(occurrence ? kind + OCCURRENCES : kind, keyName(name));
     }
 
     private Key keyOf(String kindOfKey, String keyName) {
