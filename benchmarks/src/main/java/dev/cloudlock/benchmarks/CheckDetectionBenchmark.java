@@ -351,15 +351,20 @@ final class CheckDetectionBenchmark {
             long minutes) {
         Report report = new Report();
         report.paragraph(machine);
-        report.paragraph("`cloudlock check` with its default settings (8 threads, `--attempts 400`, `--race-time 3s`:"
-                + " up to 50 simultaneous rounds within 3 s, then a lease race of up to 400 acquisitions within 3 s),"
+        StoreCheck.Options defaults = StoreCheck.Options.DEFAULT;
+        long raceSeconds = defaults.raceTime().toSeconds();
+        report.paragraph("`cloudlock check` with its default settings (" + defaults.threads() + " threads, `--attempts "
+                + defaults.attempts() + "`, `--race-time " + raceSeconds + "s`: up to "
+                + defaults.attempts() / defaults.threads() + " simultaneous rounds within " + raceSeconds
+                + " s, then a lease race of up to " + defaults.attempts() + " acquisitions within " + raceSeconds
+                + " s),"
                 + " run as a user runs it, `java -jar cli/target/cloudlock-cli.jar --store S ... check`, a JVM of its"
                 + " own per run (the run time is the whole process's, JVM start included), " + runs + " runs on each"
                 + " emulator, taking turns (run 1 on each, then run 2 on each, ...). Each emulator runs on 127.0.0.1"
                 + " on a free port, started by the runner and stopped by its PID at the end, and is set up once"
                 + " (`cloudlock init`, or the bucket made over HTTP); every run checks a scratch lock of its own"
-                + " (`cloudlock-check-<random>`), so no run meets another's record. The machine is shared with other"
-                + " builds: its 1-minute load average is read every 0.5 s during each run. Load average (1, 5, 15 min)"
+                + " (`cloudlock-check-<random>`), so no run meets another's record. Its 1-minute load average is read"
+                + " every 0.5 s during each run. Load average (1, 5, 15 min)"
                 + " at the start " + loadAtStart + ", at the end " + loadAtEnd + "; run time " + minutes + " min.");
         report.paragraph("A run **detected** the store when the check failed its `atomic` check with \"does not apply"
                 + " conditional writes atomically\" (exit 1); on an atomic emulator that is a **false alarm**. A run"
@@ -503,7 +508,10 @@ final class CheckDetectionBenchmark {
         }
         report.put("machine", machine);
         report.put("cli", jar.toString());
-        report.put("checkOptions", "defaults: --threads 8 --attempts 400 --race-time 3s");
+        report.put(
+                "checkOptions",
+                "defaults: --threads " + defaults.threads() + " --attempts " + defaults.attempts() + " --race-time "
+                        + raceSeconds + "s");
         report.put("runsPerEmulator", runs);
         report.put("loadAverageAtStart", loadAtStart);
         report.put("loadAverageAtEnd", loadAtEnd);

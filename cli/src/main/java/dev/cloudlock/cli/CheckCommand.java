@@ -31,7 +31,7 @@ final class CheckCommand extends Subcommand {
 
     @Option(
             names = "--attempts",
-            defaultValue = "400",
+            defaultValue = "1000",
             description = "Acquisitions the race makes at most, all threads together (default: ${DEFAULT-VALUE}).")
     int attempts;
 

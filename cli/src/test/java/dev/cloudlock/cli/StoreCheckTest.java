@@ -25,6 +25,16 @@ class StoreCheckTest {
     }
 
     @Test
+    void theCommandsDefaultsAreTheCheckDefaults() {
+        picocli.CommandLine line = new picocli.CommandLine(new CheckCommand());
+        line.parseArgs();
+        CheckCommand command = line.getCommand();
+
+        assertThat(new StoreCheck.Options(command.threads, command.attempts, command.raceTime))
+                .isEqualTo(StoreCheck.Options.DEFAULT);
+    }
+
+    @Test
     void theInMemoryStorePassesWithTheClockNotEstimated() {
         StoreCheck.Result result = StoreCheck.run(new CloudLockProvider(new InMemoryLockStore(), "checker"), SHORT);
 

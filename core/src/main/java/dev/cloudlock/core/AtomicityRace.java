@@ -47,7 +47,7 @@ final class AtomicityRace {
 
     /**
      * The emulators known to let two writers through, named in a failure as examples: the check cannot tell which
-     * backend it ran on, so it names them all (measured in benchmarks/results/2026-12-04-check-detection.md).
+     * backend it ran on, so it names them all (measured in benchmarks/results/2026-12-05-check-detection.md).
      */
     static final String KNOWN_CASES = "known cases: plain moto_server and S3Proxy";
 

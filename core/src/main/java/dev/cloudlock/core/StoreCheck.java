@@ -211,8 +211,8 @@ public final class StoreCheck {
      * for at most {@code raceTime}.
      */
     public record Options(int threads, int attempts, Duration raceTime) {
-        /** 8 threads, 400 attempts, 3 seconds. */
-        public static final Options DEFAULT = new Options(8, 400, Duration.ofSeconds(3));
+        /** 8 threads, 1,000 attempts (so up to 125 simultaneous rounds), 3 seconds. */
+        public static final Options DEFAULT = new Options(8, 1000, Duration.ofSeconds(3));
 
         /** Checks the bounds: 2 to 64 threads, 1 to 100,000 attempts, a race time above zero up to 10 minutes. */
         public Options {
