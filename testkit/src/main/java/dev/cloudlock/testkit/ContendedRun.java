@@ -23,6 +23,12 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 public final class ContendedRun {
 
     /**
+     * How many times a worker calls a failed release on its handle, as an application that keeps the handle would:
+     * each release the store does not answer keeps the others out until the lease ends.
+     */
+    static final int RELEASE_TRIES = 3;
+
+    /**
      * What a run did: the history, how many acquisition attempts it took, how long, and the store errors its workers
      * met and went on after (by exception class; empty unless the run tolerates them).
      */
@@ -64,8 +70,9 @@ public final class ContendedRun {
      * As {@link #run(IntFunction, String, int, int, Duration, Duration)}, each holding taken for {@code lease}
      * ({@code lockAtMostFor}): a holding whose acquisition or release failed ambiguously blocks the others no longer
      * than that. With {@link OnStoreError#COUNT_AND_GO_ON}, a {@link LockStoreException} from an acquisition or a
-     * release is counted and the worker tries again; a holding whose release failed is still recorded (it ended when
-     * the release was called: no later holder may overlap it).
+     * release is counted and the worker tries again (a release on the same handle, up to three
+     * times in all); a holding whose release failed is still recorded (it ended when the release was first called: no
+     * later holder may overlap it).
      */
     public static Result run(
             IntFunction<CloudLockProvider> providerForWorker,
@@ -120,13 +127,20 @@ public final class ContendedRun {
                                 busyWait(hold);
                                 history.record(holder, lock.get().fencingToken(), startNanos, System.nanoTime());
                                 held++;
-                                try {
-                                    lock.get().unlock();
-                                } catch (LockStoreException e) {
-                                    if (onStoreError == OnStoreError.FAIL) {
-                                        throw e;
+                                for (int tries = 1; ; tries++) {
+                                    try {
+                                        lock.get().unlock();
+                                        break;
+                                    } catch (LockStoreException e) {
+                                        if (onStoreError == OnStoreError.FAIL) {
+                                            throw e;
+                                        }
+                                        storeErrors.merge(
+                                                "release: " + e.getClass().getSimpleName(), 1L, Long::sum);
+                                        if (tries == RELEASE_TRIES) {
+                                            break;
+                                        }
                                     }
-                                    storeErrors.merge("release: " + e.getClass().getSimpleName(), 1L, Long::sum);
                                 }
                             }
                         } catch (Throwable t) {

@@ -32,7 +32,7 @@ final class CliProcess {
         Path jar = Path.of(System.getProperty("cloudlock.cli.jar", "target/cloudlock-cli.jar"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
-                    jar + " is missing: the tests run after `package` builds it (./mvnw -pl cli" + " verify)");
+                    jar + " is missing: the cli module builds it (./mvnw -pl cli package) before these tests run");
         }
         List<String> command = java(jvmOptions);
         command.addAll(classDataArchive(args));
@@ -43,19 +43,18 @@ final class CliProcess {
     }
 
     /**
-     * Runs the CLI's classes ({@code target/classes}) on the class path the build wrote to {@code
-     * target/<classPathFile>}: its runtime dependencies less those the build left out of that file.
+     * Runs the CLI's main class on the class path the build wrote to {@code target/<classPathFile>}: the CLI's jar and
+     * its runtime dependencies, less those the build left out of that file.
      */
     static Run runOnClassPath(String classPathFile, Map<String, String> environment, List<String> args) {
         Path file = Path.of(System.getProperty("cloudlock.cli.classpaths", "target"), classPathFile);
         if (!Files.isRegularFile(file)) {
-            throw new IllegalStateException(file + " is missing: the build writes it (./mvnw -pl cli verify)");
+            throw new IllegalStateException(
+                    file + " is missing: the build writes it (./mvnw -pl cli-process-tests verify)");
         }
         String classPath;
         try {
-            classPath = System.getProperty("cloudlock.cli.classes", "target/classes")
-                    + java.io.File.pathSeparator
-                    + Files.readString(file, StandardCharsets.UTF_8).trim();
+            classPath = Files.readString(file, StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
             throw new IllegalStateException("Could not read " + file, e);
         }
