@@ -26,6 +26,7 @@ public final class SilentEndpoint implements AutoCloseable {
     private final Thread acceptor;
     private final int targetPort;
     private volatile boolean silent;
+    private volatile boolean closed;
 
     /** Starts listening on an ephemeral port of 127.0.0.1, silent from the start. */
     public SilentEndpoint() {
@@ -75,6 +76,12 @@ public final class SilentEndpoint implements AutoCloseable {
             try {
                 Socket client = server.accept();
                 accepted.add(client);
+                if (closed) {
+                    // accepted after close(): the kernel keeps a listening socket alive until a blocked accept
+                    // returns, so a connection can still arrive; it must not reach the target
+                    client.close();
+                    return;
+                }
                 if (!silent) {
                     forward(client);
                 }
@@ -104,7 +111,7 @@ public final class SilentEndpoint implements AutoCloseable {
                             OutputStream out = to.getOutputStream()) {
                         int n;
                         while ((n = in.read(buffer)) >= 0) {
-                            if (!silent) {
+                            if (!silent && !closed) {
                                 out.write(buffer, 0, n);
                                 out.flush();
                             }
@@ -140,6 +147,7 @@ public final class SilentEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         try {
             server.close();
         } catch (IOException ignored) {
