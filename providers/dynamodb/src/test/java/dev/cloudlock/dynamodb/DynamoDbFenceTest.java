@@ -8,6 +8,7 @@ import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -28,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /** Fenced writes to a job's own table on moto, the lock taken on the lock table by two real providers. */
 class DynamoDbFenceTest extends StaleHolderCases {
@@ -90,7 +93,10 @@ class DynamoDbFenceTest extends StaleHolderCases {
         };
     }
 
-    /** The job's table, keyed by {@code id}. */
+    /**
+     * The job's table, keyed by {@code id}; returns once it is active (dynalite answers item calls on a table it is
+     * still creating with "not found").
+     */
     static void createReports(DynamoDbClient client) {
         client.createTable(b -> b.tableName(REPORTS)
                 .keySchema(KeySchemaElement.builder()
@@ -102,6 +108,13 @@ class DynamoDbFenceTest extends StaleHolderCases {
                         .attributeType(ScalarAttributeType.S)
                         .build())
                 .billingMode(BillingMode.PAY_PER_REQUEST));
+        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
+                .client(client)
+                .overrideConfiguration(o -> o.maxAttempts(240)
+                        .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(Duration.ofMillis(50))))
+                .build()) {
+            waiter.waitUntilTableExists(b -> b.tableName(REPORTS));
+        }
     }
 
     @BeforeEach
