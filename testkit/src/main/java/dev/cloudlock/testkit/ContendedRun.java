@@ -70,9 +70,9 @@ public final class ContendedRun {
      * As {@link #run(IntFunction, String, int, int, Duration, Duration)}, each holding taken for {@code lease}
      * ({@code lockAtMostFor}): a holding whose acquisition or release failed ambiguously blocks the others no longer
      * than that. With {@link OnStoreError#COUNT_AND_GO_ON}, a {@link LockStoreException} from an acquisition or a
-     * release is counted and the worker tries again (a release on the same handle, up to three
-     * times in all); a holding whose release failed is still recorded (it ended when the release was first called: no
-     * later holder may overlap it).
+     * release is counted and the worker tries again (a release on the same handle, up to three times in all); a
+     * holding whose release failed is still recorded (it ended when the release was first called: no later holder may
+     * overlap it).
      */
     public static Result run(
             IntFunction<CloudLockProvider> providerForWorker,

@@ -86,20 +86,25 @@ final class DynamoDbBackends {
                 .init();
     }
 
-    /** Deletes {@code table} if it exists, and waits until it is gone (polling every 250 ms for up to a minute). */
+    /** Deletes {@code table} if it exists, and waits until it is gone ({@link #waiter}). */
     static void deleteTable(DynamoDbClient client, String table) {
         try {
             client.deleteTable(b -> b.tableName(table));
         } catch (ResourceNotFoundException absent) {
             return;
         }
-        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
+        try (DynamoDbWaiter waiter = waiter(client)) {
+            waiter.waitUntilTableNotExists(b -> b.tableName(table));
+        }
+    }
+
+    /** A waiter for a table's state on {@code client}, polling every 250 ms for up to a minute. */
+    static DynamoDbWaiter waiter(DynamoDbClient client) {
+        return DynamoDbWaiter.builder()
                 .client(client)
                 .overrideConfiguration(o -> o.maxAttempts(240)
                         .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(Duration.ofMillis(250))))
-                .build()) {
-            waiter.waitUntilTableNotExists(b -> b.tableName(table));
-        }
+                .build();
     }
 
     /** A client of an endpoint on 127.0.0.1 where nothing listens, without retries (they only add backoff). */

@@ -8,7 +8,6 @@ import dev.cloudlock.core.StaleFencingTokenException;
 import dev.cloudlock.testkit.HostileFenceCases;
 import dev.cloudlock.testkit.StaleHolderCases;
 import dev.cloudlock.testkit.StaleHolderScenario;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -108,11 +106,7 @@ class DynamoDbFenceTest extends StaleHolderCases {
                         .attributeType(ScalarAttributeType.S)
                         .build())
                 .billingMode(BillingMode.PAY_PER_REQUEST));
-        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
-                .client(client)
-                .overrideConfiguration(o -> o.maxAttempts(240)
-                        .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(Duration.ofMillis(50))))
-                .build()) {
+        try (DynamoDbWaiter waiter = DynamoDbBackends.waiter(client)) {
             waiter.waitUntilTableExists(b -> b.tableName(REPORTS));
         }
     }
