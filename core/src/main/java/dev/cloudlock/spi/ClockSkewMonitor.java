@@ -198,16 +198,26 @@ public final class ClockSkewMonitor {
 
     /** The store's clock compared with this machine's ({@link ClockProvider}); empty before the first response. */
     public Optional<Estimate> estimate() {
+        // the store's time is bounded at the monotonic readings on either side of the client clock's, so that a
+        // thread paused between the readings widens the bound rather than shifting the offset past it
+        long before = nanoTime();
+        Instant client = clientClock.get();
+        long after = nanoTime();
         int samples;
+        Bounds atBefore;
+        Bounds atAfter;
         synchronized (this) {
             samples = recent.size();
+            atBefore = intersection(before);
+            atAfter = intersection(after);
         }
-        Instant client = clientClock.get();
-        return serverTime().map(server -> {
-            Duration uncertainty = server.uncertainty();
-            Duration offset = Duration.between(client, server.earliest().plus(uncertainty));
-            return new Estimate(offset, uncertainty, samples);
-        });
+        if (atBefore == null || atAfter == null) {
+            return Optional.empty();
+        }
+        ServerTime server = new ServerTime(instant(before + atBefore.low()), instant(after + atAfter.high()));
+        Duration uncertainty = server.uncertainty();
+        Duration offset = Duration.between(client, server.earliest().plus(uncertainty));
+        return Optional.of(new Estimate(offset, uncertainty, samples));
     }
 
     private void warnIfSkewed(Estimate estimate) {
